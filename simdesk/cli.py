@@ -1,0 +1,233 @@
+"""The `simdesk` command: scan a folder for near-duplicates, query it, or open the window. Thin over core.
+
+    simdesk scan ~/articles --threshold 3 --format json > groups.json
+    simdesk query ~/articles draft.txt
+    simdesk                       # the window, on the demo collection
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from simdesk.core.records import Progress, ScanOptions
+
+FORMATS = click.Choice(["text", "json", "csv"])
+
+
+class UsageFailure(click.ClickException):
+    """A one-line error and exit code 2 (bad usage or an unreadable folder), never a traceback."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"simdesk: error: {self.format_message()}", err=True)
+
+
+def data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("simdesk", appauthor=False))
+
+
+def demo_dir() -> Path:
+    from simdesk.core.demo import ensure_demo
+
+    return ensure_demo(data_dir() / "demo")
+
+
+def check_folder(folder: str) -> Path:
+    path = Path(folder)
+    if not path.exists():
+        raise UsageFailure(f"{folder}: no such folder")
+    if not path.is_dir():
+        raise UsageFailure(f"{folder}: not a folder")
+    try:
+        next(iter(path.iterdir()), None)
+    except OSError as exc:
+        raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
+    return path
+
+
+def open_index(folder: Path, db: str | None):
+    from simdesk.core.index import Index, IndexError_, default_index_path
+
+    path = Path(db) if db else default_index_path(folder, data_dir())
+    try:
+        return Index(path)
+    except IndexError_ as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def progress_printer():
+    """A progress bar on stderr when it is a terminal (tqdm), nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit=" files", file=sys.stderr, dynamic_ncols=True, leave=False)
+
+    def update(p: Progress) -> None:
+        bar.set_description(p.phase)
+        if p.total and bar.total != p.total:
+            bar.reset(total=p.total)
+        bar.n = p.done
+        bar.refresh()
+
+    return update, bar.close
+
+
+def include_option(f):
+    return click.option("--include", "includes", multiple=True, metavar="GLOB",
+                        help="File name patterns to index (repeatable). Default: *.txt and *.md.")(f)
+
+
+def run_scan(folder: Path, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float):
+    """Scan `folder` into its index; return (index, result). Shared by `scan` and `query`."""
+    from simdesk.core.index import IndexError_
+    from simdesk.core.scan import scan
+
+    options = ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024),
+                          jobs=jobs)
+    index = open_index(folder, db)
+    update, close = progress_printer()
+    try:
+        result = scan(folder, index, options, on_progress=update)
+    except IndexError_ as exc:
+        raise UsageFailure(str(exc)) from None
+    except OSError as exc:
+        raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        close()
+    return index, result
+
+
+@click.group(invoke_without_command=True)
+@click.version_option(package_name="simdesk")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Find near-duplicate text documents (Chinese, English, mixed) in a folder.
+
+    With no command, opens the window on the demo collection.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(gui)
+
+
+@main.command()
+@click.argument("folder")
+@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=3, show_default=True,
+              help="Largest Hamming distance (bits of 64) between near-duplicates.")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder).")
+@click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (0: one per core).")
+@include_option
+@click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True,
+              help="Files larger than this many MB are skipped and reported.")
+def scan(folder: str, threshold: int, fmt: str, db: str | None, jobs: int, includes: tuple[str, ...],
+         max_size_mb: float) -> None:
+    """Index FOLDER (incrementally) and print its groups of near-duplicates.
+
+    Example: simdesk scan articles --threshold 3 --format json > groups.json
+    """
+    from simdesk.core import report
+    from simdesk.core.groups import Grouper
+    from simdesk.core.index import IndexError_
+
+    path = check_folder(folder)
+    index, result = run_scan(path, db, jobs, includes, max_size_mb)
+    with index:
+        snap = index.snapshot()
+        i, j, d = index.pairs_within(threshold, snap)
+        grouping = Grouper(snap, i, j, d, max_threshold=threshold, ignored=index.ignored_pairs()).at(threshold)
+        problems = result.problems if not result.stats.cancelled else index.problems()
+        if fmt == "json":
+            click.echo(report.grouping_json(folder, grouping, len(snap), problems))
+        elif fmt == "csv":
+            click.echo(report.groups_csv(grouping, problems), nl=False)
+        else:
+            click.echo(report.groups_text(folder, grouping, len(snap), problems), nl=False)
+    s = result.stats
+    click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
+               f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
+               err=True)
+
+
+@main.command()
+@click.argument("folder")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--text", help="Text to look up instead of a file.")
+@click.option("--threshold", "-t", type=click.IntRange(0, 16), default=3, show_default=True)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--db", type=click.Path(dir_okay=False))
+@click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
+@include_option
+@click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True)
+def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: str, db: str | None,
+          jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
+    """List the documents of FOLDER within THRESHOLD bits of FILE (or of --text).
+
+    Example: simdesk query articles --text "今天天气很好" --threshold 6
+    """
+    from simdesk.core.documents import DecodeError, read_text_file
+    from simdesk.core.features import weighted_terms
+    from simdesk.core.fingerprint import simhash, similarity_percent
+
+    if (file is None) == (text is None):
+        raise UsageFailure("give either a FILE or --text, not both and not neither")
+    if file is not None:
+        try:
+            text = read_text_file(Path(file), int(max_size_mb * 1024 * 1024)).text
+        except (OSError, DecodeError) as exc:
+            raise UsageFailure(f"{file}: {exc}") from None
+    path = check_folder(folder)
+    index, _ = run_scan(path, db, jobs, includes, max_size_mb)
+    fp = simhash(weighted_terms(text or ""))
+    with index:
+        hits = index.near(fp, threshold)
+    rows = [{"path": doc.path, "distance": d, "similarity": round(similarity_percent(d), 1), "size": doc.size,
+             "encoding": doc.encoding} for doc, d in hits]
+    if fmt == "json":
+        click.echo(json.dumps({"root": folder, "threshold": threshold, "fingerprint": f"{fp:016x}",
+                               "matches": rows}, ensure_ascii=False, indent=2))
+    elif fmt == "csv":
+        from simdesk.core.report import safe_cell
+
+        click.echo("path,distance,similarity_percent,size,encoding")
+        for r in rows:
+            click.echo(",".join([json.dumps(safe_cell(r["path"]), ensure_ascii=False), str(r["distance"]),
+                                 str(r["similarity"]), str(r["size"]), r["encoding"]]))
+    else:
+        click.echo(f"{len(rows)} documents within {threshold} bits of fingerprint {fp:016x}")
+        for r in rows:
+            click.echo(f"  d={r['distance']:<2d} {r['similarity']:5.1f}%  {r['path']}")
+
+
+@main.command()
+@click.argument("dest", required=False, type=click.Path(file_okay=False))
+def demo(dest: str | None) -> None:
+    """Write the built-in demo collection (to DEST, or the user's data folder) and print where it is."""
+    from simdesk.core.demo import ensure_demo
+
+    click.echo(str(ensure_demo(Path(dest)) if dest else demo_dir()))
+
+
+@main.command()
+@click.argument("folder", required=False)
+@click.option("--screenshot", type=click.Path(dir_okay=False),
+              help="Scan, show the largest group's diff, save a PNG of the window and exit.")
+def gui(folder: str | None, screenshot: str | None) -> None:
+    """Open the window (on FOLDER, or offering the demo collection)."""
+    if folder is not None:
+        check_folder(folder)
+    try:
+        from simdesk.gui.app import run_app
+    except ImportError as exc:
+        raise UsageFailure(f"the window is not available ({exc}); use `simdesk scan`") from None
+    sys.exit(run_app(folder, screenshot=screenshot, demo=demo_dir))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Group near-duplicates: connected components of the pairs within a threshold, regrouped in memory.
+
+`Grouper` keeps every pair up to the largest threshold, sorted by distance, so moving the threshold never
+rescans the folder nor queries the index again. Groups are materialised lazily, one at a time, so a view
+showing the first screenful of 100,000 groups does not pay for the rest.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from simdesk.core.index import Snapshot
+from simdesk.core.records import Group, Member
+
+DEFAULT_THRESHOLD = 3
+MAX_THRESHOLD = 12
+
+
+class Grouper:
+    """Pairs of a snapshot up to `max_threshold`, ready to be grouped at any threshold up to it."""
+
+    def __init__(self, snapshot: Snapshot, i: np.ndarray, j: np.ndarray, d: np.ndarray,
+                 max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = ()) -> None:
+        self.snapshot = snapshot
+        self.max_threshold = max_threshold
+        keep = d <= max_threshold
+        i, j, d = i[keep], j[keep], d[keep]
+        ignored = {tuple(sorted(p)) for p in ignored}
+        if ignored and len(i):
+            paths = snapshot.paths
+            drop = np.fromiter(((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored
+                                for a, b in zip(i.tolist(), j.tolist())), dtype=bool, count=len(i))
+            i, j, d = i[~drop], j[~drop], d[~drop]
+        order = np.argsort(d, kind="stable")
+        self.i, self.j, self.d = i[order], j[order], d[order]
+        self._cut = np.searchsorted(self.d, np.arange(max_threshold + 2), side="left")
+        self._cache: dict[int, Grouping] = {}
+
+    def histogram(self) -> list[int]:
+        """How many pairs lie at each distance 0..max_threshold."""
+        return np.diff(self._cut).tolist()
+
+    def pair_count(self, threshold: int) -> int:
+        return int(self._cut[min(threshold, self.max_threshold) + 1])
+
+    def at(self, threshold: int) -> Grouping:
+        """The groups at Hamming distance <= threshold (memoised)."""
+        if not 0 <= threshold <= self.max_threshold:
+            raise ValueError(f"threshold must be between 0 and {self.max_threshold}, not {threshold}")
+        if threshold not in self._cache:
+            end = self.pair_count(threshold)
+            self._cache[threshold] = Grouping(self.snapshot, threshold, self.i[:end], self.j[:end])
+        return self._cache[threshold]
+
+
+class Grouping:
+    """The groups at one threshold. Group k (0-based, largest first) is built on demand by `group(k)`."""
+
+    def __init__(self, snapshot: Snapshot, threshold: int, i: np.ndarray, j: np.ndarray) -> None:
+        self.snapshot = snapshot
+        self.threshold = threshold
+        n = len(snapshot)
+        if len(i):
+            graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n))
+            _, labels = connected_components(graph, directed=False)
+        else:
+            labels = np.arange(n)
+        sizes = np.bincount(labels, minlength=n) if n else np.zeros(0, dtype=np.int64)
+        in_group = np.flatnonzero(sizes[labels] >= 2) if n else np.zeros(0, dtype=np.int64)
+        # members ordered by (component, path order); components ordered largest first, then by first path
+        member_labels = labels[in_group]
+        order = np.lexsort((in_group, member_labels))
+        members = in_group[order]
+        member_labels = member_labels[order]
+        starts = np.flatnonzero(np.r_[True, member_labels[1:] != member_labels[:-1]]) if len(members) else np.zeros(0, dtype=np.int64)
+        counts = np.diff(np.r_[starts, len(members)])
+        first = members[starts] if len(members) else np.zeros(0, dtype=np.int64)
+        rank = np.lexsort((first, -counts))
+        self._members = members
+        self._starts = starts[rank]
+        self._counts = counts[rank]
+        self._groups: dict[int, Group] = {}
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    @cached_property
+    def documents_in_groups(self) -> int:
+        return int(self._counts.sum())
+
+    @property
+    def redundant(self) -> int:
+        """Copies beyond one per group: what a clean-up could remove."""
+        return self.documents_in_groups - len(self)
+
+    def sizes(self) -> np.ndarray:
+        """Member count of each group, in group order."""
+        return self._counts
+
+    def member_rows(self, k: int) -> np.ndarray:
+        """Snapshot rows of group k's members (path order)."""
+        s = self._starts[k]
+        return self._members[s:s + self._counts[k]]
+
+    def group(self, k: int) -> Group:
+        if k not in self._groups:
+            self._groups[k] = build_group(self.snapshot, self.member_rows(k), k + 1)
+        return self._groups[k]
+
+    def __iter__(self) -> Iterator[Group]:
+        return (self.group(k) for k in range(len(self)))
+
+
+def build_group(snap: Snapshot, rows: np.ndarray, group_id: int) -> Group:
+    """A group of the given snapshot rows: the representative is the member with the least total Hamming
+    distance to all others (ties: first path); the others follow by distance to it, then path."""
+    fps = snap.fingerprints[rows]
+    if len(rows) <= 4096:
+        totals = np.bitwise_count(fps[:, None] ^ fps[None, :]).sum(axis=1)
+    else:  # bounded memory for huge groups: rows in chunks
+        totals = np.concatenate([np.bitwise_count(fps[s:s + 1024, None] ^ fps[None, :]).sum(axis=1)
+                                 for s in range(0, len(fps), 1024)])
+    rep = int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
+    dist = np.bitwise_count(fps ^ fps[rep]).astype(np.int64)
+    order = sorted(range(len(rows)), key=lambda x: (x != rep, int(dist[x]), snap.paths[rows[x]]))
+    members = tuple(
+        Member(int(snap.ids[rows[x]]), snap.paths[rows[x]], int(dist[x]), int(snap.sizes[rows[x]]),
+               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]])
+        for x in order
+    )
+    identical = len({m.content_hash for m in members}) == 1
+    return Group(group_id, identical, members)
+
+
+def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
+    """Read the index once and pair every document within `max_threshold` bits, honouring the editor's
+    "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory."""
+    snap = index.snapshot()
+    i, j, d = index.pairs_within(max_threshold, snap)
+    return Grouper(snap, i, j, d, max_threshold=max_threshold, ignored=index.ignored_pairs())

@@ -1,0 +1,109 @@
+"""Frozen records passed between the engine's modules and to its callers (CLI, window, tests)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One indexed text file. `path` is relative to the scanned root, '/'-separated."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    content_hash: str
+    encoding: str
+    chars: int
+    fingerprint: int  # unsigned 64-bit SimHash
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A file that could not be indexed, and why, in words an editor understands."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a scan stands. `total` is 0 while the folder is still being listed."""
+
+    phase: str  # "listing", "reading", "saving", "pairing", "done"
+    done: int
+    total: int
+    elapsed: float
+    current: str = ""
+
+    @property
+    def rate(self) -> float:
+        """Files per second so far."""
+        return self.done / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the current rate, or None when it cannot be told yet."""
+        if self.total <= 0 or self.done <= 0 or self.rate <= 0:
+            return None
+        return max(self.total - self.done, 0) / self.rate
+
+
+@dataclass(frozen=True, slots=True)
+class ScanOptions:
+    """What a scan looks at. Plain values: the CLI and the window's settings both fill it."""
+
+    includes: tuple[str, ...] = ("*.txt", "*.md")
+    max_bytes: int = 20 * 1024 * 1024
+    jobs: int = 0  # 0: one worker process per core
+    follow_symlinks: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ScanStats:
+    """What a scan did, counted."""
+
+    listed: int = 0
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    moved: int = 0
+    deleted: int = 0
+    problems: int = 0
+    cancelled: bool = False
+    seconds: float = 0.0
+    chars: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A document as a member of a group: its Hamming distance to the group's representative."""
+
+    doc_id: int
+    path: str
+    distance: int
+    size: int
+    encoding: str
+    mtime_ns: int
+    content_hash: str
+
+    @property
+    def similarity(self) -> float:
+        """The fraction of the 64 fingerprint bits that agree with the representative."""
+        return 1.0 - self.distance / 64
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Near-duplicates at one threshold. members[0] is the representative (closest to all others)."""
+
+    id: int
+    identical: bool
+    members: tuple[Member, ...] = field(default_factory=tuple)
+
+    @property
+    def max_distance(self) -> int:
+        return max((m.distance for m in self.members), default=0)
+
+    @property
+    def total_size(self) -> int:
+        return sum(m.size for m in self.members)

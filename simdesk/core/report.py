@@ -1,0 +1,80 @@
+"""Exports of a grouping, shared by the CLI and the window: the JSON other tools read, CSV, and plain text.
+
+CSV cells that a spreadsheet would run as a formula (starting with = + - @, tab or carriage return) are
+prefixed with a quote so that opening an export never executes anything.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+
+from simdesk.core.fingerprint import similarity_percent
+from simdesk.core.groups import Grouping
+from simdesk.core.records import Group, Problem
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def groups_document(root: str, threshold: int, documents: int, groups: Iterable[Group],
+                    problems: Iterable[Problem]) -> dict:
+    """The `simdesk scan --format json` shape."""
+    return {
+        "root": root,
+        "threshold": threshold,
+        "documents": documents,
+        "groups": [
+            {"id": g.id, "identical": g.identical,
+             "members": [{"path": m.path, "distance": m.distance, "size": m.size, "encoding": m.encoding}
+                         for m in g.members]}
+            for g in groups
+        ],
+        "problems": [{"path": p.path, "error": p.error} for p in problems],
+    }
+
+
+def grouping_json(root: str, grouping: Grouping, documents: int, problems: Iterable[Problem]) -> str:
+    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems),
+                      ensure_ascii=False, indent=2)
+
+
+def safe_cell(value: object) -> str:
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+CSV_COLUMNS = ("group", "identical", "path", "distance", "similarity_percent", "size", "encoding", "representative")
+
+
+def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str:
+    """One row per group member; problems follow as rows with an empty group and the reason in `path`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for g in groups:
+        for k, m in enumerate(g.members):
+            writer.writerow([g.id, int(g.identical), safe_cell(m.path), m.distance,
+                             f"{similarity_percent(m.distance):.1f}", m.size, m.encoding, int(k == 0)])
+    problems = list(problems)
+    if problems:
+        out.write("\n")
+        writer.writerow(("problem_path", "error"))
+        for p in problems:
+            writer.writerow([safe_cell(p.path), safe_cell(p.error)])
+    return out.getvalue()
+
+
+def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Problem]) -> str:
+    lines = [f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold} "
+             f"({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)"]
+    for g in grouping:
+        flag = " identical" if g.identical else ""
+        lines.append(f"\ngroup {g.id}: {len(g.members)} members{flag}")
+        for k, m in enumerate(g.members):
+            mark = "*" if k == 0 else " "
+            lines.append(f" {mark} d={m.distance:<2d} {m.size:>9d} B  {m.encoding:<9s} {m.path}")
+    if problems:
+        lines.append(f"\n{len(problems)} problems:")
+        lines.extend(f"  {p.path}: {p.error}" for p in problems)
+    return "\n".join(lines) + "\n"

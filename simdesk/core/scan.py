@@ -1,0 +1,283 @@
+"""The scan pipeline: list a folder, read and fingerprint what is new or changed in worker processes, and
+write the results to the folder's index from this process alone. Incremental, cancellable, with progress.
+
+    from simdesk.core.scan import scan
+    result = scan(Path("articles"), index, ScanOptions(), on_progress=print)
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simdesk.core.documents import DecodeError, FileEntry, content_hash, describe_os_error, read_text_file, walk
+from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
+from simdesk.core.fingerprint import simhash
+from simdesk.core.index import Index
+from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
+
+IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)
+CHUNK_FILES = 32
+CHUNK_BYTES = 512 * 1024
+COMMIT_EVERY_S = 1.0
+PROGRESS_EVERY_S = 0.1
+
+
+class CancelToken:
+    """Set from any thread to stop a scan; the scan keeps what it has already written to the index."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass
+class ScanResult:
+    root: Path
+    stats: ScanStats
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Moved:
+    path: str
+    old_path: str
+    size: int
+    mtime_ns: int
+
+
+def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings,
+                     moved_from: dict[str, str]) -> Document | _Moved | Problem:
+    """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
+    of each document that vanished from the index to its old path: such a file is a move, not new text."""
+    try:
+        if moved_from:
+            data = entry.path.read_bytes()
+            old = moved_from.get(content_hash(data))
+            if old is not None:
+                st = entry.path.stat()
+                return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
+        tf = read_text_file(entry.path, max_bytes)
+    except DecodeError as exc:
+        return Problem(entry.rel, str(exc))
+    except OSError as exc:
+        return Problem(entry.rel, describe_os_error(exc))
+    fp = simhash(weighted_terms(tf.text, settings))
+    return Document(entry.rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text), fp)
+
+
+def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,
+                       moved_from: dict[str, str]) -> list[Document | _Moved | Problem]:
+    out = []
+    for e in entries:
+        try:
+            out.append(fingerprint_file(e, max_bytes, settings, moved_from))
+        except Exception as exc:  # a bug must cost one file, never the scan
+            out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
+    return out
+
+
+def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
+    out, cur, size = [], [], 0
+    for e in entries:
+        cur.append(e)
+        size += e.size
+        if len(cur) >= CHUNK_FILES or size >= CHUNK_BYTES:
+            out.append(cur)
+            cur, size = [], 0
+    if cur:
+        out.append(cur)
+    return out
+
+
+def worker_count(jobs: int) -> int:
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    if sys.platform.startswith("linux"):
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+
+def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
+         settings: FeatureSettings = DEFAULT_FEATURES,
+         on_progress: Callable[[Progress], None] | None = None,
+         cancel: CancelToken | None = None) -> ScanResult:
+    """Bring `index` up to date with the text files under `root`.
+
+    Only new and changed files (by size and modification time) are read; deleted ones are dropped; a file
+    whose bytes equal a vanished document's is recorded as moved, keeping its fingerprint and decisions. A
+    change of feature settings re-fingerprints everything. Cancelling keeps everything written so far.
+    Raises FileNotFoundError/NotADirectoryError/PermissionError when `root` itself cannot be listed.
+    """
+    started = time.perf_counter()
+    cancel = cancel or CancelToken()
+    report = _Reporter(on_progress, started)
+    root = Path(root)
+    if not root.exists():
+        raise FileNotFoundError(f"{root} does not exist")
+    if not root.is_dir():
+        raise NotADirectoryError(f"{root} is not a folder")
+    os.listdir(root)  # raises PermissionError for an unreadable root, before anything is touched
+
+    with index.transaction():
+        if index.meta("features") != settings.to_json():
+            index.conn.execute("UPDATE documents SET size = -1")  # stale: re-fingerprinted below
+            index.set_meta("features", settings.to_json())
+        index.set_meta("root", str(root.resolve()))
+
+    problems: list[Problem] = []
+    folder_problems: list[str] = []
+
+    def on_walk_problem(p: Problem) -> None:
+        problems.append(p)
+        if p.error.startswith("folder"):
+            folder_problems.append(p.path.rstrip("/") + "/")
+
+    entries: list[FileEntry] = []
+    for entry in walk(root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem,
+                      lambda: cancel.cancelled):
+        entries.append(entry)
+        report.maybe(Progress("listing", len(entries), 0, report.elapsed(), entry.rel))
+    stored = index.stored_states()
+    listed = {e.rel for e in entries}
+    to_read = [e for e in entries if (s := stored.get(e.rel)) is None or s[1] != e.size or s[2] != e.mtime_ns]
+    unchanged = len(entries) - len(to_read)
+    if cancel.cancelled:  # listing was cut short: deleting "missing" documents would be wrong
+        gone = []
+    else:
+        gone = [p for p in stored if p not in listed and not any(p.startswith(f) for f in folder_problems)]
+    moved_from = {stored[p][3]: p for p in gone if stored[p][1] >= 0}
+    new = sum(1 for e in to_read if e.rel not in stored)
+    counts = {"moved": 0, "chars": 0}
+    pending_docs: list[Document] = []
+    pending_moves: list[_Moved] = []
+    moved_old: set[str] = set()
+    last_commit = time.perf_counter()
+
+    def flush() -> None:
+        nonlocal last_commit
+        if not pending_docs and not pending_moves:
+            return
+        with index.transaction():
+            for m in pending_moves:
+                index.move_document(m.old_path, m.path, m.size, m.mtime_ns)
+            index.upsert_documents(pending_docs)
+        pending_docs.clear()
+        pending_moves.clear()
+        last_commit = time.perf_counter()
+
+    done = 0
+
+    def take(results: list[Document | _Moved | Problem]) -> None:
+        nonlocal done
+        for r in results:
+            done += 1
+            if isinstance(r, Document):
+                pending_docs.append(r)
+                counts["chars"] += r.chars
+            elif isinstance(r, _Moved):
+                if r.old_path in moved_old:  # two copies of a moved file: the second is read as new
+                    doc = fingerprint_file(FileEntry(r.path, root / r.path, r.size, r.mtime_ns),
+                                           options.max_bytes, settings, {})
+                    take([doc])
+                    done -= 1
+                    continue
+                moved_old.add(r.old_path)
+                pending_moves.append(r)
+                counts["moved"] += 1
+            else:
+                problems.append(r)
+            report.maybe(Progress("reading", done, len(to_read), report.elapsed(), r.path))
+        if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
+            flush()
+
+    chunks = _chunks(to_read)
+    workers = worker_count(options.jobs)
+    if workers <= 1 or len(to_read) < IN_PROCESS_BELOW:
+        for chunk in chunks:
+            if cancel.cancelled:
+                break
+            take(_fingerprint_chunk(chunk, options.max_bytes, settings, moved_from))
+    else:
+        with _pool(workers) as pool:
+            queue = iter(chunks)
+            running: set[Future] = set()
+            try:
+                for chunk in queue:  # keep a bounded number of chunks in flight
+                    running.add(pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from))
+                    if len(running) >= workers * 4:
+                        break
+                while running:
+                    finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        take(fut.result())
+                    if cancel.cancelled:
+                        break
+                    for chunk in queue:
+                        running.add(pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from))
+                        if len(running) >= workers * 4:
+                            break
+            finally:
+                for fut in running:
+                    fut.cancel()
+                pool.shutdown(wait=True, cancel_futures=True)
+    flush()
+
+    report.force(Progress("saving", done, len(to_read), report.elapsed()))
+    problem_paths = {p.path for p in problems}
+    with index.transaction():
+        if not cancel.cancelled:
+            # documents that vanished, minus those recorded as moved; files that became problems leave too
+            index.delete_paths([p for p in gone if p not in moved_old])
+            index.delete_paths([p for p in problem_paths if p in stored])
+            index.replace_problems(problems)
+        index.set_meta("last_scan", str(time.time()))
+    stats = ScanStats(
+        listed=len(entries), new=new - counts["moved"], changed=len(to_read) - new, unchanged=unchanged, moved=counts["moved"],
+        deleted=0 if cancel.cancelled else len([p for p in gone if p not in moved_old]),
+        problems=len(problems), cancelled=cancel.cancelled, seconds=time.perf_counter() - started,
+        chars=counts["chars"])
+    report.force(Progress("done", done, len(to_read), report.elapsed()))
+    return ScanResult(root, stats, sorted(problems, key=lambda p: p.path))
+
+
+class _Reporter:
+    """Calls on_progress at most every PROGRESS_EVERY_S seconds (and always for forced reports)."""
+
+    def __init__(self, on_progress: Callable[[Progress], None] | None, started: float) -> None:
+        self.on_progress = on_progress
+        self.started = started
+        self.last = 0.0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def maybe(self, progress: Progress) -> None:
+        if self.on_progress is None:
+            return
+        now = time.perf_counter()
+        if now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            self.on_progress(progress)
+
+    def force(self, progress: Progress) -> None:
+        if self.on_progress is not None:
+            self.last = time.perf_counter()
+            self.on_progress(progress)
