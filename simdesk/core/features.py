@@ -70,10 +70,11 @@ def idf_table() -> tuple[dict[str, float], float]:
 
 
 def segment(text: str, hmm: bool = True) -> list[str]:
-    """jieba precise-mode tokens of normalised text, without the spaces."""
-    import jieba
+    """jieba precise-mode tokens of normalised text, without the spaces (cut by rjieba when it is checked
+    to be identical: see segmenter.py)."""
+    from simdesk.core.segmenter import default_segmenter
 
-    return [t for t in jieba.lcut(text, HMM=hmm) if t.strip()]
+    return default_segmenter().cut(text, hmm)
 
 
 def weighted_terms(text: str, settings: FeatureSettings = DEFAULT_FEATURES) -> dict[str, float]:
