@@ -164,8 +164,7 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
     else:
         gone = [p for p in stored if p not in listed and not any(p.startswith(f) for f in folder_problems)]
     moved_from = {stored[p][3]: p for p in gone if stored[p][1] >= 0}
-    new = sum(1 for e in to_read if e.rel not in stored)
-    counts = {"moved": 0, "chars": 0}
+    counts = {"new": 0, "changed": 0, "moved": 0, "chars": 0}
     pending_docs: list[Document] = []
     pending_moves: list[_Moved] = []
     moved_old: set[str] = set()
@@ -191,6 +190,7 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
             done += 1
             if isinstance(r, Document):
                 pending_docs.append(r)
+                counts["changed" if r.path in stored else "new"] += 1
                 counts["chars"] += r.chars
             elif isinstance(r, _Moved):
                 if r.old_path in moved_old:  # two copies of a moved file: the second is read as new
@@ -205,6 +205,8 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
             else:
                 problems.append(r)
             report.maybe(Progress("reading", done, len(to_read), report.elapsed(), r.path))
+        if results:  # every finished chunk is reported: a caller may cancel between chunks
+            report.force(Progress("reading", done, len(to_read), report.elapsed(), results[-1].path))
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
@@ -250,7 +252,7 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
             index.replace_problems(problems)
         index.set_meta("last_scan", str(time.time()))
     stats = ScanStats(
-        listed=len(entries), new=new - counts["moved"], changed=len(to_read) - new, unchanged=unchanged, moved=counts["moved"],
+        listed=len(entries), new=counts["new"], changed=counts["changed"], unchanged=unchanged, moved=counts["moved"],
         deleted=0 if cancel.cancelled else len([p for p in gone if p not in moved_old]),
         problems=len(problems), cancelled=cancel.cancelled, seconds=time.perf_counter() - started,
         chars=counts["chars"])

@@ -1,0 +1,96 @@
+"""Loading: the walk's filters and the decoding order (BOM, UTF-8, GB18030, detector), on real files."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from simdesk.core.documents import DecodeError, decode_bytes, matches, read_text_file, walk
+from simdesk.core.records import Problem
+
+ZH = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n第二段文字在这里继续。"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "utf-16", "utf-8-sig", "utf-32"])
+def test_decodes_each_encoding_back_to_the_same_text(encoding):
+    text, used = decode_bytes(ZH.encode(encoding))
+    assert text.lstrip("\ufeff") == ZH
+    assert used in {encoding, "utf-8-sig" if encoding == "utf-8-sig" else encoding}
+
+
+def test_gbk_text_is_read_as_gb18030_not_guessed():
+    text, used = decode_bytes("中华人民共和国成立于一九四九年，首都北京。".encode("gbk"))
+    assert used == "gb18030"
+    assert text == "中华人民共和国成立于一九四九年，首都北京。"
+
+
+def test_big5_text_is_told_apart_from_gb18030():
+    source = "臺灣的傳統文化非常豐富，許多節慶活動都保留了古老的習俗與儀式，吸引了大量的觀光客前來參觀。" * 3
+    text, used = decode_bytes(source.encode("big5"))
+    assert used.replace("_", "").lower() in {"big5", "big5hkscs", "cp950"}
+    assert text == source
+
+
+def test_utf16_without_bom_is_detected():
+    source = "This file is UTF-16 without a byte order mark. 这是没有字节顺序标记的文件。\n" * 5
+    text, used = decode_bytes(source.encode("utf-16-le"))
+    assert "utf_16" in used.replace("-", "_").lower()
+    assert text == source
+
+
+@pytest.mark.parametrize("payload", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4,
+                                     b"PK\x03\x04" + bytes(200) + os.urandom(300)])
+def test_binary_data_is_refused_with_a_reason(payload):
+    with pytest.raises(DecodeError, match="binary|not text"):
+        decode_bytes(payload)
+
+
+def test_empty_file_is_a_problem(tmp_path):
+    (tmp_path / "empty.txt").write_bytes(b"  \n")
+    with pytest.raises(DecodeError, match="empty"):
+        read_text_file(tmp_path / "empty.txt", 1000)
+
+
+def test_file_that_grew_past_the_cap_is_refused(tmp_path):
+    (tmp_path / "big.txt").write_text("字" * 1000, encoding="utf-8")
+    with pytest.raises(DecodeError, match="size cap"):
+        read_text_file(tmp_path / "big.txt", 100)
+
+
+def test_include_patterns_match_names_case_insensitively():
+    assert matches("a/b/Note.TXT", ("*.txt",))
+    assert not matches("a/b/image.png", ("*.txt", "*.md"))
+    assert matches("drafts/x.txt", ("drafts/*.txt",))
+
+
+def test_walk_filters_hidden_oversize_and_patterns_and_reports_loops(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "one.txt").write_text("一", encoding="utf-8")
+    (tmp_path / "a" / "two.md").write_text("二", encoding="utf-8")
+    (tmp_path / "a" / "skip.png").write_bytes(b"x")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "secret.txt").write_text("秘", encoding="utf-8")
+    (tmp_path / "huge.txt").write_text("大" * 2000, encoding="utf-8")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    problems: list[Problem] = []
+    found = [e.rel for e in walk(tmp_path, ("*.txt", "*.md"), 1000, on_problem=problems.append)]
+    assert found == ["a/one.txt", "a/two.md"]
+    reasons = {p.path: p.error for p in problems}
+    assert "size cap" in reasons["huge.txt"]
+    assert "symbolic link" in reasons["a/loop/"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
+def test_unreadable_folder_is_reported_and_the_walk_goes_on(tmp_path):
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "x.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "open.txt").write_text("开放", encoding="utf-8")
+    os.chmod(tmp_path / "locked", 0)
+    try:
+        problems: list[Problem] = []
+        found = [e.rel for e in walk(tmp_path, ("*.txt",), 10**6, on_problem=problems.append)]
+    finally:
+        os.chmod(tmp_path / "locked", 0o755)
+    assert found == ["open.txt"]
+    assert problems and problems[0].path.startswith("locked")

@@ -1,0 +1,100 @@
+"""Grouping: connected components of the pairs within a threshold, against a plain union-find oracle."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from simdesk.core.groups import Grouper, build_group
+from simdesk.core.index import Snapshot
+from simdesk.core.pairs import brute_force_pairs, pairs_within
+
+
+def snapshot(fps: list[int], hashes: list[str] | None = None) -> Snapshot:
+    n = len(fps)
+    return Snapshot(np.arange(1, n + 1, dtype=np.int64), np.array(fps, dtype=np.uint64),
+                    np.arange(n, dtype=np.int64) + 100, np.arange(n, dtype=np.int64), np.full(n, 50),
+                    [f"f{k:03d}.txt" for k in range(n)], hashes or [f"h{k}" for k in range(n)], ["utf-8"] * n)
+
+
+def grouper(fps, hashes=None, ignored=()):
+    snap = snapshot(fps, hashes)
+    i, j, d = pairs_within(snap.fingerprints, 12)
+    return Grouper(snap, i, j, d, ignored=ignored)
+
+
+def oracle_components(fps: list[int], t: int) -> set[frozenset[str]]:
+    parent = list(range(len(fps)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, _ in brute_force_pairs(np.array(fps, dtype=np.uint64), t):
+        parent[find(a)] = find(b)
+    comps: dict[int, set[str]] = {}
+    for k in range(len(fps)):
+        comps.setdefault(find(k), set()).add(f"f{k:03d}.txt")
+    return {frozenset(c) for c in comps.values() if len(c) > 1}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_groups_at_every_threshold_equal_the_union_find_oracle(seed):
+    rng = np.random.default_rng(seed)
+    fps = []
+    for c in rng.integers(0, 2**64, size=15, dtype=np.uint64).tolist():
+        fps.append(c)
+        for _ in range(int(rng.integers(0, 4))):
+            x = c
+            for bit in rng.choice(64, size=int(rng.integers(0, 9)), replace=False):
+                x ^= 1 << int(bit)
+            fps.append(x)
+    g = grouper(fps)
+    for t in range(13):
+        grouping = g.at(t)
+        got = {frozenset(m.path for m in grp.members) for grp in grouping}
+        assert got == oracle_components(fps, t)
+        sizes = [len(grp.members) for grp in grouping]
+        assert sizes == sorted(sizes, reverse=True)
+        assert grouping.documents_in_groups == sum(sizes)
+        assert grouping.redundant == sum(sizes) - len(sizes)
+
+
+def test_histogram_counts_pairs_per_distance():
+    fps = [0, 0b1, 0b11, 0b111111]  # distances 1, 2, 6, 1, 5, 4
+    assert grouper(fps).histogram() == [0, 2, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+
+
+def test_representative_is_closest_to_all_and_members_carry_their_distance():
+    fps = [0b0, 0b1, 0b11, 0b111]  # 0b1 and 0b11 each have the least total distance: the first path wins
+    group = grouper(fps).at(3).group(0)
+    assert group.members[0].path == "f001.txt"
+    assert {m.path: m.distance for m in group.members} == {"f000.txt": 1, "f001.txt": 0, "f002.txt": 1,
+                                                             "f003.txt": 2}
+
+
+def test_identical_only_when_every_member_has_the_same_bytes():
+    assert grouper([5, 5], hashes=["x", "x"]).at(0).group(0).identical
+    assert not grouper([5, 5], hashes=["x", "y"]).at(0).group(0).identical
+
+
+def test_ignored_pairs_never_group():
+    g = grouper([0, 0b1, 2**64 - 1], ignored=[("f001.txt", "f000.txt")])
+    assert len(g.at(12)) == 0
+
+
+def test_regrouping_does_not_recompute_pairs():
+    g = grouper([0, 0b1, 0b111, 0b1111111])
+    assert len(g.at(1)) == 1 and len(g.at(1).group(0).members) == 2
+    assert len(g.at(7).group(0).members) == 4
+    assert g.at(1) is g.at(1)
+
+
+def test_huge_group_representative_in_bounded_memory():
+    # zero is one bit from every single-bit value, which are two bits from each other: a zero represents
+    fps = [0 if k % 3 == 0 else 1 << (k % 8) for k in range(5000)]
+    group = build_group(snapshot(fps), np.arange(len(fps)), 1)  # 5000 members: computed in row chunks
+    assert group.members[0].path == "f000.txt"
+    assert all(m.distance == bin(fps[int(m.path[1:-4])]).count("1") for m in group.members)

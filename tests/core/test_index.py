@@ -1,0 +1,117 @@
+"""The SQLite segment index on a real file: near() equals a brute-force scan for every radius 0..16."""
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from simdesk.core.fingerprint import hamming
+from simdesk.core.index import SCHEMA_VERSION, Index, blocks_of, default_index_path
+from simdesk.core.records import Document, Problem
+
+
+def doc(path: str, fp: int, content: str = "h") -> Document:
+    return Document(path, 10, 1, content, "utf-8", 5, fp)
+
+
+def clustered(rng: np.random.Generator, centres: int, per: int, max_flip: int) -> list[int]:
+    out = []
+    for c in rng.integers(0, 2**64, size=centres, dtype=np.uint64).tolist():
+        out.append(c)
+        for _ in range(per):
+            x = c
+            for bit in rng.choice(64, size=int(rng.integers(0, max_flip + 1)), replace=False):
+                x ^= 1 << int(bit)
+            out.append(x)
+    return out
+
+
+def test_blocks_split_64_bits_into_four_16_bit_values():
+    assert blocks_of(0x0001_0002_0003_0004) == (4, 3, 2, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), radius=st.integers(0, 16))
+def test_near_equals_brute_force(tmp_path, seed, radius):
+    rng = np.random.default_rng(seed)
+    fps = clustered(rng, 12, 6, 14) + rng.integers(0, 2**64, size=40, dtype=np.uint64).tolist()
+    path = tmp_path / f"near-{seed}-{radius}.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents(doc(f"d{k:04d}", fp) for k, fp in enumerate(fps))
+        for query in (fps[0], fps[len(fps) // 2], int(rng.integers(0, 2**64, dtype=np.uint64))):
+            got = {(d.path, dist) for d, dist in index.near(query, radius)}
+            expected = {(f"d{k:04d}", hamming(fp, query)) for k, fp in enumerate(fps) if hamming(fp, query) <= radius}
+            assert got == expected
+
+
+def test_near_orders_by_distance(tmp_path):
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents([doc("far", 0b111), doc("same", 0), doc("near", 0b1)])
+        assert [(d.path, dist) for d, dist in index.near(0, 3)] == [("same", 0), ("near", 1), ("far", 3)]
+
+
+def test_documents_round_trip_including_high_bit_fingerprints(tmp_path):
+    docs = [doc("a", 2**64 - 1), doc("b", 2**63), doc("c", 12345)]
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents(docs)
+        assert sorted(index.documents(), key=lambda d: d.path) == docs
+        snap = index.snapshot()
+        assert snap.fingerprints.dtype == np.uint64
+        assert [int(x) for x in snap.fingerprints] == [2**64 - 1, 2**63, 12345]
+
+
+def test_index_is_wal_and_reopens_with_its_data(tmp_path):
+    path = tmp_path / "i.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 7)])
+            index.replace_problems([Problem("bad.txt", "binary file")])
+    with Index(path) as index:
+        assert index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert index.document("a.txt").fingerprint == 7
+        assert index.problems() == [Problem("bad.txt", "binary file")]
+        assert index.integrity_ok()
+
+
+def test_index_of_another_schema_version_is_rebuilt_not_misread(tmp_path):
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                       f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION + 99}');"
+                       "CREATE TABLE documents (path TEXT, something_else BLOB);"
+                       "INSERT INTO documents VALUES ('x', 'y');")
+    conn.close()
+    with Index(path) as index:
+        assert index.rebuilt
+        assert index.count() == 0
+        assert index.meta("schema_version") == str(SCHEMA_VERSION)
+
+
+def test_decisions_persist_and_follow_the_document(tmp_path):
+    path = tmp_path / "i.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 1, "ha"), doc("b.txt", 2, "hb")])
+        index.set_keep("a.txt", True)
+        index.ignore_pair("b.txt", "a.txt")
+        with index.transaction():
+            index.move_document("a.txt", "moved/a.txt", 10, 2)
+    with Index(path) as index:
+        assert index.keep_marks() == {"moved/a.txt"}
+        assert index.ignored_pairs() == {("b.txt", "moved/a.txt")}
+        with index.transaction():
+            index.delete_paths(["b.txt"])
+        assert index.ignored_pairs() == set()
+
+
+def test_default_location_is_outside_the_scanned_folder(tmp_path):
+    root = tmp_path / "articles"
+    root.mkdir()
+    path = default_index_path(root, tmp_path / "data")
+    assert root not in path.parents
+    assert path == default_index_path(root, tmp_path / "data")
+    assert path != default_index_path(tmp_path, tmp_path / "data")

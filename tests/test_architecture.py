@@ -1,0 +1,24 @@
+"""The boundary is checked, not hoped for: the engine and the CLI load no Qt."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO
+
+
+def test_core_and_cli_import_no_qt():
+    code = ("import sys, pkgutil, importlib, simdesk.core, simdesk.cli\n"
+            "for m in pkgutil.iter_modules(simdesk.core.__path__): importlib.import_module('simdesk.core.' + m.name)\n"
+            "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'simdesk.gui')))\n"
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""
+
+
+def test_import_linter_contract_holds():
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    proc = subprocess.run([str(lint_imports)], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 kept, 0 broken" in proc.stdout

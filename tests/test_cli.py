@@ -1,0 +1,101 @@
+"""The `simdesk` command, driven like sqlite-utils' tests drive theirs (click's CliRunner), on real folders."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from simdesk.cli import main
+
+ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
+           "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
+
+
+def make_folder(tmp_path):
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text(ARTICLE, encoding="utf-8")
+    (root / "sub" / "a-copy.txt").write_bytes(ARTICLE.replace("，", ",").encode("gb18030"))
+    (root / "same.txt").write_text(ARTICLE, encoding="utf-8")
+    (root / "other.txt").write_text("床前明月光，疑是地上霜。举头望明月，低头思故乡。", encoding="utf-8")
+    (root / "broken.txt").write_bytes(b"\x00\xff\x00\xfe" * 100)
+    return root
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_scan_json_has_the_documented_shape(tmp_path):
+    root = make_folder(tmp_path)
+    result = run("scan", root, "--format", "json", "--db", tmp_path / "i.sqlite", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["root"] == str(root) and data["threshold"] == 3 and data["documents"] == 4
+    [group] = data["groups"]
+    assert group["id"] == 1 and group["identical"] is False
+    assert sorted(m["path"] for m in group["members"]) == ["a.txt", "same.txt", "sub/a-copy.txt"]
+    assert {m["path"]: m["encoding"] for m in group["members"]}["sub/a-copy.txt"] == "gb18030"
+    assert all(set(m) == {"path", "distance", "size", "encoding"} for m in group["members"])
+    assert group["members"][0]["distance"] == 0
+    assert data["problems"] == [{"path": "broken.txt", "error": data["problems"][0]["error"]}]
+    assert "binary" in data["problems"][0]["error"] or "not text" in data["problems"][0]["error"]
+
+
+def test_scan_csv_and_text(tmp_path):
+    root = make_folder(tmp_path)
+    out = run("scan", root, "--format", "csv", "--db", tmp_path / "i.sqlite", "-j", "1").stdout
+    rows = list(csv.DictReader(io.StringIO(out.split("\n\n")[0])))
+    assert sorted(r["path"] for r in rows) == ["a.txt", "same.txt", "sub/a-copy.txt"]
+    text = run("scan", root, "--db", tmp_path / "i.sqlite").stdout
+    assert "1 groups" in text and "sub/a-copy.txt" in text and "broken.txt" in text
+
+
+def test_default_index_lives_in_the_data_folder_not_the_scanned_one(tmp_path, private_home):
+    root = make_folder(tmp_path)
+    before = sorted(p.name for p in root.rglob("*"))
+    assert run("scan", root, "-j", "1").exit_code == 0
+    assert sorted(p.name for p in root.rglob("*")) == before
+    assert list((private_home / ".local" / "share" / "simdesk" / "indexes").glob("*.sqlite"))
+
+
+def test_query_by_text_and_by_file(tmp_path):
+    root = make_folder(tmp_path)
+    db = tmp_path / "i.sqlite"
+    result = run("query", root, "--text", ARTICLE, "--format", "json", "--db", db)
+    assert result.exit_code == 0
+    paths = [m["path"] for m in json.loads(result.stdout)["matches"]]
+    assert sorted(paths) == ["a.txt", "same.txt", "sub/a-copy.txt"]
+    by_file = json.loads(run("query", root, root / "other.txt", "--format", "json", "--db", db).stdout)
+    assert [m["path"] for m in by_file["matches"]] == ["other.txt"]
+
+
+def test_bad_usage_exits_2_with_one_line(tmp_path):
+    for args in (["scan", tmp_path / "missing"], ["scan", tmp_path / "x", "--threshold", "99"],
+                 ["query", tmp_path], ["scan"]):
+        proc = subprocess.run([sys.executable, "-m", "simdesk", *map(str, args)], capture_output=True, text=True)
+        assert proc.returncode == 2, args
+        assert "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(tmp_path / "missing")],
+                          capture_output=True, text=True)
+    assert proc.stderr.strip().count("\n") == 0 and "no such folder" in proc.stderr
+
+
+def test_a_file_given_as_folder_is_refused(tmp_path):
+    f = tmp_path / "file.txt"
+    f.write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(main, ["scan", str(f)])
+    assert result.exit_code == 2 and "not a folder" in result.output
+
+
+def test_demo_collection_is_written_once_with_planted_duplicates(tmp_path):
+    dest = tmp_path / "demo"
+    assert run("demo", dest).stdout.strip() == str(dest)
+    files = sorted(dest.rglob("*.txt"))
+    assert 300 <= len(files) <= 700
+    data = json.loads(run("scan", dest, "--format", "json", "--db", tmp_path / "d.sqlite").stdout)
+    assert len(data["groups"]) >= 40 and not data["problems"]
