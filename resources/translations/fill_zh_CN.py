@@ -1,0 +1,165 @@
+"""Fill simdesk_zh_CN.ts from the table below after `pyside6-lupdate` (keeps the .ts the one source of truth
+for Qt Linguist; this table is how the first translation was entered). Then build the .qm:
+
+    .venv/bin/pyside6-lupdate -no-obsolete simdesk/gui/*.py -ts resources/translations/simdesk_zh_CN.ts
+    .venv/bin/python resources/translations/fill_zh_CN.py
+    .venv/bin/pyside6-lrelease resources/translations/simdesk_zh_CN.ts
+"""
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ZH = {
+    "◀ Previous change": "◀ 上一处改动",
+    "Next change ▶": "下一处改动 ▶",
+    "Previous change (P)": "上一处改动 (P)",
+    "Next change (N)": "下一处改动 (N)",
+    "Select a group, or two members, to compare them side by side.": "选择一个组，或组中的两个文档，即可并排比较。",
+    "Reference: %1": "参照：%1",
+    "Candidate: %1": "对比：%1",
+    "%1% of the text in common · %2 changes": "%1% 的文字相同 · %2 处改动",
+    " · change %1 of %2": " · 第 %1 处，共 %2 处",
+    " · long text: some changed lines are marked whole": " · 长文本：部分改动行整行标出",
+    "Document": "文档",
+    "Members": "成员",
+    "Size": "大小",
+    "Distance": "距离",
+    "Similarity": "相似度",
+    "Modified": "修改时间",
+    "Encoding": "编码",
+    "Status": "状态",
+    "Group %1: %2": "第 %1 组：%2",
+    "identical": "完全相同",
+    "similar": "近似",
+    ", %1 kept": "，保留 %1 份",
+    "keep": "保留",
+    "to trash": "移入废纸篓",
+    "representative": "代表",
+    "%1 bits: %2 pairs": "%1 位：%2 对",
+    "simdesk — near-duplicate documents": "simdesk — 近似重复文档",
+    "simdesk — %1": "simdesk — %1",
+    "Find near-duplicate documents": "查找近似重复的文档",
+    "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that "
+    "are nearly the same, and lets you compare them side by side and clean up safely.":
+        "打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，"
+        "让你并排比较并安全地清理。",
+    "Open the demo collection": "打开示例文集",
+    "Open a folder…": "打开文件夹…",
+    "Recent folders": "最近的文件夹",
+    "Filter by path": "按路径筛选",
+    "Groups": "分组",
+    "Problems (%1)": "问题 (%1)",
+    "Cancel": "取消",
+    "&Open folder…": "打开文件夹(&O)…",
+    "Open the &demo collection": "打开示例文集(&D)",
+    "&Rescan": "重新扫描(&R)",
+    "&Cancel scan": "取消扫描(&C)",
+    "Export groups as &JSON…": "导出分组为 &JSON…",
+    "Export groups as C&SV…": "导出分组为 C&SV…",
+    "&Settings…": "设置(&S)…",
+    "&Quit": "退出(&Q)",
+    "&Keep this copy": "保留这一份(&K)",
+    "&Queue for the trash": "加入待删除(&Q)",
+    "Keep the &oldest": "保留最早的(&O)",
+    "Keep the &newest": "保留最新的(&N)",
+    "Keep the &largest": "保留最大的(&L)",
+    "Keep the &shortest path": "保留路径最短的(&S)",
+    "&Not duplicates": "不是重复(&N)",
+    "Move the others to the &trash…": "把其余的移到废纸篓(&T)…",
+    "Move the others to a &folder…": "把其余的移到文件夹(&F)…",
+    "&Open in the default application": "用默认程序打开(&O)",
+    "&Reveal in the file manager": "在文件管理器中显示(&R)",
+    "&Copy path": "复制路径(&C)",
+    "&Next change": "下一处改动(&N)",
+    "&Previous change": "上一处改动(&P)",
+    "&Filter by path": "按路径筛选(&F)",
+    "&About simdesk": "关于 simdesk(&A)",
+    "The two selected documents never group together again": "选中的两个文档以后不再分到同一组",
+    "&File": "文件(&F)",
+    "Open &recent": "最近打开(&R)",
+    "&Review": "审阅(&R)",
+    "Keep in this group": "本组保留规则",
+    "&Document": "文档(&D)",
+    "&View": "查看(&V)",
+    "&Help": "帮助(&H)",
+    "Open a folder of documents": "打开文档文件夹",
+    "Opening the index…": "正在打开索引…",
+    "Cancelling…": "正在取消…",
+    "Scan cancelled: %1 documents indexed so far are kept": "扫描已取消：已索引的 %1 个文档均已保存",
+    "Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems":
+        "用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6",
+    "The scan failed: %1": "扫描失败：%1",
+    "The scan failed": "扫描失败",
+    "Listing files… %1 found": "正在列出文件… 已找到 %1 个",
+    "about %1 s left": "约剩 %1 秒",
+    "%1 / %2 files · %3 files/s · %4": "%1 / %2 个文件 · 每秒 %3 个 · %4",
+    "Grouping…": "正在分组…",
+    "Comparing…": "正在比较…",
+    "Cannot compare: %1": "无法比较：%1",
+    "%1 and %2 will not be grouped together again": "%1 和 %2 以后不会再分到同一组",
+    "Could not save the decision: %1": "无法保存这个决定：%1",
+    "Move the duplicates to…": "把重复文档移到…",
+    "%1 groups are left alone because every copy in them is queued: mark one copy to keep.":
+        "有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。",
+    "Clean up": "清理",
+    "Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).":
+        "没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。",
+    "Move %1 files (%2) to the trash?": "把 %1 个文件（%2）移到废纸篓？",
+    "Move %1 files (%2) to %3?": "把 %1 个文件（%2）移到 %3？",
+    "Each file is checked to be unchanged since the scan first; changed files are skipped.":
+        "每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。",
+    "Cleaning up…": "正在清理…",
+    "%1 files sent to the trash (%2).": "%1 个文件已移到废纸篓（%2）。",
+    "%1 files moved (%2).": "已移动 %1 个文件（%2）。",
+    "%1 skipped.": "跳过 %1 个。",
+    "%1 failed.": "失败 %1 个。",
+    "Clean-up finished": "清理完成",
+    "Clean-up failed": "清理失败",
+    "Export groups": "导出分组",
+    "Exported to %1": "已导出到 %1",
+    "Export failed": "导出失败",
+    "About simdesk": "关于 simdesk",
+    "simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite "
+    "index, and helps you clean them up safely.":
+        "simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。",
+    "File": "文件",
+    "Problem": "问题",
+    "Settings": "设置",
+    "File name patterns to index, separated by spaces, e.g. *.txt *.md": "要索引的文件名模式，用空格分隔，例如 *.txt *.md",
+    " bits": " 位",
+    "one per core": "每核一个",
+    "Follow the system": "跟随系统",
+    "File patterns": "文件模式",
+    "Skip files larger than": "跳过大于此值的文件",
+    "Default threshold": "默认阈值",
+    "Worker processes": "工作进程数",
+    "Language": "语言",
+    "Threshold": "阈值",
+    "Largest Hamming distance between near-duplicates (bits of 64)": "近似重复之间允许的最大汉明距离（64 位中的位数）",
+    "%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed":
+        "%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档",
+    "≤ %1 bits (~%2% similar)": "≤ %1 位（约 %2% 相似）",
+}
+
+
+def main(path: Path) -> int:
+    tree = ET.parse(path)
+    missing = []
+    for message in tree.iter("message"):
+        source = message.find("source").text or ""
+        translation = message.find("translation")
+        if source in ZH:
+            translation.text = ZH[source]
+            translation.attrib.pop("type", None)
+        else:
+            missing.append(source)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    for source in missing:
+        print(f"untranslated: {source!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("simdesk_zh_CN.ts")))

@@ -1,0 +1,620 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>DiffView</name>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="96" />
+        <source>◀ Previous change</source>
+        <translation>◀ 上一处改动</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="97" />
+        <source>Next change ▶</source>
+        <translation>下一处改动 ▶</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="98" />
+        <source>Previous change (P)</source>
+        <translation>上一处改动 (P)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="99" />
+        <source>Next change (N)</source>
+        <translation>下一处改动 (N)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="111" />
+        <source>Select a group, or two members, to compare them side by side.</source>
+        <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="117" />
+        <source>Reference: %1</source>
+        <translation>参照：%1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="118" />
+        <source>Candidate: %1</source>
+        <translation>对比：%1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="149" />
+        <source>%1% of the text in common · %2 changes</source>
+        <translation>%1% 的文字相同 · %2 处改动</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="152" />
+        <source> · change %1 of %2</source>
+        <translation> · 第 %1 处，共 %2 处</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="154" />
+        <source> · long text: some changed lines are marked whole</source>
+        <translation> · 长文本：部分改动行整行标出</translation>
+    </message>
+</context>
+<context>
+    <name>GroupsModel</name>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <source>Members</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <source>Distance</source>
+        <translation>距离</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <source>Similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <source>Encoding</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="271" />
+        <source>Group %1: %2</source>
+        <translation>第 %1 组：%2</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="284" />
+        <source>identical</source>
+        <translation>完全相同</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="284" />
+        <source>similar</source>
+        <translation>近似</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="285" />
+        <source>, %1 kept</source>
+        <translation>，保留 %1 份</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="314" />
+        <source>keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="316" />
+        <source>to trash</source>
+        <translation>移入废纸篓</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="317" />
+        <source>representative</source>
+        <translation>代表</translation>
+    </message>
+</context>
+<context>
+    <name>Histogram</name>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="32" />
+        <source>%1 bits: %2 pairs</source>
+        <translation>%1 位：%2 对</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="251" />
+        <source>simdesk — near-duplicate documents</source>
+        <translation>simdesk — 近似重复文档</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="252" />
+        <source>simdesk — %1</source>
+        <translation>simdesk — %1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="253" />
+        <source>Find near-duplicate documents</source>
+        <translation>查找近似重复的文档</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="255" />
+        <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
+        <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="257" />
+        <source>Open the demo collection</source>
+        <translation>打开示例文集</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="258" />
+        <source>Open a folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="259" />
+        <source>Recent folders</source>
+        <translation>最近的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="260" />
+        <source>Filter by path</source>
+        <translation>按路径筛选</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="261" />
+        <source>Groups</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="262" />
+        <location filename="../../simdesk/gui/main_window.py" line="438" />
+        <source>Problems (%1)</source>
+        <translation>问题 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="263" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="265" />
+        <source>&amp;Open folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="265" />
+        <source>Open the &amp;demo collection</source>
+        <translation>打开示例文集(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <source>&amp;Rescan</source>
+        <translation>重新扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <source>&amp;Cancel scan</source>
+        <translation>取消扫描(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="267" />
+        <source>Export groups as &amp;JSON…</source>
+        <translation>导出分组为 &amp;JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="268" />
+        <source>Export groups as C&amp;SV…</source>
+        <translation>导出分组为 C&amp;SV…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <source>&amp;Keep this copy</source>
+        <translation>保留这一份(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <source>&amp;Queue for the trash</source>
+        <translation>加入待删除(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <source>Keep the &amp;oldest</source>
+        <translation>保留最早的(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
+        <source>Keep the &amp;newest</source>
+        <translation>保留最新的(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="273" />
+        <source>Keep the &amp;largest</source>
+        <translation>保留最大的(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="274" />
+        <source>Keep the &amp;shortest path</source>
+        <translation>保留路径最短的(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="275" />
+        <source>&amp;Not duplicates</source>
+        <translation>不是重复(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
+        <source>Move the others to the &amp;trash…</source>
+        <translation>把其余的移到废纸篓(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="277" />
+        <source>Move the others to a &amp;folder…</source>
+        <translation>把其余的移到文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="278" />
+        <source>&amp;Open in the default application</source>
+        <translation>用默认程序打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <source>&amp;Reveal in the file manager</source>
+        <translation>在文件管理器中显示(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <source>&amp;Copy path</source>
+        <translation>复制路径(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <source>&amp;Next change</source>
+        <translation>下一处改动(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <source>&amp;Previous change</source>
+        <translation>上一处改动(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <source>&amp;Filter by path</source>
+        <translation>按路径筛选(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <source>&amp;About simdesk</source>
+        <translation>关于 simdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="285" />
+        <source>The two selected documents never group together again</source>
+        <translation>选中的两个文档以后不再分到同一组</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="286" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="287" />
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="288" />
+        <source>&amp;Review</source>
+        <translation>审阅(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="289" />
+        <source>Keep in this group</source>
+        <translation>本组保留规则</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
+        <source>&amp;Document</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="292" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="326" />
+        <source>Open a folder of documents</source>
+        <translation>打开文档文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="348" />
+        <source>Opening the index…</source>
+        <translation>正在打开索引…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="356" />
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="383" />
+        <source>Scan cancelled: %1 documents indexed so far are kept</source>
+        <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="386" />
+        <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
+        <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="399" />
+        <source>The scan failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="400" />
+        <source>The scan failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="416" />
+        <source>Listing files… %1 found</source>
+        <translation>正在列出文件… 已找到 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="420" />
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="421" />
+        <source>%1 / %2 files · %3 files/s · %4</source>
+        <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="426" />
+        <source>Grouping…</source>
+        <translation>正在分组…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="522" />
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="535" />
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="573" />
+        <source>%1 and %2 will not be grouped together again</source>
+        <translation>%1 和 %2 以后不会再分到同一组</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="577" />
+        <source>Could not save the decision: %1</source>
+        <translation>无法保存这个决定：%1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="584" />
+        <source>Move the duplicates to…</source>
+        <translation>把重复文档移到…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="599" />
+        <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
+        <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="604" />
+        <source>Clean up</source>
+        <translation>清理</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="607" />
+        <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
+        <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="611" />
+        <source>Move %1 files (%2) to the trash?</source>
+        <translation>把 %1 个文件（%2）移到废纸篓？</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="612" />
+        <source>Move %1 files (%2) to %3?</source>
+        <translation>把 %1 个文件（%2）移到 %3？</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="614" />
+        <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
+        <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="626" />
+        <source>Cleaning up…</source>
+        <translation>正在清理…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="633" />
+        <source>%1 files sent to the trash (%2).</source>
+        <translation>%1 个文件已移到废纸篓（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="634" />
+        <source>%1 files moved (%2).</source>
+        <translation>已移动 %1 个文件（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="638" />
+        <source>%1 skipped.</source>
+        <translation>跳过 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="640" />
+        <source>%1 failed.</source>
+        <translation>失败 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="642" />
+        <source>Clean-up finished</source>
+        <translation>清理完成</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="653" />
+        <source>Clean-up failed</source>
+        <translation>清理失败</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="679" />
+        <source>Export groups</source>
+        <translation>导出分组</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="700" />
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="704" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="714" />
+        <source>About simdesk</source>
+        <translation>关于 simdesk</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="715" />
+        <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
+        <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
+    </message>
+</context>
+<context>
+    <name>ProblemsModel</name>
+    <message>
+        <location filename="../../simdesk/gui/problems_model.py" line="29" />
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/problems_model.py" line="29" />
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="16" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="18" />
+        <source>File name patterns to index, separated by spaces, e.g. *.txt *.md</source>
+        <translation>要索引的文件名模式，用空格分隔，例如 *.txt *.md</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="25" />
+        <source> bits</source>
+        <translation> 位</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="29" />
+        <source>one per core</source>
+        <translation>每核一个</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="32" />
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="37" />
+        <source>File patterns</source>
+        <translation>文件模式</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="38" />
+        <source>Skip files larger than</source>
+        <translation>跳过大于此值的文件</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="39" />
+        <source>Default threshold</source>
+        <translation>默认阈值</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="40" />
+        <source>Worker processes</source>
+        <translation>工作进程数</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="41" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+</context>
+<context>
+    <name>ThresholdBar</name>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="89" />
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="90" />
+        <source>Largest Hamming distance between near-duplicates (bits of 64)</source>
+        <translation>近似重复之间允许的最大汉明距离（64 位中的位数）</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="108" />
+        <source>%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed</source>
+        <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="118" />
+        <source>≤ %1 bits (~%2% similar)</source>
+        <translation>≤ %1 位（约 %2% 相似）</translation>
+    </message>
+</context>
+</TS>

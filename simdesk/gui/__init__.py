@@ -1,0 +1,1 @@
+"""The window: thin Qt models and views over simdesk.core (which never imports Qt)."""

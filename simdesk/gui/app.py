@@ -1,0 +1,114 @@
+"""Start-up: the QApplication, its translations, the main window; and the --screenshot mode for docs/checks.
+
+    run_app("articles")                                   # the window on a folder
+    run_app("articles", screenshot="docs/screenshot.png")  # scan, show the largest group's diff, save, exit
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLocale, QTimer, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from simdesk.gui.resources import qt_translation_dir, resolve_language, translation_file
+from simdesk.gui.settings import Settings
+
+SCREENSHOT_TIMEOUT_MS = 15 * 60 * 1000
+SCREENSHOT_SIZE = (1500, 900)
+
+
+def install_language(app: QCoreApplication, setting: str) -> str:
+    """Install simdesk's and Qt's translators for `setting` ('system', 'en' or 'zh_CN'), replacing the
+    previous ones; widgets receive a LanguageChange event and retranslate. Returns the language used."""
+    for old in getattr(app, "_simdesk_translators", []):
+        app.removeTranslator(old)
+    language = resolve_language(setting)
+    translators = []
+    qm = translation_file(language)
+    if qm is not None:
+        ours = QTranslator(app)
+        if ours.load(str(qm)):
+            translators.append(ours)
+        qt = QTranslator(app)
+        if qt.load(QLocale(language), "qtbase", "_", qt_translation_dir()):
+            translators.append(qt)
+    for t in translators:
+        app.installTranslator(t)
+    app._simdesk_translators = translators  # type: ignore[attr-defined]
+    return language
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("simdesk", appauthor=False))
+
+
+def make_window(settings: Settings, data_dir: Path, demo: Callable[[], Path] | None = None):
+    """The main window with the language of `settings` installed (the tests' entry point too)."""
+    from simdesk.gui.main_window import MainWindow
+
+    app = QApplication.instance()
+    assert app is not None, "create a QApplication first"
+    install_language(app, settings.get("ui/language"))
+    window = MainWindow(settings, data_dir, demo)
+    window.language_changed.connect(lambda setting: install_language(app, setting))
+    return window
+
+
+def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
+    """When the scan has finished: select the largest group and its first two members, wait for the diff,
+    save a PNG of the whole window and call on_exit(0) (1 if the scan failed or nothing could be shown)."""
+
+    def ready() -> None:
+        model = window.groups_model
+        if model.rowCount() == 0:
+            save()  # nothing to compare: still a picture of the window as it is
+            return
+        group = model.index(0, 0)  # the model lists the largest group first
+        window.groups_view.expand(group)
+        window.diff_shown.connect(lambda: QTimer.singleShot(300, save))
+        window.select_members([model.index(0, 0, group), model.index(1, 0, group)])
+
+    def save() -> None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = window.grab().save(str(out), "PNG")
+        on_exit(0 if ok else 1)
+
+    window.review_ready.connect(ready)
+    window.failed.connect(lambda message: on_exit(1))
+
+
+def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[], Path] | None = None,
+            settings: Settings | None = None, data_dir: Path | None = None) -> int:
+    """Open the window (on `folder`, else the welcome page offering the demo and recent folders) and run
+    the event loop; return the exit code. With `screenshot`, see take_screenshot."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("simdesk")
+    app.setOrganizationName("simdesk")
+    settings = settings or Settings.user()
+    window = make_window(settings, data_dir or default_data_dir(), demo)
+    if screenshot is not None:
+        window.resize(*SCREENSHOT_SIZE)
+        code = {"value": 1}
+
+        def finish(value: int) -> None:
+            code["value"] = value
+            window.close()
+            app.exit(value)
+
+        take_screenshot(window, Path(screenshot), finish)
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: finish(1))
+        target = folder or (str(demo()) if demo is not None else None)
+        if target is None:
+            return 2
+        window.show()
+        QTimer.singleShot(0, lambda: window.open_folder(target))
+        app.exec()
+        return code["value"]
+    window.show()
+    if folder is not None:
+        QTimer.singleShot(0, lambda: window.open_folder(folder))
+    return app.exec()

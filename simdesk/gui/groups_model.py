@@ -1,0 +1,333 @@
+"""A two-level Qt model over a core Grouping: one row per group, its members as children, built on demand.
+
+Rows are positions in an order array (numpy) over the grouping's groups; a Group object is only built by
+`Grouping.group(k)` when the view asks for one of its cells, so showing 100,000 groups costs what is on
+screen. Sorting and the path filter permute or subset that array; nothing per row is created up front.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from simdesk.core.fingerprint import similarity_percent
+from simdesk.core.groups import Grouping
+from simdesk.core.records import Group, Member
+
+TOP = 0  # internalId of group rows; member rows carry (group position + 1)
+MemberRole = Qt.ItemDataRole.UserRole + 1
+GroupRole = Qt.ItemDataRole.UserRole + 2
+PathRole = Qt.ItemDataRole.UserRole + 3
+SortRole = Qt.ItemDataRole.UserRole + 4
+
+COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(8)
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def human_size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+class GroupsModel(QAbstractItemModel):
+    """Groups of the current threshold, sortable and filtered by path; members carry keep/trash marks."""
+
+    keep_toggled = Signal(str, bool)  # path, keep: the window persists it in the index
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.grouping: Grouping | None = None
+        self.order = np.zeros(0, dtype=np.int64)  # visible row -> group number k
+        self.keep: set[str] = set()
+        self.queued: set[str] = set()
+        self.filter_text = ""
+        self.sort_column = COL_MEMBERS
+        self.sort_order = Qt.SortOrder.DescendingOrder
+        self._row_group: np.ndarray | None = None  # snapshot row -> group number (-1: none), for the filter
+
+    # -- contents -------------------------------------------------------------------------------------
+    def set_grouping(self, grouping: Grouping | None, keep: set[str] | None = None) -> None:
+        self.beginResetModel()
+        self.grouping = grouping
+        if keep is not None:
+            self.keep = keep  # shared with the window's Review, so regrouping keeps the marks
+        self._row_group = None
+        self.order = self._ordered(self._filtered())
+        self.endResetModel()
+
+    def set_filter(self, text: str) -> None:
+        self.beginResetModel()
+        self.filter_text = text.strip()
+        self.order = self._ordered(self._filtered())
+        self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        # remember each persistent index by its group number, so it follows its group to the new row
+        kept = [(int(self.order[i.row() if i.internalId() == TOP else i.internalId() - 1]),
+                 i.internalId() == TOP, i.row(), i.column()) for i in old]
+        self.sort_column, self.sort_order = column, order
+        self.order = self._ordered(self.order)
+        position = self._positions()
+        new = []
+        for k, is_group, row, col in kept:
+            pos = int(position[k])
+            if pos < 0:
+                new.append(QModelIndex())
+            elif is_group:
+                new.append(self.createIndex(pos, col, TOP))
+            else:
+                new.append(self.createIndex(row, col, pos + 1))
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+
+    def _positions(self) -> np.ndarray:
+        n = len(self.grouping) if self.grouping is not None else 0
+        position = np.full(n, -1, dtype=np.int64)
+        position[self.order] = np.arange(len(self.order))
+        return position
+
+    def _filtered(self) -> np.ndarray:
+        if self.grouping is None:
+            return np.zeros(0, dtype=np.int64)
+        n = len(self.grouping)
+        if not self.filter_text:
+            return np.arange(n, dtype=np.int64)
+        needle = self.filter_text.casefold()
+        paths = self.grouping.snapshot.paths
+        row_group = self._row_groups()
+        hits = np.fromiter((needle in p.casefold() for p in paths), dtype=bool, count=len(paths))
+        return np.unique(row_group[hits & (row_group >= 0)]).astype(np.int64)
+
+    def _row_groups(self) -> np.ndarray:
+        if self._row_group is None:
+            assert self.grouping is not None
+            row_group = np.full(len(self.grouping.snapshot), -1, dtype=np.int64)
+            for k in range(len(self.grouping)):
+                row_group[self.grouping.member_rows(k)] = k
+            self._row_group = row_group
+        return self._row_group
+
+    def _ordered(self, ks: np.ndarray) -> np.ndarray:
+        g = self.grouping
+        if g is None or len(ks) == 0:
+            return ks
+        col = self.sort_column
+        snap = g.snapshot
+        if col == COL_MEMBERS:
+            key = g.sizes()[ks].astype(np.float64)
+        elif col == COL_SIZE:
+            key = np.array([snap.sizes[g.member_rows(k)].sum() for k in ks.tolist()], dtype=np.float64)
+        elif col == COL_MODIFIED:
+            key = np.array([snap.mtimes[g.member_rows(k)].max() for k in ks.tolist()], dtype=np.float64)
+        elif col in (COL_DISTANCE, COL_SIMILARITY):
+            key = np.array([g.group(k).max_distance for k in ks.tolist()], dtype=np.float64)
+            if col == COL_SIMILARITY:
+                key = -key
+        elif col == COL_PATH:
+            firsts = [snap.paths[g.member_rows(k)[0]] for k in ks.tolist()]
+            key = np.argsort(np.argsort(np.array(firsts, dtype=object), kind="stable"), kind="stable")
+        else:
+            return np.sort(ks)
+        # stable: ties keep the engine's order (largest group first, then by first path)
+        base = np.sort(ks)
+        key_by_k = dict(zip(ks.tolist(), key.tolist()))
+        keys = np.array([key_by_k[k] for k in base.tolist()], dtype=np.float64)
+        if self.sort_order == Qt.SortOrder.DescendingOrder:
+            keys = -keys
+        return base[np.argsort(keys, kind="stable")]
+
+    # -- marks ----------------------------------------------------------------------------------------
+    def set_keep(self, index: QModelIndex, keep: bool) -> None:
+        member = self.member(index)
+        if member is None:
+            return
+        if keep:
+            self.keep.add(member.path)
+            self.queued.discard(member.path)
+        else:
+            self.keep.discard(member.path)
+        self._member_changed(index)
+        self.keep_toggled.emit(member.path, keep)
+
+    def toggle_keep(self, index: QModelIndex) -> None:
+        member = self.member(index)
+        if member is not None:
+            self.set_keep(index, member.path not in self.keep)
+
+    def toggle_queued(self, index: QModelIndex) -> None:
+        member = self.member(index)
+        if member is None:
+            return
+        if member.path in self.queued:
+            self.queued.discard(member.path)
+        else:
+            self.queued.add(member.path)
+            if member.path in self.keep:
+                self.set_keep(index, False)
+        self._member_changed(index)
+
+    def keep_only(self, group_index: QModelIndex, path: str) -> None:
+        """Mark exactly one member of a group to keep (the one-click rules)."""
+        parent = group_index if group_index.internalId() == TOP else group_index.parent()
+        for r in range(self.rowCount(parent)):
+            idx = self.index(r, 0, parent)
+            member = self.member(idx)
+            if member is not None and (member.path == path) != (member.path in self.keep):
+                self.set_keep(idx, member.path == path)
+
+    def _member_changed(self, index: QModelIndex) -> None:
+        left = self.index(index.row(), 0, index.parent())
+        right = self.index(index.row(), self.columnCount() - 1, index.parent())
+        self.dataChanged.emit(left, right)
+
+    # -- lookups --------------------------------------------------------------------------------------
+    def group_at(self, row: int) -> Group:
+        assert self.grouping is not None
+        return self.grouping.group(int(self.order[row]))
+
+    def group(self, index: QModelIndex) -> Group | None:
+        if not index.isValid() or self.grouping is None:
+            return None
+        row = index.row() if index.internalId() == TOP else index.internalId() - 1
+        return self.group_at(row)
+
+    def member(self, index: QModelIndex) -> Member | None:
+        if not index.isValid() or index.internalId() == TOP or self.grouping is None:
+            return None
+        return self.group_at(index.internalId() - 1).members[index.row()]
+
+    # -- QAbstractItemModel ---------------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, TOP)
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid() or index.internalId() == TOP:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, TOP)
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(self.order)
+        if parent.internalId() != TOP or parent.column() != 0 or self.grouping is None:
+            return 0
+        return int(self.grouping.sizes()[int(self.order[parent.row()])])
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 8
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return (self.tr("Document"), self.tr("Members"), self.tr("Size"), self.tr("Distance"),
+                self.tr("Similarity"), self.tr("Modified"), self.tr("Encoding"), self.tr("Status"))[section]
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.internalId() != TOP and index.column() == COL_PATH:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        if index.internalId() != TOP:
+            flags |= Qt.ItemFlag.ItemNeverHasChildren
+        return flags
+
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role == Qt.ItemDataRole.CheckStateRole and self.member(QModelIndex(index)) is not None:
+            checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
+            self.set_keep(QModelIndex(index), checked)
+            return True
+        return False
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self.grouping is None:
+            return None
+        index = QModelIndex(index)
+        if index.internalId() == TOP:
+            return self._group_data(self.group_at(index.row()), index.column(), role)
+        group = self.group_at(index.internalId() - 1)
+        member = group.members[index.row()]
+        return self._member_data(member, index.row() == 0, index.column(), role)
+
+    def _group_data(self, g: Group, col: int, role: int) -> Any:
+        if role == GroupRole:
+            return g
+        if role == PathRole:
+            return g.members[0].path
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_PATH:
+                return self.tr("Group %1: %2").replace("%1", str(g.id)).replace("%2", g.members[0].path)
+            if col == COL_MEMBERS:
+                return len(g.members)
+            if col == COL_SIZE:
+                return human_size(g.total_size)
+            if col == COL_DISTANCE:
+                return g.max_distance
+            if col == COL_SIMILARITY:
+                return f"≥ {similarity_percent(g.max_distance):.0f}%"
+            if col == COL_MODIFIED:
+                return _when(max(m.mtime_ns for m in g.members))
+            if col == COL_STATUS:
+                kept = sum(1 for m in g.members if m.path in self.keep)
+                text = self.tr("identical") if g.identical else self.tr("similar")
+                return text + (self.tr(", %1 kept").replace("%1", str(kept)) if kept else "")
+        if role == Qt.ItemDataRole.FontRole and col == COL_PATH:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_PATH:
+            return "\n".join(m.path for m in g.members[:20])
+        return None
+
+    def _member_data(self, m: Member, representative: bool, col: int, role: int) -> Any:
+        if role == MemberRole:
+            return m
+        if role == PathRole:
+            return m.path
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_PATH:
+                return m.path
+            if col == COL_SIZE:
+                return human_size(m.size)
+            if col == COL_DISTANCE:
+                return m.distance
+            if col == COL_SIMILARITY:
+                return f"{similarity_percent(m.distance):.1f}%"
+            if col == COL_MODIFIED:
+                return _when(m.mtime_ns)
+            if col == COL_ENCODING:
+                return m.encoding
+            if col == COL_STATUS:
+                if m.path in self.keep:
+                    return self.tr("keep")
+                if m.path in self.queued:
+                    return self.tr("to trash")
+                return self.tr("representative") if representative else ""
+            return None
+        if role == Qt.ItemDataRole.CheckStateRole and col == COL_PATH:
+            return Qt.CheckState.Checked if m.path in self.keep else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.FontRole and m.path in self.queued:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and m.path in self.queued:
+            return QBrush(QColor("#b3261e"))
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_PATH:
+            return m.path
+        return None
+
+
+def _when(mtime_ns: int) -> str:
+    return _dt.datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M")

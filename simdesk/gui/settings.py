@@ -1,0 +1,104 @@
+"""The window's options, declared once with their types and defaults, kept in QSettings across runs.
+
+Core never reads QSettings: `scan_options()` turns these into the plain ScanOptions the engine takes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD
+from simdesk.core.records import ScanOptions
+
+SETTINGS_VERSION = 1
+RECENT_MAX = 8
+LANGUAGES = ("system", "en", "zh_CN")
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    type: type
+    default: Any
+
+
+OPTIONS = {o.key: o for o in (
+    Option("scan/includes", list, list(ScanOptions().includes)),
+    Option("scan/max_size_mb", float, ScanOptions().max_bytes / (1024 * 1024)),
+    Option("scan/workers", int, 0),
+    Option("review/default_threshold", int, DEFAULT_THRESHOLD),
+    Option("review/last_threshold", int, -1),  # -1: use the default threshold
+    Option("ui/language", str, "system"),
+    Option("ui/last_folder", str, ""),
+    Option("ui/recent_folders", list, []),
+)}
+
+
+class Settings:
+    """Typed access to the QSettings store given (tests pass an INI file in tmp_path)."""
+
+    def __init__(self, store: QSettings) -> None:
+        self.store = store
+        if int(self.store.value("version", 0) or 0) < SETTINGS_VERSION:
+            self.store.setValue("version", SETTINGS_VERSION)
+
+    @classmethod
+    def at(cls, path: Path) -> Settings:
+        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+
+    @classmethod
+    def user(cls) -> Settings:
+        return cls(QSettings("simdesk", "simdesk"))
+
+    def get(self, key: str) -> Any:
+        option = OPTIONS[key]
+        raw = self.store.value(key, None)
+        if raw is None:
+            return option.default
+        try:
+            if option.type is list:
+                if isinstance(raw, str):
+                    return [raw] if raw else []
+                return [str(x) for x in raw]
+            return option.type(raw)
+        except (TypeError, ValueError):
+            return option.default
+
+    def set(self, key: str, value: Any) -> None:
+        if key not in OPTIONS:
+            raise KeyError(f"unknown setting {key!r}")
+        self.store.setValue(key, value)
+
+    def sync(self) -> None:
+        self.store.sync()
+
+    # -- derived values -------------------------------------------------------------------------------
+    def scan_options(self) -> ScanOptions:
+        includes = tuple(p.strip() for p in self.get("scan/includes") if p.strip()) or ScanOptions().includes
+        return ScanOptions(includes=includes, max_bytes=int(self.get("scan/max_size_mb") * 1024 * 1024),
+                           jobs=max(0, self.get("scan/workers")))
+
+    def threshold(self) -> int:
+        last = self.get("review/last_threshold")
+        value = last if last >= 0 else self.get("review/default_threshold")
+        return min(max(value, 0), MAX_THRESHOLD)
+
+    def add_recent(self, folder: str) -> None:
+        recent = [f for f in self.get("ui/recent_folders") if f != folder]
+        self.set("ui/recent_folders", [folder, *recent][:RECENT_MAX])
+        self.set("ui/last_folder", folder)
+
+    def geometry(self) -> QByteArray | None:
+        value = self.store.value("ui/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, geometry: QByteArray, state: QByteArray) -> None:
+        self.store.setValue("ui/geometry", geometry)
+        self.store.setValue("ui/state", state)
+
+    def window_state(self) -> QByteArray | None:
+        value = self.store.value("ui/state")
+        return value if isinstance(value, QByteArray) else None

@@ -1,0 +1,119 @@
+"""The threshold slider (Hamming distance 0..12, in bits and approximate similarity) over a histogram of
+pair counts per distance, with the counts of the current grouping. Emits `threshold_changed` debounced."""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
+
+from simdesk.core.fingerprint import similarity_percent
+from simdesk.core.groups import MAX_THRESHOLD
+
+DEBOUNCE_MS = 40
+
+
+class Histogram(QWidget):
+    """Bars of how many pairs lie at each distance (log scale), those within the threshold highlighted."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.counts: list[int] = [0] * (MAX_THRESHOLD + 1)
+        self.threshold = 0
+        self.setMinimumHeight(36)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, 40)
+
+    def set_counts(self, counts: list[int]) -> None:
+        self.counts = list(counts) + [0] * (MAX_THRESHOLD + 1 - len(counts))
+        self.setToolTip("\n".join(self.tr("%1 bits: %2 pairs").replace("%1", str(d)).replace("%2", f"{c:,}")
+                                  for d, c in enumerate(self.counts)))
+        self.update()
+
+    def set_threshold(self, threshold: int) -> None:
+        self.threshold = threshold
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        n = len(self.counts)
+        width = self.width() / n
+        top = max((math.log10(c + 1) for c in self.counts), default=0) or 1
+        inside = self.palette().highlight().color()
+        outside = QColor(inside)
+        outside.setAlpha(70)
+        for d, c in enumerate(self.counts):
+            h = (self.height() - 2) * math.log10(c + 1) / top
+            painter.fillRect(QRectF(d * width + 1, self.height() - h, width - 2, h),
+                             inside if d <= self.threshold else outside)
+        painter.end()
+
+
+class ThresholdBar(QWidget):
+    threshold_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.histogram = Histogram(self)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, MAX_THRESHOLD)
+        self.slider.setPageStep(1)
+        self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.slider.setObjectName("threshold")
+        self.value_label = QLabel(self)
+        self.value_label.setMinimumWidth(150)
+        self.counts_label = QLabel(self)
+        self.counts_label.setObjectName("counts")
+        self.caption = QLabel(self)
+        row = QHBoxLayout()
+        row.addWidget(self.caption)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.value_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.histogram)
+        layout.addLayout(row)
+        layout.addWidget(self.counts_label)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(lambda: self.threshold_changed.emit(self.slider.value()))
+        self.slider.valueChanged.connect(self._moved)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.caption.setText(self.tr("Threshold"))
+        self.slider.setToolTip(self.tr("Largest Hamming distance between near-duplicates (bits of 64)"))
+        self._show_value(self.slider.value())
+
+    def value(self) -> int:
+        return self.slider.value()
+
+    def set_value(self, threshold: int) -> None:
+        """Set without emitting (the caller regroups itself)."""
+        self.slider.blockSignals(True)
+        self.slider.setValue(threshold)
+        self.slider.blockSignals(False)
+        self._show_value(threshold)
+
+    def set_histogram(self, counts: list[int]) -> None:
+        self.histogram.set_counts(counts)
+
+    def set_counts(self, groups: int, documents: int, redundant: int, total: int) -> None:
+        self.counts_label.setText(
+            self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed")
+            .replace("%1", f"{groups:,}").replace("%2", f"{documents:,}").replace("%3", f"{redundant:,}")
+            .replace("%4", f"{total:,}"))
+
+    def _moved(self, value: int) -> None:
+        self._show_value(value)
+        self._debounce.start()
+
+    def _show_value(self, value: int) -> None:
+        self.histogram.set_threshold(value)
+        self.value_label.setText(self.tr("≤ %1 bits (~%2% similar)").replace("%1", str(value))
+                                 .replace("%2", f"{similarity_percent(value):.0f}"))

@@ -1,0 +1,69 @@
+"""Fixtures for the window's tests: offscreen Qt, a real folder, a real index, a trash under a temporary home."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
+
+import pytest  # noqa: E402
+
+from simdesk.gui.app import make_window  # noqa: E402
+from simdesk.gui.settings import Settings  # noqa: E402
+
+MAKE_CORPUS = Path("/work/shared/corpus/make_corpus.py")
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory) -> Path:
+    """~300 real Chinese documents with planted near-duplicates (made once per test run; never modified)."""
+    out = tmp_path_factory.mktemp("corpus") / "small"
+    subprocess.run([sys.executable, str(MAKE_CORPUS), str(out), "--size", "small", "--seed", "3"], check=True,
+                   stdout=subprocess.DEVNULL)
+    (out / "truth.json").unlink()  # a JSON file: not indexed anyway, but keep the folder to documents
+    return out
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    s = Settings.at(tmp_path / "settings.ini")
+    s.set("scan/workers", 1)  # in-process reading: no process pool start-up in tests
+    s.set("ui/language", "en")
+    return s
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def window(qtbot, settings, data_dir):
+    w = make_window(settings, data_dir)
+    qtbot.addWidget(w)
+    w.resize(1400, 850)
+    w.show()
+    yield w
+    w.stop_scan()
+    w.background.wait()
+    w.writer.wait()
+
+
+@pytest.fixture
+def trash_home(tmp_path, monkeypatch) -> Path:
+    """A home whose freedesktop trash is under tmp_path. send2trash reads its folders when first imported,
+    so its module constants are pointed there as well as the environment."""
+    home = tmp_path / "home"
+    share = home / ".local" / "share"
+    share.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(share))
+    from send2trash import plat_other
+
+    data = os.fsencode(share)
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", data)
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.path.join(data, b"Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", os.fsdecode(os.path.join(data, b"Trash")))
+    return home

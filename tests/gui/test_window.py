@@ -1,0 +1,373 @@
+"""The window driven over a real folder and a real SQLite index, checked against what the engine says."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
+from simdesk.cli import main as cli_main
+from simdesk.core.groups import grouper_for
+from simdesk.core.index import Index
+from simdesk.gui.diff_view import CHANGE_LEFT, CHANGE_RIGHT
+from simdesk.gui.groups_model import MemberRole
+
+POEM = ("床前明月光，疑是地上霜。举头望明月，低头思故乡。\n"
+        "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。\n"
+        "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n") * 3
+OTHER = "千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。\n" * 6
+
+
+def shown_groups(window) -> list[frozenset[str]]:
+    """The groups as the view shows them: each group row's member paths."""
+    model = window.groups_model
+    out = []
+    for r in range(model.rowCount()):
+        parent = model.index(r, 0)
+        out.append(frozenset(model.index(k, 0, parent).data(MemberRole).path for k in range(model.rowCount(parent))))
+    return out
+
+
+def engine_groups(folder: Path, threshold: int, db: Path) -> dict:
+    """`simdesk scan --format json` on the same folder (its own index file)."""
+    result = CliRunner().invoke(cli_main, ["scan", str(folder), "--threshold", str(threshold), "--format", "json",
+                                           "--db", str(db), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def as_sets(doc: dict) -> list[frozenset[str]]:
+    return [frozenset(m["path"] for m in g["members"]) for g in doc["groups"]]
+
+
+def small_folder(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    (root / "copies").mkdir(parents=True)
+    (root / "poem.txt").write_text(POEM, encoding="utf-8")
+    (root / "copies" / "poem-copy.txt").write_text(POEM, encoding="utf-8")
+    (root / "copies" / "poem-gbk.txt").write_text(POEM, encoding="gb18030")
+    (root / "snow.txt").write_text(OTHER, encoding="utf-8")
+    (root / "copies" / "snow-copy.txt").write_text(OTHER, encoding="utf-8")
+    return root
+
+
+def group_index_containing(window, path: str):
+    model = window.groups_model
+    for r in range(model.rowCount()):
+        parent = model.index(r, 0)
+        for k in range(model.rowCount(parent)):
+            idx = model.index(k, 0, parent)
+            if idx.data(MemberRole).path == path:
+                return parent
+    raise AssertionError(f"{path} is in no group")
+
+
+def member_index(window, path: str):
+    parent = group_index_containing(window, path)
+    model = window.groups_model
+    return next(model.index(k, 0, parent) for k in range(model.rowCount(parent))
+                if model.index(k, 0, parent).data(MemberRole).path == path)
+
+
+def press_on_member(qtbot, window, path: str, key) -> None:
+    idx = member_index(window, path)
+    window.select_members([idx])
+    window.groups_view.setFocus()
+    qtbot.keyClick(window.groups_view, key)
+
+
+def answer_box(qtbot, window, name: str, button=QMessageBox.StandardButton.Yes) -> str:
+    """Wait for the window's message box `name`, press `button`, return its text."""
+    box = None
+
+    def shown():
+        nonlocal box
+        box = window.findChild(QMessageBox, name)
+        assert box is not None and box.isVisible()
+
+    qtbot.waitUntil(shown, timeout=10_000)
+    text = box.text()
+    box.button(button).click()
+    return text
+
+
+# -- scanning -----------------------------------------------------------------------------------------------
+def test_scan_shows_the_engines_groups_then_reopens_from_the_index(qtbot, window, corpus, tmp_path, settings,
+                                                                   data_dir):
+    open_and_wait(qtbot, window, corpus)
+    engine = engine_groups(corpus, 3, tmp_path / "cli.sqlite")
+    assert window.threshold_bar.value() == 3
+    assert sorted(map(sorted, shown_groups(window))) == sorted(map(sorted, as_sets(engine)))
+    assert len(engine["groups"]) > 10
+    assert window.review.documents == engine["documents"]
+    assert f"{len(engine['groups'])} groups" in window.threshold_bar.counts_label.text()
+
+    # a second window on the indexed folder shows the groups from the index before its rescan ends
+    from simdesk.gui.app import make_window
+
+    second = make_window(settings, data_dir)
+    qtbot.addWidget(second)
+    events = []
+    second.groups_shown.connect(lambda: events.append(("groups", second.is_scanning())))
+    with qtbot.waitSignal(second.review_ready, timeout=SCAN_TIMEOUT_MS):
+        second.open_folder(corpus)
+    assert events[0] == ("groups", True)  # shown while the incremental scan still ran
+    assert second.review.result.stats.unchanged == engine["documents"]
+    second.stop_scan()
+
+
+def test_cancel_stops_quickly_and_leaves_a_usable_index(qtbot, window, corpus):
+    cancelled_at = {}
+
+    def on_progress(p):
+        if p.phase == "reading" and p.done > 0 and not cancelled_at:
+            cancelled_at["t"] = time.perf_counter()
+            window.cancel_scan()
+
+    with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
+        window.open_folder(corpus)
+        window.scan_job.worker.progress.connect(on_progress)
+    stopped = time.perf_counter() - cancelled_at["t"]
+    review = window.review
+    assert review.result.stats.cancelled
+    assert stopped < 1.5, f"cancel took {stopped:.2f} s"
+    with Index(window.index_path) as index:
+        assert index.integrity_ok()
+        partial = index.count()
+    assert 0 < partial < review.result.stats.listed
+    # the window still works on what was indexed, and a rescan completes the index
+    assert window.groups_model.grouping is not None
+    with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
+        window.rescan()
+    assert not window.review.result.stats.cancelled
+    assert window.review.documents == review.result.stats.listed
+
+
+def test_slider_regroups_as_the_engine_says(qtbot, window, corpus):
+    open_and_wait(qtbot, window, corpus)
+    with Index(window.index_path) as index:
+        grouper = grouper_for(index)
+    counts = []
+    for threshold in (0, 8, 12, 5):
+        with qtbot.waitSignal(window.groups_shown, timeout=5000):
+            window.threshold_bar.slider.setValue(threshold)  # as a drag does, debounced
+        expected = grouper.at(threshold)
+        assert window.groups_model.grouping.threshold == threshold
+        assert sorted(map(sorted, shown_groups(window))) == sorted(
+            sorted(m.path for m in g.members) for g in expected)
+        assert f"{expected.redundant:,} redundant" in window.threshold_bar.counts_label.text()
+        counts.append(len(expected))
+    assert counts[0] != counts[2]  # the threshold really changes the groups on this corpus
+    assert window.settings.get("review/last_threshold") == 5
+
+
+def test_filter_and_sort(qtbot, window, tmp_path):
+    open_and_wait(qtbot, window, small_folder(tmp_path))
+    assert window.groups_model.rowCount() == 2
+    window.filter_edit.setText("snow")
+    assert [sorted(g) for g in shown_groups(window)] == [["copies/snow-copy.txt", "snow.txt"]]
+    window.filter_edit.setText("")
+    window.groups_view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    assert [len(g) for g in shown_groups(window)] == [2, 3]
+
+
+# -- the diff -----------------------------------------------------------------------------------------------
+def test_diff_highlights_a_planted_change(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    lines = POEM.splitlines()
+    lines[5] = lines[5].replace("黄河入海流", "黄河入江流")
+    (root / "copies" / "poem-edited.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    open_and_wait(qtbot, window, root)
+    window.set_threshold(12)  # a short poem: one character moves its fingerprint several bits
+    with qtbot.waitSignal(window.diff_shown, timeout=10_000):
+        window.select_members([member_index(window, "poem.txt"), member_index(window, "copies/poem-edited.txt")])
+    view = window.diff_view
+    # reference left: the one first in the group's order (the representative comes first)
+    assert "poem.txt" in view.left_title.text() + view.right_title.text()
+    edited_right = "poem-edited.txt" in view.right_title.text()
+    changed = [(n, row) for n, row in enumerate(view.result.rows) if row.kind != "equal"]
+    assert len(changed) == 1
+    n, row = changed[0]
+    new_text, new_spans, old_text, old_spans = ((row.right, row.right_spans, row.left, row.left_spans) if edited_right
+                                                else (row.left, row.left_spans, row.right, row.right_spans))
+    assert [new_text[a:b] for a, b in new_spans] == ["江"]
+    assert [old_text[a:b] for a, b in old_spans] == ["海"]
+    # what the user sees: the changed character is painted with the change colour in its pane
+    pane = view.right if edited_right else view.left
+    block = pane.document().findBlockByNumber(n)
+    ranges = [(f.start, f.length, f.format.background().color().name()) for f in block.layout().formats()]
+    colour = (CHANGE_RIGHT if edited_right else CHANGE_LEFT).name()
+    assert (new_text.index("江"), 1, colour) in ranges
+    assert view.current == 0 and "1 changes" in view.summary.text()
+    # N and P keys move between changes; the panes scroll together
+    window.groups_view.setFocus()
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_N)
+    assert view.current == 0  # one change: next wraps to itself
+    assert view.left.verticalScrollBar().value() == view.right.verticalScrollBar().value()
+
+
+def test_diff_of_a_long_document_does_not_block(qtbot, window, tmp_path):
+    root = tmp_path / "long"
+    root.mkdir()
+    sentence = "这是一个很长的段落中的一个句子，用来检查窗口在比较大文件时不会卡住。"
+    text = sentence * 30000  # ~1 MB of Chinese in one paragraph
+    (root / "a.txt").write_text(text, encoding="utf-8")
+    (root / "b.txt").write_text(text[:500000] + "插入的内容" + text[500000:], encoding="utf-8")
+    open_and_wait(qtbot, window, root)
+    ticks = []
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(10)
+    with qtbot.waitSignal(window.diff_shown, timeout=30_000):
+        window.select_members([member_index(window, "a.txt")])
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    assert ticks and max(gaps, default=0) < 2.0
+    changes = [r for r in window.diff_view.result.rows if r.kind != "equal"]
+    assert any("插入的内容" in r.right[a:b] for r in changes for a, b in r.right_spans)
+
+
+# -- decisions and clean-up ---------------------------------------------------------------------------------
+def test_space_keeps_and_trash_moves_exactly_the_unmarked_copies(qtbot, window, tmp_path, trash_home, data_dir):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    press_on_member(qtbot, window, "poem.txt", Qt.Key.Key_Space)
+    assert window.groups_model.keep == {"poem.txt"}
+    qtbot.waitUntil(lambda: _keep_marks(window) == {"poem.txt"}, timeout=5000)  # persisted in the index
+
+    with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
+        window.act_trash.trigger()
+        text = answer_box(qtbot, window, "confirm_cleanup")
+    assert "2 files" in text
+    report = done.args[0]
+    assert sorted(report.done) == ["copies/poem-copy.txt", "copies/poem-gbk.txt"]
+    assert trashed_names(trash_home) == ["poem-copy.txt", "poem-gbk.txt"]
+    assert (root / "poem.txt").exists() and (root / "snow.txt").exists() and (root / "copies/snow-copy.txt").exists()
+    log = [json.loads(line) for line in (data_dir / "actions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(e["path"] for e in log if e["outcome"] == "done") == sorted(report.done)
+    qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS).wait()  # the rescan after the clean-up
+    assert [sorted(g) for g in shown_groups(window)] == [["copies/snow-copy.txt", "snow.txt"]]
+
+
+def test_trash_refuses_to_remove_every_copy(qtbot, window, tmp_path, trash_home):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    for path in ("snow.txt", "copies/snow-copy.txt"):
+        press_on_member(qtbot, window, path, Qt.Key.Key_Delete)
+    assert window.groups_model.queued == {"snow.txt", "copies/snow-copy.txt"}
+    window.act_trash.trigger()
+    text = answer_box(qtbot, window, "confirm_cleanup", QMessageBox.StandardButton.Ok)
+    assert "Nothing to remove" in text and "1 groups are left alone" in text
+    assert (root / "snow.txt").exists() and (root / "copies/snow-copy.txt").exists()
+    assert trashed_names(trash_home) == []
+
+
+def test_a_file_changed_after_the_scan_is_not_trashed(qtbot, window, tmp_path, trash_home):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    window.select_members([member_index(window, "copies/poem-copy.txt")])
+    window.act_keep_rules["shortest_path"].trigger()
+    assert window.groups_model.keep == {"poem.txt"}
+    (root / "copies" / "poem-gbk.txt").write_text(POEM + "编辑过了", encoding="gb18030")
+    with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
+        window.act_trash.trigger()
+        answer_box(qtbot, window, "confirm_cleanup")
+    report = done.args[0]
+    assert report.done == ["copies/poem-copy.txt"]
+    assert [p for p, _ in report.skipped] == ["copies/poem-gbk.txt"]
+    assert (root / "copies" / "poem-gbk.txt").exists()
+    assert trashed_names(trash_home) == ["poem-copy.txt"]
+    assert "1 skipped" in window.statusBar().currentMessage()
+
+
+def test_decisions_resume_after_restart(qtbot, window, tmp_path, settings, data_dir):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    press_on_member(qtbot, window, "copies/poem-copy.txt", Qt.Key.Key_Space)
+    window.select_members([member_index(window, "snow.txt"), member_index(window, "copies/snow-copy.txt")])
+    window.act_not_duplicates.trigger()
+    assert len(shown_groups(window)) == 1  # regrouped at once without the rejected pair
+    window.writer.wait()
+    window.close()
+
+    from simdesk.gui.app import make_window
+
+    again = make_window(settings, data_dir)
+    qtbot.addWidget(again)
+    open_and_wait(qtbot, again, root)
+    assert again.groups_model.keep == {"copies/poem-copy.txt"}
+    assert member_index(again, "copies/poem-copy.txt").data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+    assert [len(g) for g in shown_groups(again)] == [3]
+    again.stop_scan()
+
+
+def _keep_marks(window) -> set[str]:
+    with Index(window.index_path) as index:
+        return index.keep_marks()
+
+
+# -- export -------------------------------------------------------------------------------------------------
+def test_export_writes_what_the_engine_reports(qtbot, window, corpus, tmp_path):
+    open_and_wait(qtbot, window, corpus)
+    engine = engine_groups(corpus, 3, tmp_path / "cli.sqlite")
+    out = tmp_path / "groups.json"
+    with qtbot.waitSignal(window.exported, timeout=10_000):
+        window.export_to(out, "json")
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["threshold"] == 3 and exported["documents"] == engine["documents"]
+    assert exported["groups"] == engine["groups"]
+    assert exported["problems"] == engine["problems"]
+    csv_out = tmp_path / "groups.csv"
+    with qtbot.waitSignal(window.exported, timeout=10_000):
+        window.export_to(csv_out, "csv")
+    rows = csv_out.read_text(encoding="utf-8").splitlines()
+    assert len([r for r in rows[1:] if r and not r.startswith("problem_path")]) >= sum(
+        len(g["members"]) for g in engine["groups"])
+
+
+# -- language -----------------------------------------------------------------------------------------------
+def test_chinese_translation_loads_and_switches_live(qtbot, settings, data_dir):
+    from simdesk.gui.app import install_language, make_window
+
+    settings.set("ui/language", "zh_CN")
+    w = make_window(settings, data_dir)
+    qtbot.addWidget(w)
+    assert w.menu_file.title() == "文件(&F)"
+    assert w.act_trash.text().startswith("把其余的移到废纸篓")
+    assert w.threshold_bar.caption.text() == "阈值"
+    install_language(QApplication.instance(), "en")  # what the settings dialog does on a language change
+    qtbot.waitUntil(lambda: w.menu_file.title() == "&File", timeout=5000)  # LanguageChange is delivered later
+    assert w.act_trash.text() == "Move the others to the &trash…"
+
+
+def test_language_follows_the_system_locale():
+    from PySide6.QtCore import QLocale
+
+    from simdesk.gui.resources import resolve_language, translation_file
+
+    assert resolve_language("system", QLocale("zh_CN")) == "zh_CN"
+    assert resolve_language("system", QLocale("zh_TW")) == "zh_CN"
+    assert resolve_language("system", QLocale("de_DE")) == "en"
+    assert translation_file("zh_CN") is not None and translation_file("zh_CN").suffix == ".qm"
+
+
+def test_welcome_page_offers_demo_and_recent_folders(qtbot, settings, data_dir, tmp_path):
+    from simdesk.gui.app import make_window
+
+    settings.add_recent(str(tmp_path))
+    w = make_window(settings, data_dir, demo=lambda: small_folder(tmp_path))
+    qtbot.addWidget(w)
+    w.show()
+    assert w.stack.currentWidget() is w.welcome
+    assert w.recent_list.item(0).text() == str(tmp_path)
+    with qtbot.waitSignal(w.review_ready, timeout=SCAN_TIMEOUT_MS):
+        qtbot.mouseClick(w.demo_button, Qt.MouseButton.LeftButton)
+    assert w.stack.currentWidget() is w.review_page and w.groups_model.rowCount() == 2
+    w.stop_scan()
