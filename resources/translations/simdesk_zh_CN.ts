@@ -3,52 +3,62 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="96" />
+        <location filename="../../simdesk/gui/diff_view.py" line="100" />
         <source>◀ Previous change</source>
         <translation>◀ 上一处改动</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="97" />
+        <location filename="../../simdesk/gui/diff_view.py" line="101" />
         <source>Next change ▶</source>
         <translation>下一处改动 ▶</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="98" />
+        <location filename="../../simdesk/gui/diff_view.py" line="102" />
         <source>Previous change (P)</source>
         <translation>上一处改动 (P)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="99" />
+        <location filename="../../simdesk/gui/diff_view.py" line="103" />
         <source>Next change (N)</source>
         <translation>下一处改动 (N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="111" />
+        <location filename="../../simdesk/gui/diff_view.py" line="115" />
         <source>Select a group, or two members, to compare them side by side.</source>
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="117" />
+        <location filename="../../simdesk/gui/diff_view.py" line="121" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="118" />
+        <location filename="../../simdesk/gui/diff_view.py" line="122" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="149" />
-        <source>%1% of the text in common · %2 changes</source>
-        <translation>%1% 的文字相同 · %2 处改动</translation>
+        <location filename="../../simdesk/gui/diff_view.py" line="153" />
+        <source>1 change</source>
+        <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="152" />
+        <location filename="../../simdesk/gui/diff_view.py" line="153" />
+        <source>%1 changes</source>
+        <translation>%1 处改动</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="154" />
+        <source>%1% of the text in common</source>
+        <translation>%1% 的文字相同</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/diff_view.py" line="156" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="154" />
+        <location filename="../../simdesk/gui/diff_view.py" line="158" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -142,388 +152,388 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="251" />
+        <location filename="../../simdesk/gui/main_window.py" line="252" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="252" />
+        <location filename="../../simdesk/gui/main_window.py" line="253" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="253" />
+        <location filename="../../simdesk/gui/main_window.py" line="254" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="255" />
+        <location filename="../../simdesk/gui/main_window.py" line="256" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="257" />
+        <location filename="../../simdesk/gui/main_window.py" line="258" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="258" />
+        <location filename="../../simdesk/gui/main_window.py" line="259" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="259" />
+        <location filename="../../simdesk/gui/main_window.py" line="260" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="260" />
+        <location filename="../../simdesk/gui/main_window.py" line="261" />
         <source>Filter by path</source>
         <translation>按路径筛选</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="261" />
+        <location filename="../../simdesk/gui/main_window.py" line="262" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="262" />
-        <location filename="../../simdesk/gui/main_window.py" line="438" />
+        <location filename="../../simdesk/gui/main_window.py" line="263" />
+        <location filename="../../simdesk/gui/main_window.py" line="439" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="263" />
+        <location filename="../../simdesk/gui/main_window.py" line="264" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="265" />
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="265" />
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <location filename="../../simdesk/gui/main_window.py" line="267" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <location filename="../../simdesk/gui/main_window.py" line="267" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="267" />
+        <location filename="../../simdesk/gui/main_window.py" line="268" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="268" />
+        <location filename="../../simdesk/gui/main_window.py" line="269" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <location filename="../../simdesk/gui/main_window.py" line="270" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <location filename="../../simdesk/gui/main_window.py" line="270" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <location filename="../../simdesk/gui/main_window.py" line="271" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <location filename="../../simdesk/gui/main_window.py" line="271" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="272" />
+        <location filename="../../simdesk/gui/main_window.py" line="273" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="273" />
+        <location filename="../../simdesk/gui/main_window.py" line="274" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="274" />
+        <location filename="../../simdesk/gui/main_window.py" line="275" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="275" />
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="276" />
+        <location filename="../../simdesk/gui/main_window.py" line="277" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="277" />
+        <location filename="../../simdesk/gui/main_window.py" line="278" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="278" />
+        <location filename="../../simdesk/gui/main_window.py" line="279" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="282" />
         <source>&amp;Filter by path</source>
         <translation>按路径筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="282" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="285" />
+        <location filename="../../simdesk/gui/main_window.py" line="286" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="286" />
+        <location filename="../../simdesk/gui/main_window.py" line="287" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="287" />
+        <location filename="../../simdesk/gui/main_window.py" line="288" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="288" />
+        <location filename="../../simdesk/gui/main_window.py" line="289" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="289" />
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="290" />
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="291" />
+        <location filename="../../simdesk/gui/main_window.py" line="292" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="292" />
+        <location filename="../../simdesk/gui/main_window.py" line="293" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="326" />
+        <location filename="../../simdesk/gui/main_window.py" line="327" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="348" />
+        <location filename="../../simdesk/gui/main_window.py" line="349" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="356" />
+        <location filename="../../simdesk/gui/main_window.py" line="357" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="383" />
+        <location filename="../../simdesk/gui/main_window.py" line="384" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="386" />
+        <location filename="../../simdesk/gui/main_window.py" line="387" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="399" />
+        <location filename="../../simdesk/gui/main_window.py" line="400" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="400" />
+        <location filename="../../simdesk/gui/main_window.py" line="401" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="416" />
+        <location filename="../../simdesk/gui/main_window.py" line="417" />
         <source>Listing files… %1 found</source>
         <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="420" />
+        <location filename="../../simdesk/gui/main_window.py" line="421" />
         <source>about %1 s left</source>
         <translation>约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="421" />
+        <location filename="../../simdesk/gui/main_window.py" line="422" />
         <source>%1 / %2 files · %3 files/s · %4</source>
         <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="426" />
+        <location filename="../../simdesk/gui/main_window.py" line="427" />
         <source>Grouping…</source>
         <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="522" />
+        <location filename="../../simdesk/gui/main_window.py" line="523" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="535" />
+        <location filename="../../simdesk/gui/main_window.py" line="536" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="573" />
+        <location filename="../../simdesk/gui/main_window.py" line="574" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="577" />
+        <location filename="../../simdesk/gui/main_window.py" line="578" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="584" />
+        <location filename="../../simdesk/gui/main_window.py" line="585" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="599" />
+        <location filename="../../simdesk/gui/main_window.py" line="600" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="604" />
+        <location filename="../../simdesk/gui/main_window.py" line="605" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="607" />
+        <location filename="../../simdesk/gui/main_window.py" line="608" />
         <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
         <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="611" />
+        <location filename="../../simdesk/gui/main_window.py" line="612" />
         <source>Move %1 files (%2) to the trash?</source>
         <translation>把 %1 个文件（%2）移到废纸篓？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="612" />
+        <location filename="../../simdesk/gui/main_window.py" line="613" />
         <source>Move %1 files (%2) to %3?</source>
         <translation>把 %1 个文件（%2）移到 %3？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="614" />
+        <location filename="../../simdesk/gui/main_window.py" line="615" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="626" />
+        <location filename="../../simdesk/gui/main_window.py" line="627" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="633" />
+        <location filename="../../simdesk/gui/main_window.py" line="634" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="634" />
+        <location filename="../../simdesk/gui/main_window.py" line="635" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="638" />
+        <location filename="../../simdesk/gui/main_window.py" line="639" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="640" />
+        <location filename="../../simdesk/gui/main_window.py" line="641" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="642" />
+        <location filename="../../simdesk/gui/main_window.py" line="643" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="653" />
+        <location filename="../../simdesk/gui/main_window.py" line="654" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="679" />
+        <location filename="../../simdesk/gui/main_window.py" line="680" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="700" />
+        <location filename="../../simdesk/gui/main_window.py" line="701" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="704" />
+        <location filename="../../simdesk/gui/main_window.py" line="705" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="714" />
+        <location filename="../../simdesk/gui/main_window.py" line="715" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="715" />
+        <location filename="../../simdesk/gui/main_window.py" line="716" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>

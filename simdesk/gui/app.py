@@ -58,6 +58,23 @@ def make_window(settings: Settings, data_dir: Path, demo: Callable[[], Path] | N
     return window
 
 
+def largest_group_row(model, look_at: int = 500) -> int:
+    """The row of the largest group (the model lists the largest first); among groups of that size, the one
+    whose first two members most likely differ in text (different bytes in the same encoding, then the larger
+    distance), so that the picture shows highlighted changes rather than two identical copies."""
+    largest = model.rowCount(model.index(0, 0))
+    best, best_score = 0, -1
+    for row in range(min(model.rowCount(), look_at)):
+        if model.rowCount(model.index(row, 0)) < largest:
+            break
+        first, second = model.group_at(row).members[:2]
+        score = -2 if first.content_hash == second.content_hash else (
+            second.distance + 1 if first.encoding == second.encoding else -1)
+        if score > best_score:
+            best, best_score = row, score
+    return best
+
+
 def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
     """When the scan has finished: select the largest group and its first two members, wait for the diff,
     save a PNG of the whole window and call on_exit(0) (1 if the scan failed or nothing could be shown)."""
@@ -67,7 +84,7 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
         if model.rowCount() == 0:
             save()  # nothing to compare: still a picture of the window as it is
             return
-        group = model.index(0, 0)  # the model lists the largest group first
+        group = model.index(largest_group_row(model), 0)
         window.groups_view.expand(group)
         window.diff_shown.connect(lambda: QTimer.singleShot(300, save))
         window.select_members([model.index(0, 0, group), model.index(1, 0, group)])

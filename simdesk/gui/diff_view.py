@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, Q
 
 from simdesk.core.diff import Row, SideBySide
 
-MAX_LINE_MARKS = 20_000  # rows beyond this are still aligned and span-highlighted, just not shaded full width
+MAX_LINE_MARKS = 20_000  # filler rows beyond this are still aligned, just not shaded grey
 CHANGED_LINE = QColor("#fff4c2")
 FILLER_LINE = QColor("#eeeeee")
 CHANGE_LEFT = QColor("#ffb3ad")
@@ -17,20 +17,24 @@ CHANGE_RIGHT = QColor("#a8e6a3")
 
 
 class SpanHighlighter(QSyntaxHighlighter):
-    """Colours the changed runs of each row (one block per row) on one side."""
+    """Shades each changed row (one block per row) and colours its changed runs, on one side. Painted as
+    character formats, so they sit under the text and over nothing else (extra selections would hide them)."""
 
     def __init__(self, document: QTextDocument, side: str) -> None:
         super().__init__(document)
         self.side = side
         self.rows: tuple[Row, ...] = ()
+        self.line_format = QTextCharFormat()
+        self.line_format.setBackground(CHANGED_LINE)
         self.format = QTextCharFormat()
         self.format.setBackground(CHANGE_LEFT if side == "left" else CHANGE_RIGHT)
 
     def highlightBlock(self, text: str) -> None:
         n = self.currentBlock().blockNumber()
-        if n >= len(self.rows):
+        if n >= len(self.rows) or self.rows[n].kind == "equal":
             return
         row = self.rows[n]
+        self.setFormat(0, len(text), self.line_format)
         for start, end in (row.left_spans if self.side == "left" else row.right_spans):
             self.setFormat(start, end - start, self.format)
 
@@ -125,15 +129,15 @@ class DiffView(QWidget):
             self.go_to_change(0)
 
     def _line_marks(self, pane: DiffPane, side: str) -> list[QTextEdit.ExtraSelection]:
+        """Grey full-width bands where this side has no line facing the other side's (filler rows)."""
         assert self.result is not None
         marks = []
         doc = pane.document()
         for n, row in enumerate(self.result.rows[:MAX_LINE_MARKS]):
-            if row.kind == "equal":
+            if (row.left if side == "left" else row.right) is not None:
                 continue
-            text = row.left if side == "left" else row.right
             sel = QTextEdit.ExtraSelection()
-            sel.format.setBackground(FILLER_LINE if text is None else CHANGED_LINE)
+            sel.format.setBackground(FILLER_LINE)
             sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             sel.cursor = QTextCursor(doc.findBlockByNumber(n))
             marks.append(sel)
@@ -146,8 +150,8 @@ class DiffView(QWidget):
             self.next_button.setEnabled(False)
             return
         r = self.result
-        text = self.tr("%1% of the text in common · %2 changes").replace("%1", f"{r.similarity:.1f}") \
-            .replace("%2", str(len(r.hunks)))
+        changes = self.tr("1 change") if len(r.hunks) == 1 else self.tr("%1 changes").replace("%1", str(len(r.hunks)))
+        text = self.tr("%1% of the text in common").replace("%1", f"{r.similarity:.1f}") + " · " + changes
         if r.hunks and self.current >= 0:
             text += self.tr(" · change %1 of %2").replace("%1", str(self.current + 1)).replace("%2", str(len(r.hunks)))
         if not r.exact:

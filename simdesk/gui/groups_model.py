@@ -276,7 +276,7 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_DISTANCE:
                 return g.max_distance
             if col == COL_SIMILARITY:
-                return f"≥ {similarity_percent(g.max_distance):.0f}%"
+                return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
             if col == COL_MODIFIED:
                 return _when(max(m.mtime_ns for m in g.members))
             if col == COL_STATUS:

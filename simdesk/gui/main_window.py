@@ -125,7 +125,7 @@ class MainWindow(QMainWindow):
         header = self.groups_view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((330, 70, 80, 70, 80, 130, 80, 110)):
+        for col, width in enumerate((310, 76, 70, 70, 80, 120, 70, 100)):
             header.resizeSection(col, width)
         self.problems_view = QTableView(left)
         self.problems_view.setModel(self.problems_model)
@@ -142,8 +142,9 @@ class MainWindow(QMainWindow):
         self.diff_view = DiffView(self.review_page)
         self.review_page.addWidget(left)
         self.review_page.addWidget(self.diff_view)
-        self.review_page.setStretchFactor(0, 1)
-        self.review_page.setStretchFactor(1, 1)
+        self.review_page.setStretchFactor(0, 6)
+        self.review_page.setStretchFactor(1, 5)
+        self.review_page.setSizes([600, 500])
         self.stack.addWidget(self.review_page)
 
         # the status bar: scan progress and its Cancel button

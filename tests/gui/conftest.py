@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
@@ -13,17 +11,11 @@ import pytest  # noqa: E402
 from simdesk.gui.app import make_window  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
 
-MAKE_CORPUS = Path("/work/shared/corpus/make_corpus.py")
-
 
 @pytest.fixture(scope="session")
-def corpus(tmp_path_factory) -> Path:
-    """~300 real Chinese documents with planted near-duplicates (made once per test run; never modified)."""
-    out = tmp_path_factory.mktemp("corpus") / "small"
-    subprocess.run([sys.executable, str(MAKE_CORPUS), str(out), "--size", "small", "--seed", "3"], check=True,
-                   stdout=subprocess.DEVNULL)
-    (out / "truth.json").unlink()  # a JSON file: not indexed anyway, but keep the folder to documents
-    return out
+def corpus(small_corpus) -> Path:
+    """The shared small collection (~300 real Chinese documents with planted near-duplicates). Read-only."""
+    return small_corpus
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
+from tests.gui.window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
 from simdesk.cli import main as cli_main
 from simdesk.core.groups import grouper_for
 from simdesk.core.index import Index
@@ -203,7 +203,7 @@ def test_diff_highlights_a_planted_change(qtbot, window, tmp_path):
     ranges = [(f.start, f.length, f.format.background().color().name()) for f in block.layout().formats()]
     colour = (CHANGE_RIGHT if edited_right else CHANGE_LEFT).name()
     assert (new_text.index("江"), 1, colour) in ranges
-    assert view.current == 0 and "1 changes" in view.summary.text()
+    assert view.current == 0 and "1 change " in view.summary.text()
     # N and P keys move between changes; the panes scroll together
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, Qt.Key.Key_N)
