@@ -23,6 +23,17 @@ GroupRole = Qt.ItemDataRole.UserRole + 2
 PathRole = Qt.ItemDataRole.UserRole + 3
 SortRole = Qt.ItemDataRole.UserRole + 4
 
+DISPLAY = Qt.ItemDataRole.DisplayRole
+CHECK = Qt.ItemDataRole.CheckStateRole
+FONT = Qt.ItemDataRole.FontRole
+FOREGROUND = Qt.ItemDataRole.ForegroundRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+# data() answers these roles only; the view asks for a dozen per cell, so the rest return at once
+ANSWERED = frozenset(int(r) for r in (DISPLAY, CHECK, FONT, FOREGROUND, TOOLTIP, MemberRole, GroupRole, PathRole))
+GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+MEMBER_FLAGS = GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+MEMBER_PATH_FLAGS = MEMBER_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(8)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -117,33 +128,43 @@ class GroupsModel(QAbstractItemModel):
         return self._row_group
 
     def _ordered(self, ks: np.ndarray) -> np.ndarray:
+        """`ks` (group numbers) in the current sort order; ties keep the engine's order (largest first)."""
         g = self.grouping
         if g is None or len(ks) == 0:
             return ks
-        col = self.sort_column
-        snap = g.snapshot
-        if col == COL_MEMBERS:
-            key = g.sizes()[ks].astype(np.float64)
-        elif col == COL_SIZE:
-            key = np.array([snap.sizes[g.member_rows(k)].sum() for k in ks.tolist()], dtype=np.float64)
-        elif col == COL_MODIFIED:
-            key = np.array([snap.mtimes[g.member_rows(k)].max() for k in ks.tolist()], dtype=np.float64)
-        elif col in (COL_DISTANCE, COL_SIMILARITY):
-            key = np.array([g.group(k).max_distance for k in ks.tolist()], dtype=np.float64)
-            if col == COL_SIMILARITY:
-                key = -key
-        elif col == COL_PATH:
-            firsts = [snap.paths[g.member_rows(k)[0]] for k in ks.tolist()]
-            key = np.argsort(np.argsort(np.array(firsts, dtype=object), kind="stable"), kind="stable")
-        else:
-            return np.sort(ks)
-        # stable: ties keep the engine's order (largest group first, then by first path)
+        key = self._sort_keys(self.sort_column)
         base = np.sort(ks)
-        key_by_k = dict(zip(ks.tolist(), key.tolist()))
-        keys = np.array([key_by_k[k] for k in base.tolist()], dtype=np.float64)
+        if key is None:
+            return base
+        keys = key[base]
         if self.sort_order == Qt.SortOrder.DescendingOrder:
             keys = -keys
         return base[np.argsort(keys, kind="stable")]
+
+    def _sort_keys(self, col: int) -> np.ndarray | None:
+        """One key per group for a column, computed with whole-array operations where the data allows."""
+        g = self.grouping
+        assert g is not None
+        if col == COL_MEMBERS:
+            return g.sizes().astype(np.float64)
+        if col in (COL_SIZE, COL_MODIFIED, COL_PATH):
+            rg = self._row_groups()
+            rows = np.flatnonzero(rg >= 0)
+            owners = rg[rows]
+            snap = g.snapshot
+            if col == COL_SIZE:
+                return np.bincount(owners, weights=snap.sizes[rows], minlength=len(g))
+            if col == COL_MODIFIED:
+                latest = np.zeros(len(g), dtype=np.float64)
+                np.maximum.at(latest, owners, snap.mtimes[rows].astype(np.float64))
+                return latest
+            first = np.full(len(g), len(snap), dtype=np.float64)  # snapshot rows are in path order
+            np.minimum.at(first, owners, rows.astype(np.float64))
+            return first
+        if col in (COL_DISTANCE, COL_SIMILARITY):  # needs each group's representative: builds every group
+            distance = np.array([g.group(k).max_distance for k in range(len(g))], dtype=np.float64)
+            return distance if col == COL_DISTANCE else -distance
+        return None
 
     # -- marks ----------------------------------------------------------------------------------------
     def set_keep(self, index: QModelIndex, keep: bool) -> None:
@@ -237,12 +258,9 @@ class GroupsModel(QAbstractItemModel):
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.internalId() != TOP and index.column() == COL_PATH:
-            flags |= Qt.ItemFlag.ItemIsUserCheckable
-        if index.internalId() != TOP:
-            flags |= Qt.ItemFlag.ItemNeverHasChildren
-        return flags
+        if index.internalId() == TOP:
+            return GROUP_FLAGS
+        return MEMBER_PATH_FLAGS if index.column() == COL_PATH else MEMBER_FLAGS
 
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role == Qt.ItemDataRole.CheckStateRole and self.member(QModelIndex(index)) is not None:
@@ -252,9 +270,8 @@ class GroupsModel(QAbstractItemModel):
         return False
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or self.grouping is None:
+        if role not in ANSWERED or not index.isValid() or self.grouping is None:
             return None
-        index = QModelIndex(index)
         if index.internalId() == TOP:
             return self._group_data(self.group_at(index.row()), index.column(), role)
         group = self.group_at(index.internalId() - 1)
@@ -266,7 +283,7 @@ class GroupsModel(QAbstractItemModel):
             return g
         if role == PathRole:
             return g.members[0].path
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             if col == COL_PATH:
                 return self.tr("Group %1: %2").replace("%1", str(g.id)).replace("%2", g.members[0].path)
             if col == COL_MEMBERS:
@@ -283,11 +300,11 @@ class GroupsModel(QAbstractItemModel):
                 kept = sum(1 for m in g.members if m.path in self.keep)
                 text = self.tr("identical") if g.identical else self.tr("similar")
                 return text + (self.tr(", %1 kept").replace("%1", str(kept)) if kept else "")
-        if role == Qt.ItemDataRole.FontRole and col == COL_PATH:
+        if role == FONT and col == COL_PATH:
             font = QFont()
             font.setBold(True)
             return font
-        if role == Qt.ItemDataRole.ToolTipRole and col == COL_PATH:
+        if role == TOOLTIP and col == COL_PATH:
             return "\n".join(m.path for m in g.members[:20])
         return None
 
@@ -296,7 +313,7 @@ class GroupsModel(QAbstractItemModel):
             return m
         if role == PathRole:
             return m.path
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             if col == COL_PATH:
                 return m.path
             if col == COL_SIZE:
@@ -316,15 +333,15 @@ class GroupsModel(QAbstractItemModel):
                     return self.tr("to trash")
                 return self.tr("representative") if representative else ""
             return None
-        if role == Qt.ItemDataRole.CheckStateRole and col == COL_PATH:
+        if role == CHECK and col == COL_PATH:
             return Qt.CheckState.Checked if m.path in self.keep else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.FontRole and m.path in self.queued:
+        if role == FONT and m.path in self.queued:
             font = QFont()
             font.setStrikeOut(True)
             return font
-        if role == Qt.ItemDataRole.ForegroundRole and m.path in self.queued:
+        if role == FOREGROUND and m.path in self.queued:
             return QBrush(QColor("#b3261e"))
-        if role == Qt.ItemDataRole.ToolTipRole and col == COL_PATH:
+        if role == TOOLTIP and col == COL_PATH:
             return m.path
         return None
 

@@ -1,0 +1,188 @@
+"""The window's figures (issue 4), one `name value unit` line each:
+
+- gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
+- gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;
+- gui_scan_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread during a full scan of the folder;
+- gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m bench.gui_bench /tmp/c_medium
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
+
+from simdesk.core.groups import Grouper  # noqa: E402
+from simdesk.core.index import Snapshot, default_index_path  # noqa: E402
+from simdesk.gui.app import make_window  # noqa: E402
+from simdesk.gui.groups_model import COL_SIZE, GroupsModel  # noqa: E402
+from simdesk.gui.settings import Settings  # noqa: E402
+
+
+def wait_for(signal, timeout_s: float = 900) -> None:
+    loop = QEventLoop()
+    signal.connect(loop.quit)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    signal.disconnect(loop.quit)
+
+
+class StallMeter:
+    """A 10 ms timer on the GUI thread; the longest gap between its ticks is the longest stall."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def start(self) -> None:
+        self.ticks = [time.perf_counter()]
+        self.timer.start()
+
+    def stop(self) -> float:
+        self.timer.stop()
+        gaps = [b - a for a, b in zip(self.ticks, self.ticks[1:])]
+        return max(gaps, default=0.0)
+
+
+def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
+    settings = Settings.at(workdir / "settings.ini")
+    settings.set("scan/workers", jobs)
+    settings.set("ui/language", "en")
+    data_dir = workdir / "data"
+    window = make_window(settings, data_dir)
+    window.resize(1400, 850)
+    window.show()
+
+    # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
+    meter = StallMeter()
+    meter.start()
+    started = time.perf_counter()
+    window.open_folder(folder)
+    wait_for(window.review_ready)
+    scan_s = time.perf_counter() - started
+    stall = meter.stop()
+    print(f"gui_scan_s {scan_s:.1f} s  # full scan of {window.review.documents} documents, jobs={jobs or 'auto'}")
+    print(f"gui_scan_stall_ms {stall * 1000:.0f} ms  # longest gap of a 10 ms timer during that scan")
+    index_file = default_index_path(folder, data_dir)
+    window.close()
+
+    # 2. a new window (a restart) on the indexed folder: time until the groups from the index are shown
+    second = make_window(settings, data_dir)
+    second.resize(1400, 850)
+    second.show()
+    started = time.perf_counter()
+    second.open_folder(folder)
+    wait_for(second.groups_shown)
+    QApplication.processEvents()
+    shown_s = time.perf_counter() - started
+    print(f"gui_open_indexed_s {shown_s:.2f} s  # {second.review.documents} documents, groups shown from the "
+          f"index ({index_file.stat().st_size / 1e6:.0f} MB)")
+    wait_for(second.review_ready)
+    print(f"gui_open_indexed_rescan_s {time.perf_counter() - started:.2f} s  # until the incremental rescan ended")
+
+    # 3. the slider: regroup + model reset + counts, then a paint of the groups list, at each threshold
+    regroup, painted = [], []
+    for threshold in list(range(0, 13)) + list(range(11, -1, -1)):
+        t0 = time.perf_counter()
+        second.set_threshold(threshold)
+        QApplication.processEvents()
+        t1 = time.perf_counter()
+        second.groups_view.grab()
+        regroup.append(t1 - t0)
+        painted.append(time.perf_counter() - t0)
+    print(f"gui_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # threshold moved one step, "
+          f"{second.review.documents} docs: regroup, model reset, counts")
+    print(f"gui_regroup_ms_max {max(regroup) * 1000:.1f} ms")
+    print(f"gui_regroup_painted_ms_max {max(painted) * 1000:.1f} ms  # the same plus painting the groups list")
+    second.close()
+
+
+def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
+    """The groups model over a synthetic grouping of `n_docs` documents (two thirds of them in groups)."""
+    rng = np.random.default_rng(seed)
+    fps = rng.integers(0, 2**63, size=n_docs, dtype=np.int64).view(np.uint64)
+    i_list, j_list = [], []
+    k = 0
+    while k < n_docs * 2 // 3 - 6:
+        size = int(rng.integers(2, 6))
+        for m in range(1, size):
+            i_list.append(k)
+            j_list.append(k + m)
+        k += size
+    i = np.array(i_list, dtype=np.int64)
+    j = np.array(j_list, dtype=np.int64)
+    d = rng.integers(0, 13, size=len(i)).astype(np.int64)
+    fps[j] = fps[i] ^ np.uint64(1)  # near, so representatives and distances are cheap and real
+    ids = np.arange(n_docs, dtype=np.int64)
+    snap = Snapshot(ids, fps, rng.integers(100, 100_000, n_docs).astype(np.int64),
+                    rng.integers(1_600_000_000, 1_700_000_000, n_docs).astype(np.int64) * 10**9,
+                    np.full(n_docs, 1000, dtype=np.int64), [f"folder{x % 97}/doc{x:06d}.txt" for x in range(n_docs)],
+                    [f"{x:032x}" for x in range(n_docs)], ["utf-8"] * n_docs)
+    grouper = Grouper(snap, i, j, d)
+    view = QTreeView()
+    view.setUniformRowHeights(True)
+    model = GroupsModel()
+    view.setModel(model)
+    view.resize(900, 700)
+    view.show()
+    QApplication.processEvents()
+    t0 = time.perf_counter()
+    grouping = grouper.at(12)
+    model.set_grouping(grouping, keep=set())
+    view.grab()
+    print(f"gui_model_100k_set_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # {len(grouping):,} groups, "
+          f"regroup + reset + first paint")
+    t0 = time.perf_counter()
+    model.sort(COL_SIZE, Qt.SortOrder.DescendingOrder)
+    view.grab()
+    print(f"gui_model_100k_sort_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # by total size")
+    t0 = time.perf_counter()
+    model.set_filter("folder7/")
+    view.grab()
+    print(f"gui_model_100k_filter_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # first filter (builds the "
+          f"row -> group table)")
+    model.set_filter("")
+    t0 = time.perf_counter()
+    bar = view.verticalScrollBar()
+    for step in range(50):
+        bar.setValue(bar.maximum() * step // 50)
+        view.grab()
+    print(f"gui_model_100k_scroll_ms {(time.perf_counter() - t0) * 1000 / 50:.1f} ms  # per jump-and-paint")
+    print(f"gui_model_100k_groups_built {len(grouping._groups)}  # Group objects built (lazy)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="a collection, e.g. the medium corpus (20,000 documents)")
+    parser.add_argument("--jobs", type=int, default=0, help="scan worker processes (0: one per core)")
+    parser.add_argument("--skip-window", action="store_true", help="only the synthetic 100k model figures")
+    args = parser.parse_args(argv)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
+    try:
+        if not args.skip_window:
+            window_figures(args.folder, workdir, args.jobs)
+        model_figures()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    sys.stdout.flush()
+    app.closeAllWindows()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
