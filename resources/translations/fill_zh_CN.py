@@ -83,6 +83,8 @@ ZH = {
     "Open &recent": "最近打开(&R)",
     "&Review": "审阅(&R)",
     "Keep in this group": "本组保留规则",
+    "Keep in every group": "所有组保留规则",
+    "One copy marked to keep in each of %1 groups": "已在 %1 个组中各标记保留一份",
     "&Document": "文档(&D)",
     "&View": "查看(&V)",
     "&Help": "帮助(&H)",

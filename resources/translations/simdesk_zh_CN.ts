@@ -66,77 +66,77 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <location filename="../../simdesk/gui/groups_model.py" line="281" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <location filename="../../simdesk/gui/groups_model.py" line="281" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <location filename="../../simdesk/gui/groups_model.py" line="281" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="234" />
+        <location filename="../../simdesk/gui/groups_model.py" line="281" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <location filename="../../simdesk/gui/groups_model.py" line="282" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <location filename="../../simdesk/gui/groups_model.py" line="282" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <location filename="../../simdesk/gui/groups_model.py" line="282" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="235" />
+        <location filename="../../simdesk/gui/groups_model.py" line="282" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="271" />
+        <location filename="../../simdesk/gui/groups_model.py" line="314" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="284" />
+        <location filename="../../simdesk/gui/groups_model.py" line="327" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="284" />
+        <location filename="../../simdesk/gui/groups_model.py" line="327" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="285" />
+        <location filename="../../simdesk/gui/groups_model.py" line="328" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="314" />
+        <location filename="../../simdesk/gui/groups_model.py" line="357" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="316" />
+        <location filename="../../simdesk/gui/groups_model.py" line="359" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="317" />
+        <location filename="../../simdesk/gui/groups_model.py" line="360" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
@@ -152,273 +152,282 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="252" />
+        <location filename="../../simdesk/gui/main_window.py" line="257" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="253" />
+        <location filename="../../simdesk/gui/main_window.py" line="258" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="254" />
+        <location filename="../../simdesk/gui/main_window.py" line="259" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="256" />
+        <location filename="../../simdesk/gui/main_window.py" line="261" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="258" />
+        <location filename="../../simdesk/gui/main_window.py" line="263" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="259" />
+        <location filename="../../simdesk/gui/main_window.py" line="264" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="260" />
+        <location filename="../../simdesk/gui/main_window.py" line="265" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="261" />
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
         <source>Filter by path</source>
         <translation>按路径筛选</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="262" />
+        <location filename="../../simdesk/gui/main_window.py" line="267" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="263" />
-        <location filename="../../simdesk/gui/main_window.py" line="439" />
+        <location filename="../../simdesk/gui/main_window.py" line="268" />
+        <location filename="../../simdesk/gui/main_window.py" line="448" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="264" />
+        <location filename="../../simdesk/gui/main_window.py" line="269" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <location filename="../../simdesk/gui/main_window.py" line="271" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <location filename="../../simdesk/gui/main_window.py" line="271" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="267" />
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="267" />
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="268" />
+        <location filename="../../simdesk/gui/main_window.py" line="273" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <location filename="../../simdesk/gui/main_window.py" line="274" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <location filename="../../simdesk/gui/main_window.py" line="275" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="270" />
+        <location filename="../../simdesk/gui/main_window.py" line="275" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="272" />
+        <location filename="../../simdesk/gui/main_window.py" line="277" />
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="273" />
+        <location filename="../../simdesk/gui/main_window.py" line="278" />
+        <location filename="../../simdesk/gui/main_window.py" line="282" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="274" />
+        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <location filename="../../simdesk/gui/main_window.py" line="283" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="275" />
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="284" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="276" />
+        <location filename="../../simdesk/gui/main_window.py" line="285" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="277" />
+        <location filename="../../simdesk/gui/main_window.py" line="286" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="278" />
+        <location filename="../../simdesk/gui/main_window.py" line="287" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <location filename="../../simdesk/gui/main_window.py" line="288" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="289" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="289" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="282" />
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
         <source>&amp;Filter by path</source>
         <translation>按路径筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="282" />
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="286" />
+        <location filename="../../simdesk/gui/main_window.py" line="295" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="287" />
+        <location filename="../../simdesk/gui/main_window.py" line="296" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="288" />
+        <location filename="../../simdesk/gui/main_window.py" line="297" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="289" />
+        <location filename="../../simdesk/gui/main_window.py" line="298" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="290" />
+        <location filename="../../simdesk/gui/main_window.py" line="299" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="291" />
+        <location filename="../../simdesk/gui/main_window.py" line="300" />
+        <source>Keep in every group</source>
+        <translation>所有组保留规则</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="301" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="292" />
+        <location filename="../../simdesk/gui/main_window.py" line="302" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="293" />
+        <location filename="../../simdesk/gui/main_window.py" line="303" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="327" />
+        <location filename="../../simdesk/gui/main_window.py" line="337" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="349" />
+        <location filename="../../simdesk/gui/main_window.py" line="359" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="357" />
+        <location filename="../../simdesk/gui/main_window.py" line="367" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="384" />
+        <location filename="../../simdesk/gui/main_window.py" line="394" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="387" />
+        <location filename="../../simdesk/gui/main_window.py" line="397" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="400" />
+        <location filename="../../simdesk/gui/main_window.py" line="410" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="401" />
+        <location filename="../../simdesk/gui/main_window.py" line="411" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="417" />
+        <location filename="../../simdesk/gui/main_window.py" line="427" />
         <source>Listing files… %1 found</source>
         <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="421" />
+        <location filename="../../simdesk/gui/main_window.py" line="431" />
         <source>about %1 s left</source>
         <translation>约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="422" />
+        <location filename="../../simdesk/gui/main_window.py" line="432" />
         <source>%1 / %2 files · %3 files/s · %4</source>
         <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="427" />
+        <location filename="../../simdesk/gui/main_window.py" line="437" />
         <source>Grouping…</source>
         <translation>正在分组…</translation>
     </message>
@@ -433,107 +442,112 @@
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="574" />
+        <location filename="../../simdesk/gui/main_window.py" line="571" />
+        <source>One copy marked to keep in each of %1 groups</source>
+        <translation>已在 %1 个组中各标记保留一份</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="589" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="578" />
+        <location filename="../../simdesk/gui/main_window.py" line="593" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="585" />
+        <location filename="../../simdesk/gui/main_window.py" line="600" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="600" />
+        <location filename="../../simdesk/gui/main_window.py" line="615" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="605" />
+        <location filename="../../simdesk/gui/main_window.py" line="620" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="608" />
+        <location filename="../../simdesk/gui/main_window.py" line="623" />
         <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
         <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="612" />
+        <location filename="../../simdesk/gui/main_window.py" line="627" />
         <source>Move %1 files (%2) to the trash?</source>
         <translation>把 %1 个文件（%2）移到废纸篓？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="613" />
+        <location filename="../../simdesk/gui/main_window.py" line="628" />
         <source>Move %1 files (%2) to %3?</source>
         <translation>把 %1 个文件（%2）移到 %3？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="615" />
+        <location filename="../../simdesk/gui/main_window.py" line="630" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="627" />
+        <location filename="../../simdesk/gui/main_window.py" line="642" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="634" />
+        <location filename="../../simdesk/gui/main_window.py" line="649" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="635" />
+        <location filename="../../simdesk/gui/main_window.py" line="650" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="639" />
+        <location filename="../../simdesk/gui/main_window.py" line="654" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="641" />
+        <location filename="../../simdesk/gui/main_window.py" line="656" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="643" />
+        <location filename="../../simdesk/gui/main_window.py" line="658" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="654" />
+        <location filename="../../simdesk/gui/main_window.py" line="669" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="680" />
+        <location filename="../../simdesk/gui/main_window.py" line="695" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="701" />
+        <location filename="../../simdesk/gui/main_window.py" line="716" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="705" />
+        <location filename="../../simdesk/gui/main_window.py" line="720" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="715" />
+        <location filename="../../simdesk/gui/main_window.py" line="730" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="716" />
+        <location filename="../../simdesk/gui/main_window.py" line="731" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>

@@ -6,6 +6,7 @@ screen. Sorting and the path filter permute or subset that array; nothing per ro
 """
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 from typing import Any
 
@@ -205,12 +206,37 @@ class GroupsModel(QAbstractItemModel):
             if member is not None and (member.path == path) != (member.path in self.keep):
                 self.set_keep(idx, member.path == path)
 
+    def apply_keep_marks(self, keep: set[str], drop: set[str]) -> None:
+        """Many marks at once (a rule over every group); the caller persists them."""
+        self.keep.difference_update(drop)
+        self.keep.update(keep)
+        self.queued.difference_update(keep)
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()  # every visible row repaints with its new marks
+
     def _member_changed(self, index: QModelIndex) -> None:
         left = self.index(index.row(), 0, index.parent())
         right = self.index(index.row(), self.columnCount() - 1, index.parent())
         self.dataChanged.emit(left, right)
 
     # -- lookups --------------------------------------------------------------------------------------
+    def index_of_path(self, path: str) -> QModelIndex:
+        """The member row showing `path` (invalid when it is in no visible group). Snapshot rows are in path
+        order, so this is a binary search and a table lookup, whatever the number of groups."""
+        if self.grouping is None:
+            return QModelIndex()
+        paths = self.grouping.snapshot.paths
+        row = bisect.bisect_left(paths, path)
+        if row >= len(paths) or paths[row] != path:
+            return QModelIndex()
+        k = int(self._row_groups()[row])
+        position = int(self._positions()[k]) if k >= 0 else -1
+        if position < 0:
+            return QModelIndex()
+        members = self.group_at(position).members
+        member_row = next(n for n, m in enumerate(members) if m.path == path)
+        return self.index(member_row, COL_PATH, self.index(position, 0))
+
     def group_at(self, row: int) -> Group:
         assert self.grouping is not None
         return self.grouping.group(int(self.order[row]))

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHea
                                QSplitter, QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
 
 from simdesk.core import report as report_mod
-from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_rule, plan_cleanup
+from simdesk.core.cleanup import (CleanupPlan, CleanupReport, execute, keep_by_rule, keep_marks_by_rule,
+                                  plan_cleanup)
 from simdesk.core.diff import compare_files
 from simdesk.core.groups import MAX_THRESHOLD, Grouper
 from simdesk.core.index import default_index_path
@@ -27,7 +28,7 @@ from simdesk.gui.resources import icon
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.threshold_bar import ThresholdBar
-from simdesk.gui.worker import Background, Review, ScanJob, ScanWorker, write_keep, write_not_duplicates
+from simdesk.gui.worker import Background, Review, ScanJob, ScanWorker, write_keep, write_keeps, write_not_duplicates
 
 ACTION_LOG = "actions.jsonl"
 
@@ -164,7 +165,7 @@ class MainWindow(QMainWindow):
                    pixmap: str | None = None) -> QAction:
             a = QAction(self)
             a.setObjectName(name)
-            a.triggered.connect(slot)
+            a.triggered.connect(lambda _checked=False: slot())  # the slots take no `checked` argument
             if shortcut is not None:
                 a.setShortcut(QKeySequence(shortcut))
             if pixmap is not None:
@@ -185,6 +186,8 @@ class MainWindow(QMainWindow):
         self.act_queue = action("queue", self.toggle_queued, K.Delete)
         self.act_keep_rules = {rule: action(f"keep_{rule}", partial(self.keep_by_rule, rule))
                                for rule in ("oldest", "newest", "largest", "shortest_path")}
+        self.act_keep_rules_all = {rule: action(f"keep_{rule}_everywhere", partial(self.keep_by_rule_everywhere, rule))
+                                   for rule in ("oldest", "newest", "largest", "shortest_path")}
         self.act_not_duplicates = action("not_duplicates", self.mark_not_duplicates)
         self.act_trash = action("trash", self.trash_marked, "Shift+Del", "SP_TrashIcon")
         self.act_move = action("move", self.move_marked)
@@ -217,6 +220,9 @@ class MainWindow(QMainWindow):
         self.menu_keep_rules = self.menu_review.addMenu("")
         for a in self.act_keep_rules.values():
             self.menu_keep_rules.addAction(a)
+        self.menu_keep_rules_all = self.menu_review.addMenu("")
+        for a in self.act_keep_rules_all.values():
+            self.menu_keep_rules_all.addAction(a)
         self.menu_review.addAction(self.act_not_duplicates)
         self.menu_review.addSeparator()
         self.menu_review.addAction(self.act_trash)
@@ -273,6 +279,10 @@ class MainWindow(QMainWindow):
             self.act_keep_rules["newest"]: self.tr("Keep the &newest"),
             self.act_keep_rules["largest"]: self.tr("Keep the &largest"),
             self.act_keep_rules["shortest_path"]: self.tr("Keep the &shortest path"),
+            self.act_keep_rules_all["oldest"]: self.tr("Keep the &oldest"),
+            self.act_keep_rules_all["newest"]: self.tr("Keep the &newest"),
+            self.act_keep_rules_all["largest"]: self.tr("Keep the &largest"),
+            self.act_keep_rules_all["shortest_path"]: self.tr("Keep the &shortest path"),
             self.act_not_duplicates: self.tr("&Not duplicates"),
             self.act_trash: self.tr("Move the others to the &trash…"),
             self.act_move: self.tr("Move the others to a &folder…"),
@@ -288,6 +298,7 @@ class MainWindow(QMainWindow):
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_review.setTitle(self.tr("&Review"))
         self.menu_keep_rules.setTitle(self.tr("Keep in this group"))
+        self.menu_keep_rules_all.setTitle(self.tr("Keep in every group"))
         self.menu_document.setTitle(self.tr("&Document"))
         self.menu_view.setTitle(self.tr("&View"))
         self.menu_help.setTitle(self.tr("&Help"))
@@ -432,13 +443,11 @@ class MainWindow(QMainWindow):
 
     # -- groups at a threshold ------------------------------------------------------------------------
     def _apply_review(self, review: Review) -> None:
-        selected = self._selected_paths()
         self.review = review
         self.threshold_bar.set_histogram(review.grouper.histogram())
         self.problems_model.set_problems(review.problems)
         self.tabs.setTabText(1, self.tr("Problems (%1)").replace("%1", str(len(review.problems))))
         self.set_threshold(self.threshold_bar.value())
-        self._reselect(selected)
 
     @Slot(int)
     def set_threshold(self, threshold: int) -> None:
@@ -447,7 +456,9 @@ class MainWindow(QMainWindow):
         self.settings.set("review/last_threshold", threshold)
         if self.review is None:
             return
+        selected = self._selected_paths()
         self.groups_model.set_grouping(self.review.grouper.at(threshold), keep=self.review.keep)
+        self._reselect(selected)
         self._show_counts()
         self.groups_shown.emit()
 
@@ -465,18 +476,8 @@ class MainWindow(QMainWindow):
 
     def _reselect(self, paths: list[str]) -> None:
         """After a regroup or rescan, select the same members again where they still are in a group."""
-        if not paths or self.groups_model.grouping is None:
-            return
-        model = self.groups_model
-        wanted = set(paths)
-        for r in range(min(model.rowCount(), 2000)):
-            group_index = model.index(r, 0)
-            g = model.group(group_index)
-            if g is None or not wanted & {m.path for m in g.members}:
-                continue
-            indexes = [model.index(k, 0, group_index) for k, m in enumerate(g.members) if m.path in wanted]
-            self.select_members(indexes)
-            return
+        indexes = [i for p in paths if (i := self.groups_model.index_of_path(p)).isValid()]
+        self.select_members([i for i in indexes if i.parent() == indexes[0].parent()] if indexes else [])
 
     def select_members(self, indexes: list[QModelIndex]) -> None:
         """Select these member rows (expanding their group), the first one current."""
@@ -556,6 +557,21 @@ class MainWindow(QMainWindow):
         if group is not None:
             self.groups_model.keep_only(idx, keep_by_rule(group, rule).path)
 
+    def keep_by_rule_everywhere(self, rule: str) -> None:
+        """Apply a one-click rule to every group at the current threshold (computed off the GUI thread)."""
+        grouping = self.groups_model.grouping
+        if grouping is None:
+            return
+        self.background.call(lambda: keep_marks_by_rule(grouping, rule), self._apply_keep_marks)
+
+    def _apply_keep_marks(self, marks: tuple[set[str], set[str]]) -> None:
+        keep, drop = marks
+        self.groups_model.apply_keep_marks(keep, drop)
+        if self.index_path is not None:
+            self.writer.call(partial(write_keeps, self.index_path, keep, drop), None, self._decision_failed)
+        self.statusBar().showMessage(self.tr("One copy marked to keep in each of %1 groups").replace(
+            "%1", f"{len(keep):,}"))
+
     @Slot(str, bool)
     def _persist_keep(self, path: str, keep: bool) -> None:
         if self.index_path is not None:
@@ -584,7 +600,11 @@ class MainWindow(QMainWindow):
     def move_marked(self) -> None:
         dest = QFileDialog.getExistingDirectory(self, self.tr("Move the duplicates to…"))
         if dest:
-            self._plan_cleanup("move", Path(dest))
+            self.move_marked_to(Path(dest))
+
+    def move_marked_to(self, dest: Path) -> None:
+        """Plan moving every copy not kept below `dest` (keeping relative paths), then ask to confirm."""
+        self._plan_cleanup("move", dest)
 
     def _plan_cleanup(self, action: str, dest: Path | None) -> None:
         grouping, model = self.groups_model.grouping, self.groups_model
@@ -731,7 +751,8 @@ class MainWindow(QMainWindow):
         has_groups = self.groups_model.grouping is not None
         has_member = self.groups_model.member(self.groups_view.currentIndex()) is not None
         has_group = self.groups_model.group(self.groups_view.currentIndex()) is not None
-        for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move):
+        for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move,
+                  *self.act_keep_rules_all.values()):
             a.setEnabled(has_groups)
         for a in (self.act_keep, self.act_queue):
             a.setEnabled(has_member)

@@ -196,6 +196,15 @@ def write_keep(index_path: Path, path: str, keep: bool) -> None:
         index.set_keep(path, keep)
 
 
+def write_keeps(index_path: Path, keep: set[str], drop: set[str]) -> None:
+    """Persist many keep-marks at once (a one-click rule over every group)."""
+    with Index(index_path) as index:
+        for path in sorted(drop):
+            index.set_keep(path, False)
+        for path in sorted(keep):
+            index.set_keep(path, True)
+
+
 def write_not_duplicates(index_path: Path, path_a: str, path_b: str) -> None:
     """Persist a "not duplicates" decision (runs on the serial writer pool)."""
     with Index(index_path) as index:

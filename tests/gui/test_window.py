@@ -371,3 +371,19 @@ def test_welcome_page_offers_demo_and_recent_folders(qtbot, settings, data_dir, 
         qtbot.mouseClick(w.demo_button, Qt.MouseButton.LeftButton)
     assert w.stack.currentWidget() is w.review_page and w.groups_model.rowCount() == 2
     w.stop_scan()
+
+
+def test_keep_rule_in_every_group_then_move_to_a_folder(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    window.act_keep_rules_all["shortest_path"].trigger()
+    qtbot.waitUntil(lambda: window.groups_model.keep == {"poem.txt", "snow.txt"}, timeout=5000)
+    qtbot.waitUntil(lambda: _keep_marks(window) == {"poem.txt", "snow.txt"}, timeout=5000)
+    dest = tmp_path / "moved"
+    dest.mkdir()
+    with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
+        window.move_marked_to(dest)  # what the action does once its folder dialog has answered
+        text = answer_box(qtbot, window, "confirm_cleanup")
+    assert "3 files" in text
+    assert sorted(done.args[0].done) == ["copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt"]
+    assert sorted(p.name for p in (dest / "copies").iterdir()) == ["poem-copy.txt", "poem-gbk.txt", "snow-copy.txt"]
