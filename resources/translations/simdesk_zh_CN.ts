@@ -111,34 +111,44 @@
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="327" />
+        <location filename="../../simdesk/gui/groups_model.py" line="330" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="327" />
+        <location filename="../../simdesk/gui/groups_model.py" line="330" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="328" />
+        <location filename="../../simdesk/gui/groups_model.py" line="331" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="357" />
+        <location filename="../../simdesk/gui/groups_model.py" line="363" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="359" />
+        <location filename="../../simdesk/gui/groups_model.py" line="365" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="360" />
+        <location filename="../../simdesk/gui/groups_model.py" line="366" />
         <source>representative</source>
         <translation>代表</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="379" />
+        <source>Similarity of the texts, checked character by character</source>
+        <translation>逐字核对得到的文本相似度</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/groups_model.py" line="380" />
+        <source>Share of the 64 fingerprint bits that agree (approximate)</source>
+        <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
 </context>
 <context>
@@ -152,402 +162,407 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="257" />
+        <location filename="../../simdesk/gui/main_window.py" line="258" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="258" />
+        <location filename="../../simdesk/gui/main_window.py" line="259" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="259" />
+        <location filename="../../simdesk/gui/main_window.py" line="260" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="261" />
+        <location filename="../../simdesk/gui/main_window.py" line="262" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="263" />
+        <location filename="../../simdesk/gui/main_window.py" line="264" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="264" />
+        <location filename="../../simdesk/gui/main_window.py" line="265" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="265" />
+        <location filename="../../simdesk/gui/main_window.py" line="266" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
+        <location filename="../../simdesk/gui/main_window.py" line="267" />
         <source>Filter by path</source>
         <translation>按路径筛选</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="267" />
+        <location filename="../../simdesk/gui/main_window.py" line="268" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="268" />
-        <location filename="../../simdesk/gui/main_window.py" line="448" />
+        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <location filename="../../simdesk/gui/main_window.py" line="454" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="269" />
+        <location filename="../../simdesk/gui/main_window.py" line="270" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
+        <location filename="../../simdesk/gui/main_window.py" line="272" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="272" />
+        <location filename="../../simdesk/gui/main_window.py" line="273" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="272" />
+        <location filename="../../simdesk/gui/main_window.py" line="273" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="273" />
+        <location filename="../../simdesk/gui/main_window.py" line="274" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="274" />
+        <location filename="../../simdesk/gui/main_window.py" line="275" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="275" />
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="275" />
+        <location filename="../../simdesk/gui/main_window.py" line="276" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="276" />
+        <location filename="../../simdesk/gui/main_window.py" line="277" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="276" />
+        <location filename="../../simdesk/gui/main_window.py" line="277" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="277" />
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="278" />
+        <location filename="../../simdesk/gui/main_window.py" line="282" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="278" />
-        <location filename="../../simdesk/gui/main_window.py" line="282" />
+        <location filename="../../simdesk/gui/main_window.py" line="279" />
+        <location filename="../../simdesk/gui/main_window.py" line="283" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
-        <location filename="../../simdesk/gui/main_window.py" line="283" />
+        <location filename="../../simdesk/gui/main_window.py" line="280" />
+        <location filename="../../simdesk/gui/main_window.py" line="284" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
-        <location filename="../../simdesk/gui/main_window.py" line="284" />
+        <location filename="../../simdesk/gui/main_window.py" line="281" />
+        <location filename="../../simdesk/gui/main_window.py" line="285" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="285" />
+        <location filename="../../simdesk/gui/main_window.py" line="286" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="286" />
+        <location filename="../../simdesk/gui/main_window.py" line="287" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="287" />
+        <location filename="../../simdesk/gui/main_window.py" line="288" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="288" />
+        <location filename="../../simdesk/gui/main_window.py" line="289" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="289" />
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="289" />
+        <location filename="../../simdesk/gui/main_window.py" line="290" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="290" />
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="290" />
+        <location filename="../../simdesk/gui/main_window.py" line="291" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="291" />
+        <location filename="../../simdesk/gui/main_window.py" line="292" />
         <source>&amp;Filter by path</source>
         <translation>按路径筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="291" />
+        <location filename="../../simdesk/gui/main_window.py" line="292" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="295" />
+        <location filename="../../simdesk/gui/main_window.py" line="296" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="296" />
+        <location filename="../../simdesk/gui/main_window.py" line="297" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="297" />
+        <location filename="../../simdesk/gui/main_window.py" line="298" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="298" />
+        <location filename="../../simdesk/gui/main_window.py" line="299" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="299" />
+        <location filename="../../simdesk/gui/main_window.py" line="300" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="300" />
+        <location filename="../../simdesk/gui/main_window.py" line="301" />
         <source>Keep in every group</source>
         <translation>所有组保留规则</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="301" />
+        <location filename="../../simdesk/gui/main_window.py" line="302" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="302" />
+        <location filename="../../simdesk/gui/main_window.py" line="303" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="303" />
+        <location filename="../../simdesk/gui/main_window.py" line="304" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="337" />
+        <location filename="../../simdesk/gui/main_window.py" line="338" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="359" />
+        <location filename="../../simdesk/gui/main_window.py" line="360" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="367" />
+        <location filename="../../simdesk/gui/main_window.py" line="368" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="394" />
+        <location filename="../../simdesk/gui/main_window.py" line="395" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="397" />
+        <location filename="../../simdesk/gui/main_window.py" line="398" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="410" />
+        <location filename="../../simdesk/gui/main_window.py" line="411" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="411" />
+        <location filename="../../simdesk/gui/main_window.py" line="412" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="427" />
+        <location filename="../../simdesk/gui/main_window.py" line="428" />
         <source>Listing files… %1 found</source>
         <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="431" />
+        <location filename="../../simdesk/gui/main_window.py" line="432" />
         <source>about %1 s left</source>
         <translation>约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="432" />
+        <location filename="../../simdesk/gui/main_window.py" line="433" />
         <source>%1 / %2 files · %3 files/s · %4</source>
         <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="437" />
+        <location filename="../../simdesk/gui/main_window.py" line="439" />
+        <source>Checking %1 candidate pairs on their texts…</source>
+        <translation>正在逐一核对 %1 对候选文本…</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/main_window.py" line="443" />
         <source>Grouping…</source>
         <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="523" />
+        <location filename="../../simdesk/gui/main_window.py" line="530" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="536" />
+        <location filename="../../simdesk/gui/main_window.py" line="543" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="571" />
+        <location filename="../../simdesk/gui/main_window.py" line="578" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="589" />
+        <location filename="../../simdesk/gui/main_window.py" line="599" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="593" />
+        <location filename="../../simdesk/gui/main_window.py" line="603" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="600" />
+        <location filename="../../simdesk/gui/main_window.py" line="610" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="615" />
+        <location filename="../../simdesk/gui/main_window.py" line="629" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="620" />
+        <location filename="../../simdesk/gui/main_window.py" line="634" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="623" />
+        <location filename="../../simdesk/gui/main_window.py" line="637" />
         <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
         <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="627" />
+        <location filename="../../simdesk/gui/main_window.py" line="641" />
         <source>Move %1 files (%2) to the trash?</source>
         <translation>把 %1 个文件（%2）移到废纸篓？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="628" />
+        <location filename="../../simdesk/gui/main_window.py" line="642" />
         <source>Move %1 files (%2) to %3?</source>
         <translation>把 %1 个文件（%2）移到 %3？</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="630" />
+        <location filename="../../simdesk/gui/main_window.py" line="644" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="642" />
+        <location filename="../../simdesk/gui/main_window.py" line="656" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="649" />
+        <location filename="../../simdesk/gui/main_window.py" line="663" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="650" />
+        <location filename="../../simdesk/gui/main_window.py" line="664" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="654" />
+        <location filename="../../simdesk/gui/main_window.py" line="668" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="656" />
+        <location filename="../../simdesk/gui/main_window.py" line="670" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="658" />
+        <location filename="../../simdesk/gui/main_window.py" line="672" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="669" />
+        <location filename="../../simdesk/gui/main_window.py" line="683" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="695" />
+        <location filename="../../simdesk/gui/main_window.py" line="709" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="716" />
+        <location filename="../../simdesk/gui/main_window.py" line="730" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="720" />
+        <location filename="../../simdesk/gui/main_window.py" line="734" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="730" />
+        <location filename="../../simdesk/gui/main_window.py" line="744" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="731" />
+        <location filename="../../simdesk/gui/main_window.py" line="745" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>
@@ -583,37 +598,57 @@
         <translation> 位</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="29" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="26" />
+        <source>the engine's default</source>
+        <translation>引擎默认值</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="28" />
+        <source>Check each candidate pair on its text</source>
+        <translation>逐对核对候选文本</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="38" />
         <source>one per core</source>
         <translation>每核一个</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="32" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="41" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="37" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="46" />
         <source>File patterns</source>
         <translation>文件模式</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="38" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="47" />
         <source>Skip files larger than</source>
         <translation>跳过大于此值的文件</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="39" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="48" />
         <source>Default threshold</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="40" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="49" />
+        <source>Verification</source>
+        <translation>核对</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="50" />
+        <source>Least similarity of the texts</source>
+        <translation>文本最低相似度</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/settings_dialog.py" line="51" />
         <source>Worker processes</source>
         <translation>工作进程数</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="41" />
+        <location filename="../../simdesk/gui/settings_dialog.py" line="52" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -636,7 +671,12 @@
         <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="118" />
+        <location filename="../../simdesk/gui/threshold_bar.py" line="112" />
+        <source>Each pair checked on its text: at least %1% alike</source>
+        <translation>每一对都核对过文本：相似度至少 %1%</translation>
+    </message>
+    <message>
+        <location filename="../../simdesk/gui/threshold_bar.py" line="122" />
         <source>≤ %1 bits (~%2% similar)</source>
         <translation>≤ %1 位（约 %2% 相似）</translation>
     </message>

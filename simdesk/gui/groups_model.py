@@ -319,6 +319,9 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_DISTANCE:
                 return g.max_distance
             if col == COL_SIMILARITY:
+                scores = [s for m in g.members[1:] if (s := getattr(m, "score", None)) is not None]
+                if scores:  # verified on the texts: the least similar member
+                    return f"≥ {min(scores) * 100:.0f}%"
                 return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
             if col == COL_MODIFIED:
                 return _when(max(m.mtime_ns for m in g.members))
@@ -347,7 +350,10 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_DISTANCE:
                 return m.distance
             if col == COL_SIMILARITY:
-                return f"{similarity_percent(m.distance):.1f}%"
+                score = getattr(m, "score", None)
+                if score is not None:  # verified on the texts
+                    return f"{score * 100:.1f}%"
+                return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
             if col == COL_MODIFIED:
                 return _when(m.mtime_ns)
             if col == COL_ENCODING:
@@ -369,6 +375,9 @@ class GroupsModel(QAbstractItemModel):
             return QBrush(QColor("#b3261e"))
         if role == TOOLTIP and col == COL_PATH:
             return m.path
+        if role == TOOLTIP and col == COL_SIMILARITY:
+            return (self.tr("Similarity of the texts, checked character by character") if getattr(m, "score", None)
+                    is not None else self.tr("Share of the 64 fingerprint bits that agree (approximate)"))
         return None
 
 

@@ -348,7 +348,7 @@ class MainWindow(QMainWindow):
     def _start_scan(self, show_index_first: bool) -> None:
         assert self.root is not None and self.index_path is not None
         worker = ScanWorker(self.root, self.index_path, self.settings.scan_options(), MAX_THRESHOLD,
-                            show_index_first)
+                            show_index_first, self.settings.min_similarity())
         job = ScanJob(worker, self)
         worker.loaded.connect(self._on_loaded)
         worker.progress.connect(self._on_progress)
@@ -433,7 +433,12 @@ class MainWindow(QMainWindow):
             self.progress_label.setText(self.tr("%1 / %2 files · %3 files/s · %4").replace("%1", f"{p.done:,}")
                                         .replace("%2", f"{p.total:,}").replace("%3", f"{p.rate:.0f}")
                                         .replace("%4", eta))
-        elif p.phase in ("saving", "pairing", "done"):
+        elif p.phase == "verifying" and p.total:
+            self.progress_bar.setRange(0, p.total)
+            self.progress_bar.setValue(p.done)
+            self.progress_label.setText(self.tr("Checking %1 candidate pairs on their texts…").replace(
+                "%1", f"{p.total:,}"))
+        else:  # saving, boilerplate, pairing, done
             self.progress_bar.setRange(0, 0)
             self.progress_label.setText(self.tr("Grouping…"))
 
@@ -467,7 +472,8 @@ class MainWindow(QMainWindow):
         if g is None or self.review is None:
             self.threshold_bar.set_counts(0, 0, 0, 0)
             return
-        self.threshold_bar.set_counts(len(g), g.documents_in_groups, g.redundant, self.review.documents)
+        self.threshold_bar.set_counts(len(g), g.documents_in_groups, g.redundant, self.review.documents,
+                                      self.review.min_similarity)
 
     # -- selection and the diff -----------------------------------------------------------------------
     def _selected_paths(self) -> list[str]:
@@ -585,7 +591,10 @@ class MainWindow(QMainWindow):
         self.writer.call(partial(write_not_duplicates, self.index_path, a, b), None, self._decision_failed)
         old = self.review.grouper
         # regroup in memory without the pair; the index holds the decision for the next start
-        self.review.grouper = Grouper(old.snapshot, old.i, old.j, old.d, old.max_threshold, ignored=[(a, b)])
+        verified = ({"scores": old.scores, "min_score": old.min_score}
+                    if getattr(old, "min_score", None) is not None else {})
+        self.review.grouper = Grouper(old.snapshot, old.i, old.j, old.d, old.max_threshold, ignored=[(a, b)],
+                                      **verified)
         self.set_threshold(self.threshold_bar.value())
         self.statusBar().showMessage(self.tr("%1 and %2 will not be grouped together again")
                                      .replace("%1", a).replace("%2", b))

@@ -4,16 +4,19 @@ Core never reads QSettings: `scan_options()` turns these into the plain ScanOpti
 """
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD
+from simdesk.core.groups import MAX_THRESHOLD
 from simdesk.core.records import ScanOptions
 
 SETTINGS_VERSION = 1
+DEFAULT_MIN_SIMILARITY = 0.7  # the engine's default for verified groups (core.verify.DEFAULT_MIN_SCORE)
+PLAIN_THRESHOLD = 3  # the engine's default distance without verification
 RECENT_MAX = 8
 LANGUAGES = ("system", "en", "zh_CN")
 
@@ -29,7 +32,9 @@ OPTIONS = {o.key: o for o in (
     Option("scan/includes", list, list(ScanOptions().includes)),
     Option("scan/max_size_mb", float, ScanOptions().max_bytes / (1024 * 1024)),
     Option("scan/workers", int, 0),
-    Option("review/default_threshold", int, DEFAULT_THRESHOLD),
+    Option("review/default_threshold", int, -1),  # -1: the engine's default for the grouping mode
+    Option("review/verify", bool, True),
+    Option("review/min_similarity", float, DEFAULT_MIN_SIMILARITY),
     Option("review/last_threshold", int, -1),  # -1: use the default threshold
     Option("ui/language", str, "system"),
     Option("ui/last_folder", str, ""),
@@ -59,6 +64,8 @@ class Settings:
         if raw is None:
             return option.default
         try:
+            if option.type is bool:  # an INI file gives back the strings "true" / "false"
+                return raw in (True, 1) or str(raw).lower() in ("true", "1", "yes")
             if option.type is list:
                 if isinstance(raw, str):
                     return [raw] if raw else []
@@ -81,10 +88,22 @@ class Settings:
         return ScanOptions(includes=includes, max_bytes=int(self.get("scan/max_size_mb") * 1024 * 1024),
                            jobs=max(0, self.get("scan/workers")))
 
+    def min_similarity(self) -> float | None:
+        """The verified grouping's least similarity, or None for plain SimHash groups (verification off, or
+        an engine without it)."""
+        if not self.get("review/verify") or not verification_available():
+            return None
+        return min(max(self.get("review/min_similarity"), 0.0), 1.0)
+
+    def default_threshold(self) -> int:
+        value = self.get("review/default_threshold")
+        if value < 0:  # verified groups are shown at every candidate distance, plain ones at the engine's 3
+            return MAX_THRESHOLD if self.min_similarity() is not None else PLAIN_THRESHOLD
+        return min(value, MAX_THRESHOLD)
+
     def threshold(self) -> int:
         last = self.get("review/last_threshold")
-        value = last if last >= 0 else self.get("review/default_threshold")
-        return min(max(value, 0), MAX_THRESHOLD)
+        return min(max(last, 0), MAX_THRESHOLD) if last >= 0 else self.default_threshold()
 
     def add_recent(self, folder: str) -> None:
         recent = [f for f in self.get("ui/recent_folders") if f != folder]
@@ -102,3 +121,8 @@ class Settings:
     def window_state(self) -> QByteArray | None:
         value = self.store.value("ui/state")
         return value if isinstance(value, QByteArray) else None
+
+
+def verification_available() -> bool:
+    """Whether this engine verifies SimHash candidates on the texts (simdesk.core.analysis)."""
+    return importlib.util.find_spec("simdesk.core.analysis") is not None

@@ -1,12 +1,12 @@
 """The settings dialog: file patterns, size cap, default threshold, worker count and language."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QSpinBox,
-                               QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit,
+                               QSpinBox, QWidget)
 
 from simdesk.core.groups import MAX_THRESHOLD
 from simdesk.gui.resources import LANGUAGE_NAMES
-from simdesk.gui.settings import Settings
+from simdesk.gui.settings import Settings, verification_available
 
 
 class SettingsDialog(QDialog):
@@ -21,9 +21,18 @@ class SettingsDialog(QDialog):
         self.max_size.setSuffix(" MB")
         self.max_size.setValue(settings.get("scan/max_size_mb"))
         self.threshold = QSpinBox(self)
-        self.threshold.setRange(0, MAX_THRESHOLD)
+        self.threshold.setRange(-1, MAX_THRESHOLD)
         self.threshold.setSuffix(self.tr(" bits"))
+        self.threshold.setSpecialValueText(self.tr("the engine's default"))
         self.threshold.setValue(settings.get("review/default_threshold"))
+        self.verify = QCheckBox(self.tr("Check each candidate pair on its text"), self)
+        self.verify.setChecked(settings.get("review/verify"))
+        self.verify.setEnabled(verification_available())
+        self.min_similarity = QDoubleSpinBox(self)
+        self.min_similarity.setRange(0.05, 1.0)
+        self.min_similarity.setSingleStep(0.05)
+        self.min_similarity.setValue(settings.get("review/min_similarity"))
+        self.min_similarity.setEnabled(verification_available())
         self.workers = QSpinBox(self)
         self.workers.setRange(0, 256)
         self.workers.setSpecialValueText(self.tr("one per core"))
@@ -37,6 +46,8 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("File patterns"), self.patterns)
         form.addRow(self.tr("Skip files larger than"), self.max_size)
         form.addRow(self.tr("Default threshold"), self.threshold)
+        form.addRow(self.tr("Verification"), self.verify)
+        form.addRow(self.tr("Least similarity of the texts"), self.min_similarity)
         form.addRow(self.tr("Worker processes"), self.workers)
         form.addRow(self.tr("Language"), self.language)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -49,6 +60,8 @@ class SettingsDialog(QDialog):
         self.settings.set("scan/includes", [p for p in self.patterns.text().replace(",", " ").split() if p])
         self.settings.set("scan/max_size_mb", self.max_size.value())
         self.settings.set("review/default_threshold", self.threshold.value())
+        self.settings.set("review/verify", self.verify.isChecked())
+        self.settings.set("review/min_similarity", self.min_similarity.value())
         self.settings.set("scan/workers", self.workers.value())
         self.settings.set("ui/language", self.language.currentData())
         self.settings.sync()

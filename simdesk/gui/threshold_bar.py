@@ -103,11 +103,15 @@ class ThresholdBar(QWidget):
     def set_histogram(self, counts: list[int]) -> None:
         self.histogram.set_counts(counts)
 
-    def set_counts(self, groups: int, documents: int, redundant: int, total: int) -> None:
-        self.counts_label.setText(
-            self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed")
-            .replace("%1", f"{groups:,}").replace("%2", f"{documents:,}").replace("%3", f"{redundant:,}")
-            .replace("%4", f"{total:,}"))
+    def set_counts(self, groups: int, documents: int, redundant: int, total: int,
+                   min_similarity: float | None = None) -> None:
+        text = (self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed")
+                .replace("%1", f"{groups:,}").replace("%2", f"{documents:,}").replace("%3", f"{redundant:,}")
+                .replace("%4", f"{total:,}"))
+        if min_similarity is not None:
+            text += "\n" + self.tr("Each pair checked on its text: at least %1% alike").replace(
+                "%1", f"{min_similarity * 100:.0f}")
+        self.counts_label.setText(text)
 
     def _moved(self, value: int) -> None:
         self._show_value(value)

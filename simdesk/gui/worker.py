@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slo
 
 from simdesk.core.groups import Grouper, grouper_for
 from simdesk.core.index import Index, IndexError_
-from simdesk.core.records import Problem, ScanOptions
+from simdesk.core.records import Problem, Progress, ScanOptions
 from simdesk.core.scan import CancelToken, ScanResult, scan
 
 
@@ -34,10 +34,26 @@ class Review:
     def documents(self) -> int:
         return len(self.grouper.snapshot)
 
+    @property
+    def min_similarity(self) -> float | None:
+        """The least verified similarity of a grouping pair (None: plain SimHash groups)."""
+        return getattr(self.grouper, "min_score", None)
 
-def load_review(root: Path, index: Index, max_threshold: int, result: ScanResult | None = None) -> Review:
-    """Read a folder's index into a Review (pairs up to `max_threshold`, decisions, problems)."""
-    return Review(root, index.path, grouper_for(index, max_threshold), index.keep_marks(), index.problems(), result)
+
+def load_review(root: Path, index: Index, max_threshold: int, min_similarity: float | None = None,
+                max_bytes: int = ScanOptions().max_bytes, result: ScanResult | None = None,
+                on_progress: Callable[[Progress], None] | None = None,
+                is_cancelled: Callable[[], bool] = lambda: False) -> Review:
+    """Read a folder's index into a Review: its pairs up to `max_threshold` (verified on the texts when
+    `min_similarity` is given, as `simdesk scan` does by default), the editor's decisions, the problems."""
+    if min_similarity is not None:
+        from simdesk.core.analysis import VerifySettings, analyse
+
+        verify = VerifySettings(long_radius=max_threshold, min_score=min_similarity, max_bytes=max_bytes)
+        grouper = analyse(root, index, verify=verify, on_progress=on_progress, is_cancelled=is_cancelled)
+    else:
+        grouper = grouper_for(index, max_threshold)
+    return Review(root, index.path, grouper, index.keep_marks(), index.problems(), result)
 
 
 class ScanWorker(QObject):
@@ -53,13 +69,14 @@ class ScanWorker(QObject):
     failed = Signal(str)
 
     def __init__(self, root: Path, index_path: Path, options: ScanOptions, max_threshold: int,
-                 show_index_first: bool = True) -> None:
+                 show_index_first: bool = True, min_similarity: float | None = None) -> None:
         super().__init__()
         self.root = root
         self.index_path = index_path
         self.options = options
         self.max_threshold = max_threshold
         self.show_index_first = show_index_first
+        self.min_similarity = min_similarity
         self.token = CancelToken()
 
     def cancel(self) -> None:
@@ -70,9 +87,9 @@ class ScanWorker(QObject):
         try:
             with Index(self.index_path) as index:
                 if self.show_index_first and index.count() > 0:
-                    self.loaded.emit(load_review(self.root, index, self.max_threshold))
+                    self.loaded.emit(self._review(index))
                 result = scan(self.root, index, self.options, on_progress=self.progress.emit, cancel=self.token)
-                self.finished.emit(load_review(self.root, index, self.max_threshold, result))
+                self.finished.emit(self._review(index, result))
         except IndexError_ as exc:
             self.failed.emit(str(exc))
         except OSError as exc:
@@ -80,6 +97,11 @@ class ScanWorker(QObject):
         except Exception as exc:  # a bug must show as a message, not kill the window
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
+
+
+    def _review(self, index: Index, result: ScanResult | None = None) -> Review:
+        return load_review(self.root, index, self.max_threshold, self.min_similarity, self.options.max_bytes, result,
+                           self.progress.emit, lambda: self.token.cancelled)
 
 
 class ScanJob(QObject):

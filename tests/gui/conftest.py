@@ -23,6 +23,7 @@ def settings(tmp_path) -> Settings:
     s = Settings.at(tmp_path / "settings.ini")
     s.set("scan/workers", 1)  # in-process reading: no process pool start-up in tests
     s.set("ui/language", "en")
+    s.set("review/verify", False)  # plain SimHash groups; test_verified.py covers the verified mode
     return s
 
 

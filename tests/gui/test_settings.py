@@ -2,19 +2,25 @@
 from __future__ import annotations
 
 from simdesk.core.records import ScanOptions
-from simdesk.gui.settings import Settings
+from simdesk.gui.settings import Settings, verification_available
 from simdesk.gui.settings_dialog import SettingsDialog
 
 
 def test_settings_survive_a_restart_and_feed_the_engine(qtbot, tmp_path):
     settings = Settings.at(tmp_path / "settings.ini")
     assert settings.scan_options() == ScanOptions()
-    assert settings.threshold() == 3
+    # the engine's defaults: every verified candidate (12 bits), or distance 3 for plain SimHash groups
+    assert settings.threshold() == (12 if verification_available() else 3)
+    assert settings.min_similarity() == (0.7 if verification_available() else None)
+    settings.set("review/verify", False)
+    assert settings.threshold() == 3 and settings.min_similarity() is None
     dialog = SettingsDialog(settings)
     qtbot.addWidget(dialog)
     dialog.patterns.setText("*.txt, *.text")
     dialog.max_size.setValue(2.5)
     dialog.threshold.setValue(6)
+    dialog.verify.setChecked(True)
+    dialog.min_similarity.setValue(0.6)
     dialog.workers.setValue(1)
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
     dialog.save()
@@ -28,6 +34,7 @@ def test_settings_survive_a_restart_and_feed_the_engine(qtbot, tmp_path):
     again.set("review/last_threshold", 9)
     assert again.threshold() == 9
     assert again.get("ui/language") == "zh_CN"
+    assert again.get("review/verify") is True and again.get("review/min_similarity") == 0.6
     assert again.get("ui/recent_folders") == ["/data/b", "/data/a"]
     assert again.get("ui/last_folder") == "/data/b"
 

@@ -33,10 +33,12 @@ def shown_groups(window) -> list[frozenset[str]]:
     return out
 
 
-def engine_groups(folder: Path, threshold: int, db: Path) -> dict:
-    """`simdesk scan --format json` on the same folder (its own index file)."""
-    result = CliRunner().invoke(cli_main, ["scan", str(folder), "--threshold", str(threshold), "--format", "json",
-                                           "--db", str(db), "--jobs", "1"])
+def engine_groups(folder: Path, threshold: int | None, db: Path) -> dict:
+    """`simdesk scan --format json` on the same folder (its own index file); without a threshold, the
+    engine's default mode."""
+    limit = [] if threshold is None else ["--threshold", str(threshold)]
+    result = CliRunner().invoke(cli_main, ["scan", str(folder), *limit, "--format", "json", "--db", str(db),
+                                           "--jobs", "1"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 

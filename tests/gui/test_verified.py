@@ -1,0 +1,48 @@
+"""The window in the engine's default mode: SimHash candidates checked on their texts (core.analysis)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from simdesk.gui.groups_model import COL_SIMILARITY
+from simdesk.gui.settings import verification_available
+from tests.gui.test_window import as_sets, engine_groups, shown_groups
+from tests.gui.window_driver import open_and_wait
+
+pytestmark = pytest.mark.skipif(not verification_available(), reason="this engine does not verify candidates")
+
+
+@pytest.fixture
+def verified_window(qtbot, settings, data_dir):
+    from simdesk.gui.app import make_window
+
+    settings.set("review/verify", True)
+    w = make_window(settings, data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.stop_scan()
+    w.background.wait()
+    w.writer.wait()
+
+
+def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpus, tmp_path):
+    window = verified_window
+    assert window.threshold_bar.value() == 12  # every verified candidate, as `simdesk scan` shows by default
+    open_and_wait(qtbot, window, corpus)
+    engine = engine_groups(corpus, None, tmp_path / "cli.sqlite")
+    assert engine["min_similarity"] == pytest.approx(0.7)
+    assert sorted(map(sorted, shown_groups(window))) == sorted(map(sorted, as_sets(engine)))
+    assert "at least 70% alike" in window.threshold_bar.counts_label.text()
+    # members show their verified similarity, not the fingerprint's
+    group = window.groups_model.index(0, 0)
+    member = window.groups_model.index(1, COL_SIMILARITY, group)
+    assert "Similarity of the texts" in member.data(Qt.ItemDataRole.ToolTipRole)
+
+    out = tmp_path / "groups.json"
+    with qtbot.waitSignal(window.exported, timeout=10_000):
+        window.export_to(out, "json")
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["groups"] == engine["groups"] and exported["min_similarity"] == engine["min_similarity"]
