@@ -24,8 +24,8 @@ from simdesk.core.documents import read_text_file
 BUDGET_S = 2.0  # the whole comparison, line alignment and intra-line changes together
 LINE_TIMEOUT_S = 1.0  # the line alignment alone
 INLINE_TIMEOUT_S = 0.2  # one pair of lines
-TOKEN = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]|[^\W\u2e80-\u9fff\uf900-\ufaff]+|\s+|.",
-                   re.UNICODE | re.DOTALL)
+CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"  # ideographs, kana, full-width forms
+TOKEN = re.compile(rf"[{CJK}]|[^\W{CJK}]+|\s+|.", re.DOTALL)  # one CJK character | a word | spaces | other
 
 SEGMENT_CHARS = 100  # longer lines are shown as several rows, cut after a sentence end when there is one
 HARD_CUT_CHARS = 160

@@ -9,35 +9,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTimer, QTranslator
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from simdesk.gui.resources import qt_translation_dir, resolve_language, translation_file
 from simdesk.gui.settings import Settings
+from simdesk.gui.translations import install_language
 
 SCREENSHOT_TIMEOUT_MS = 15 * 60 * 1000
 SCREENSHOT_SIZE = (1500, 900)
-
-
-def install_language(app: QCoreApplication, setting: str) -> str:
-    """Install simdesk's and Qt's translators for `setting` ('system', 'en' or 'zh_CN'), replacing the
-    previous ones; widgets receive a LanguageChange event and retranslate. Returns the language used."""
-    for old in getattr(app, "_simdesk_translators", []):
-        app.removeTranslator(old)
-    language = resolve_language(setting)
-    translators = []
-    qm = translation_file(language)
-    if qm is not None:
-        ours = QTranslator(app)
-        if ours.load(str(qm)):
-            translators.append(ours)
-        qt = QTranslator(app)
-        if qt.load(QLocale(language), "qtbase", "_", qt_translation_dir()):
-            translators.append(qt)
-    for t in translators:
-        app.installTranslator(t)
-    app._simdesk_translators = translators  # type: ignore[attr-defined]
-    return language
 
 
 def default_data_dir() -> Path:

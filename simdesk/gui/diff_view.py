@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, Q
                                QWidget)
 
 from simdesk.core.diff import Row, SideBySide
+from simdesk.gui.translations import fill
 
 MAX_LINE_MARKS = 20_000  # filler rows beyond this are still aligned, just not shaded grey
 CHANGED_LINE = QColor("#fff4c2")
@@ -118,8 +119,8 @@ class DiffView(QWidget):
     def show_result(self, result: SideBySide, left_title: str, right_title: str) -> None:
         self.result = result
         self.current = -1
-        self.left_title.setText(self.tr("Reference: %1").replace("%1", left_title))
-        self.right_title.setText(self.tr("Candidate: %1").replace("%1", right_title))
+        self.left_title.setText(fill(self.tr("Reference: %1"), left_title))
+        self.right_title.setText(fill(self.tr("Candidate: %1"), right_title))
         for pane, side in ((self.left, "left"), (self.right, "right")):
             pane.highlighter.rows = result.rows
             pane.setPlainText("\n".join((row.left if side == "left" else row.right) or "" for row in result.rows))
@@ -150,10 +151,10 @@ class DiffView(QWidget):
             self.next_button.setEnabled(False)
             return
         r = self.result
-        changes = self.tr("1 change") if len(r.hunks) == 1 else self.tr("%1 changes").replace("%1", str(len(r.hunks)))
-        text = self.tr("%1% of the text in common").replace("%1", f"{r.similarity:.1f}") + " · " + changes
+        changes = self.tr("1 change") if len(r.hunks) == 1 else fill(self.tr("%1 changes"), str(len(r.hunks)))
+        text = fill(self.tr("%1% of the text in common"), f"{r.similarity:.1f}") + " · " + changes
         if r.hunks and self.current >= 0:
-            text += self.tr(" · change %1 of %2").replace("%1", str(self.current + 1)).replace("%2", str(len(r.hunks)))
+            text += fill(self.tr(" · change %1 of %2"), str(self.current + 1), str(len(r.hunks)))
         if not r.exact:
             text += self.tr(" · long text: some changed lines are marked whole")
         self.summary.setText(text)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from simdesk.core.fingerprint import similarity_percent
 from simdesk.core.groups import Grouping
 from simdesk.core.records import Group, Member
+from simdesk.gui.translations import fill
 
 TOP = 0  # internalId of group rows; member rows carry (group position + 1)
 MemberRole = Qt.ItemDataRole.UserRole + 1
@@ -311,7 +312,7 @@ class GroupsModel(QAbstractItemModel):
             return g.members[0].path
         if role == DISPLAY:
             if col == COL_PATH:
-                return self.tr("Group %1: %2").replace("%1", str(g.id)).replace("%2", g.members[0].path)
+                return fill(self.tr("Group %1: %2"), str(g.id), g.members[0].path)
             if col == COL_MEMBERS:
                 return len(g.members)
             if col == COL_SIZE:
@@ -328,7 +329,7 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_STATUS:
                 kept = sum(1 for m in g.members if m.path in self.keep)
                 text = self.tr("identical") if g.identical else self.tr("similar")
-                return text + (self.tr(", %1 kept").replace("%1", str(kept)) if kept else "")
+                return text + (fill(self.tr(", %1 kept"), str(kept)) if kept else "")
         if role == FONT and col == COL_PATH:
             font = QFont()
             font.setBold(True)

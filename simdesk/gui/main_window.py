@@ -9,7 +9,8 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtGui import (QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication,
+                           QKeySequence)
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QProgressBar, QPushButton,
                                QSplitter, QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
@@ -28,6 +29,7 @@ from simdesk.gui.resources import icon
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.threshold_bar import ThresholdBar
+from simdesk.gui.translations import fill
 from simdesk.gui.worker import Background, Review, ScanJob, ScanWorker, write_keep, write_keeps, write_not_duplicates
 
 ACTION_LOG = "actions.jsonl"
@@ -256,7 +258,7 @@ class MainWindow(QMainWindow):
     def retranslate(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
         self.setWindowTitle(self.tr("simdesk — near-duplicate documents") if self.root is None
-                            else self.tr("simdesk — %1").replace("%1", str(self.root)))
+                            else fill(self.tr("simdesk — %1"), str(self.root)))
         self.welcome_title.setText(self.tr("Find near-duplicate documents"))
         self.welcome_text.setText(self.tr(
             "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the "
@@ -266,7 +268,7 @@ class MainWindow(QMainWindow):
         self.recent_label.setText(self.tr("Recent folders"))
         self.filter_edit.setPlaceholderText(self.tr("Filter by path"))
         self.tabs.setTabText(0, self.tr("Groups"))
-        self.tabs.setTabText(1, self.tr("Problems (%1)").replace("%1", str(len(self.problems_model.problems))))
+        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(self.problems_model.problems))))
         self.cancel_button.setText(self.tr("Cancel"))
         texts = {
             self.act_open: self.tr("&Open folder…"), self.act_demo: self.tr("Open the &demo collection"),
@@ -392,13 +394,12 @@ class MainWindow(QMainWindow):
         stats = review.result.stats if review.result else None
         if stats is not None:
             if stats.cancelled:
-                message = self.tr("Scan cancelled: %1 documents indexed so far are kept").replace(
-                    "%1", f"{review.documents:,}")
+                message = fill(self.tr("Scan cancelled: %1 documents indexed so far are kept"),
+                               f"{review.documents:,}")
             else:
-                message = self.tr("Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems").replace(
-                    "%1", f"{stats.listed:,}").replace("%2", f"{stats.seconds:.1f}").replace(
-                    "%3", f"{stats.new:,}").replace("%4", f"{stats.changed:,}").replace(
-                    "%5", f"{stats.deleted:,}").replace("%6", f"{stats.problems:,}")
+                message = fill(self.tr("Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems"),
+                               f"{stats.listed:,}", f"{stats.seconds:.1f}", f"{stats.new:,}", f"{stats.changed:,}",
+                               f"{stats.deleted:,}", f"{stats.problems:,}")
             self.statusBar().showMessage(message)
         self._show_progress(False)
         self.review_ready.emit()
@@ -408,7 +409,7 @@ class MainWindow(QMainWindow):
         if self.sender() is not (self.scan_job.worker if self.scan_job else None):
             return
         self._show_progress(False)
-        self.statusBar().showMessage(self.tr("The scan failed: %1").replace("%1", message))
+        self.statusBar().showMessage(fill(self.tr("The scan failed: %1"), message))
         QMessageBox.warning(self, self.tr("The scan failed"), message)
         self.failed.emit(message)
 
@@ -425,19 +426,18 @@ class MainWindow(QMainWindow):
     def _on_progress(self, p: Progress) -> None:
         if p.phase == "listing":
             self.progress_bar.setRange(0, 0)
-            self.progress_label.setText(self.tr("Listing files… %1 found").replace("%1", f"{p.done:,}"))
+            self.progress_label.setText(fill(self.tr("Listing files… %1 found"), f"{p.done:,}"))
         elif p.phase == "reading":
             self.progress_bar.setRange(0, max(p.total, 1))
             self.progress_bar.setValue(p.done)
-            eta = self.tr("about %1 s left").replace("%1", f"{p.eta:.0f}") if p.eta is not None else ""
-            self.progress_label.setText(self.tr("%1 / %2 files · %3 files/s · %4").replace("%1", f"{p.done:,}")
-                                        .replace("%2", f"{p.total:,}").replace("%3", f"{p.rate:.0f}")
-                                        .replace("%4", eta))
+            eta = fill(self.tr("about %1 s left"), f"{p.eta:.0f}") if p.eta is not None else ""
+            self.progress_label.setText(fill(self.tr("%1 / %2 files · %3 files/s · %4"), f"{p.done:,}",
+                                             f"{p.total:,}", f"{p.rate:.0f}", eta))
         elif p.phase == "verifying" and p.total:
             self.progress_bar.setRange(0, p.total)
             self.progress_bar.setValue(p.done)
-            self.progress_label.setText(self.tr("Checking %1 candidate pairs on their texts…").replace(
-                "%1", f"{p.total:,}"))
+            self.progress_label.setText(fill(self.tr("Checking %1 candidate pairs on their texts…"),
+                                             f"{p.total:,}"))
         else:  # saving, boilerplate, pairing, done
             self.progress_bar.setRange(0, 0)
             self.progress_label.setText(self.tr("Grouping…"))
@@ -451,7 +451,7 @@ class MainWindow(QMainWindow):
         self.review = review
         self.threshold_bar.set_histogram(review.grouper.histogram())
         self.problems_model.set_problems(review.problems)
-        self.tabs.setTabText(1, self.tr("Problems (%1)").replace("%1", str(len(review.problems))))
+        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(review.problems))))
         self.set_threshold(self.threshold_bar.value())
 
     @Slot(int)
@@ -540,7 +540,7 @@ class MainWindow(QMainWindow):
 
     def _diff_failed(self, request: int, message: str) -> None:
         if request == self._diff_request:
-            self.diff_view.clear(self.tr("Cannot compare: %1").replace("%1", message))
+            self.diff_view.clear(fill(self.tr("Cannot compare: %1"), message))
 
     # -- decisions ------------------------------------------------------------------------------------
     def _current_member_index(self) -> QModelIndex | None:
@@ -575,8 +575,7 @@ class MainWindow(QMainWindow):
         self.groups_model.apply_keep_marks(keep, drop)
         if self.index_path is not None:
             self.writer.call(partial(write_keeps, self.index_path, keep, drop), None, self._decision_failed)
-        self.statusBar().showMessage(self.tr("One copy marked to keep in each of %1 groups").replace(
-            "%1", f"{len(keep):,}"))
+        self.statusBar().showMessage(fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(keep):,}"))
 
     @Slot(str, bool)
     def _persist_keep(self, path: str, keep: bool) -> None:
@@ -596,11 +595,10 @@ class MainWindow(QMainWindow):
         self.review.grouper = Grouper(old.snapshot, old.i, old.j, old.d, old.max_threshold, ignored=[(a, b)],
                                       **verified)
         self.set_threshold(self.threshold_bar.value())
-        self.statusBar().showMessage(self.tr("%1 and %2 will not be grouped together again")
-                                     .replace("%1", a).replace("%2", b))
+        self.statusBar().showMessage(fill(self.tr("%1 and %2 will not be grouped together again"), a, b))
 
     def _decision_failed(self, message: str) -> None:
-        self.statusBar().showMessage(self.tr("Could not save the decision: %1").replace("%1", message))
+        self.statusBar().showMessage(fill(self.tr("Could not save the decision: %1"), message))
 
     # -- clean-up -------------------------------------------------------------------------------------
     def trash_marked(self) -> None:
@@ -626,8 +624,8 @@ class MainWindow(QMainWindow):
     def _confirm_cleanup(self, action: str, dest: Path | None, plan: CleanupPlan) -> None:
         refused = ""
         if plan.refusals:
-            refused = "\n\n" + self.tr("%1 groups are left alone because every copy in them is queued: "
-                                       "mark one copy to keep.").replace("%1", str(len(plan.refusals)))
+            refused = "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
+                                       "mark one copy to keep."), str(len(plan.refusals)))
         box = QMessageBox(self)
         box.setObjectName("confirm_cleanup")
         box.setIcon(QMessageBox.Icon.Question)
@@ -639,8 +637,8 @@ class MainWindow(QMainWindow):
             box.setStandardButtons(QMessageBox.StandardButton.Ok)
         else:
             question = (self.tr("Move %1 files (%2) to the trash?") if action == "trash"
-                        else self.tr("Move %1 files (%2) to %3?").replace("%3", str(dest)))
-            box.setText(question.replace("%1", f"{plan.files:,}").replace("%2", human_size(plan.bytes)) + refused)
+                        else self.tr("Move %1 files (%2) to %3?"))
+            box.setText(fill(question, f"{plan.files:,}", human_size(plan.bytes), dest) + refused)
             box.setInformativeText(self.tr("Each file is checked to be unchanged since the scan first; "
                                            "changed files are skipped."))
             box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
@@ -662,12 +660,12 @@ class MainWindow(QMainWindow):
         self.groups_model.queued.difference_update(report.done)
         done = (self.tr("%1 files sent to the trash (%2).") if report.action == "trash"
                 else self.tr("%1 files moved (%2)."))
-        text = done.replace("%1", str(len(report.done))).replace("%2", human_size(report.bytes_done))
+        text = fill(done, len(report.done), human_size(report.bytes_done))
         details = [f"{p}: {why}" for p, why in report.skipped + report.failed]
         if report.skipped:
-            text += " " + self.tr("%1 skipped.").replace("%1", str(len(report.skipped)))
+            text += " " + fill(self.tr("%1 skipped."), str(len(report.skipped)))
         if report.failed:
-            text += " " + self.tr("%1 failed.").replace("%1", str(len(report.failed)))
+            text += " " + fill(self.tr("%1 failed."), str(len(report.failed)))
         self.statusBar().showMessage(text)
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Clean-up finished"), text,
                           QMessageBox.StandardButton.Ok, self)
@@ -727,7 +725,7 @@ class MainWindow(QMainWindow):
         self.background.call(write, self._exported, self._export_failed)
 
     def _exported(self, path: str) -> None:
-        self.statusBar().showMessage(self.tr("Exported to %1").replace("%1", path))
+        self.statusBar().showMessage(fill(self.tr("Exported to %1"), path))
         self.exported.emit(path)
 
     def _export_failed(self, message: str) -> None:

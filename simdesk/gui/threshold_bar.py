@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLa
 
 from simdesk.core.fingerprint import similarity_percent
 from simdesk.core.groups import MAX_THRESHOLD
+from simdesk.gui.translations import fill
 
 DEBOUNCE_MS = 40
 
@@ -29,7 +30,7 @@ class Histogram(QWidget):
 
     def set_counts(self, counts: list[int]) -> None:
         self.counts = list(counts) + [0] * (MAX_THRESHOLD + 1 - len(counts))
-        self.setToolTip("\n".join(self.tr("%1 bits: %2 pairs").replace("%1", str(d)).replace("%2", f"{c:,}")
+        self.setToolTip("\n".join(fill(self.tr("%1 bits: %2 pairs"), str(d), f"{c:,}")
                                   for d, c in enumerate(self.counts)))
         self.update()
 
@@ -105,12 +106,11 @@ class ThresholdBar(QWidget):
 
     def set_counts(self, groups: int, documents: int, redundant: int, total: int,
                    min_similarity: float | None = None) -> None:
-        text = (self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed")
-                .replace("%1", f"{groups:,}").replace("%2", f"{documents:,}").replace("%3", f"{redundant:,}")
-                .replace("%4", f"{total:,}"))
+        text = fill(self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed"),
+                    f"{groups:,}", f"{documents:,}", f"{redundant:,}", f"{total:,}")
         if min_similarity is not None:
-            text += "\n" + self.tr("Each pair checked on its text: at least %1% alike").replace(
-                "%1", f"{min_similarity * 100:.0f}")
+            text += "\n" + fill(self.tr("Each pair checked on its text: at least %1% alike"),
+                                f"{min_similarity * 100:.0f}")
         self.counts_label.setText(text)
 
     def _moved(self, value: int) -> None:
@@ -119,5 +119,4 @@ class ThresholdBar(QWidget):
 
     def _show_value(self, value: int) -> None:
         self.histogram.set_threshold(value)
-        self.value_label.setText(self.tr("≤ %1 bits (~%2% similar)").replace("%1", str(value))
-                                 .replace("%2", f"{similarity_percent(value):.0f}"))
+        self.value_label.setText(fill(self.tr("≤ %1 bits (~%2% similar)"), value, f"{similarity_percent(value):.0f}"))

@@ -336,7 +336,8 @@ def test_export_writes_what_the_engine_reports(qtbot, window, corpus, tmp_path):
 
 # -- language -----------------------------------------------------------------------------------------------
 def test_chinese_translation_loads_and_switches_live(qtbot, settings, data_dir):
-    from simdesk.gui.app import install_language, make_window
+    from simdesk.gui.app import make_window
+    from simdesk.gui.translations import install_language
 
     settings.set("ui/language", "zh_CN")
     w = make_window(settings, data_dir)
