@@ -2,8 +2,9 @@
 changed runs highlighted inside lines, next/previous change. It computes nothing itself."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import (QColor, QPainter, QPaintEvent, QResizeEvent, QSyntaxHighlighter, QTextCharFormat,
+                           QTextCursor, QTextDocument, QTextFormat)
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, QTextEdit, QToolButton, QVBoxLayout,
                                QWidget)
 
@@ -40,6 +41,34 @@ class SpanHighlighter(QSyntaxHighlighter):
             self.setFormat(start, end - start, self.format)
 
 
+class LineNumbers(QWidget):
+    """The gutter of a pane: each row's line number in its file (blank on fillers and continued lines)."""
+
+    def __init__(self, pane: DiffPane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.pane.gutter_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), self.palette().window())
+        painter.setPen(self.palette().placeholderText().color())
+        pane = self.pane
+        block = pane.firstVisibleBlock()
+        top = round(pane.blockBoundingGeometry(block).translated(pane.contentOffset()).top())
+        height = round(pane.blockBoundingRect(block).height())
+        width = self.width() - 4
+        while block.isValid() and top <= event.rect().bottom():
+            n = block.blockNumber()
+            if block.isVisible() and n < len(pane.numbers) and pane.numbers[n] is not None:
+                painter.drawText(0, top, width, height, Qt.AlignmentFlag.AlignRight, str(pane.numbers[n]))
+            block = block.next()
+            top += height
+        painter.end()
+
+
 class DiffPane(QPlainTextEdit):
     def __init__(self, side: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -48,6 +77,29 @@ class DiffPane(QPlainTextEdit):
         self.setObjectName(f"diff_{side}")
         self.highlighter = SpanHighlighter(self.document(), side)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # keys stay with the groups list
+        self.numbers: list[int | None] = []
+        self.gutter = LineNumbers(self)
+        self.updateRequest.connect(self._scroll_gutter)
+
+    def set_rows(self, text: str, numbers: list[int | None]) -> None:
+        self.numbers = numbers
+        self.setPlainText(text)
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def gutter_width(self) -> int:
+        digits = len(str(max((n for n in self.numbers if n is not None), default=1)))
+        return 8 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2)
+
+    def _scroll_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self.gutter.scroll(0, dy)
+        else:
+            self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        cr = self.contentsRect()
+        self.gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))
 
 
 class DiffView(QWidget):
@@ -110,7 +162,7 @@ class DiffView(QWidget):
         for pane in (self.left, self.right):
             pane.highlighter.rows = ()
             pane.setExtraSelections([])
-            pane.setPlainText("")
+            pane.set_rows("", [])
         self.left_title.setText("")
         self.right_title.setText("")
         self._message = message or self.tr("Select a group, or two members, to compare them side by side.")
@@ -123,7 +175,9 @@ class DiffView(QWidget):
         self.right_title.setText(fill(self.tr("Candidate: %1"), right_title))
         for pane, side in ((self.left, "left"), (self.right, "right")):
             pane.highlighter.rows = result.rows
-            pane.setPlainText("\n".join((row.left if side == "left" else row.right) or "" for row in result.rows))
+            left = side == "left"
+            pane.set_rows("\n".join((row.left if left else row.right) or "" for row in result.rows),
+                          [row.left_no if left else row.right_no for row in result.rows])
             pane.setExtraSelections(self._line_marks(pane, side))
         self._show_summary()
         if result.hunks:

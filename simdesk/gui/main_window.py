@@ -410,7 +410,7 @@ class MainWindow(QMainWindow):
             return
         self._show_progress(False)
         self.statusBar().showMessage(fill(self.tr("The scan failed: %1"), message))
-        QMessageBox.warning(self, self.tr("The scan failed"), message)
+        self._warn("scan_failed", self.tr("The scan failed"), message)
         self.failed.emit(message)
 
     @Slot()
@@ -678,7 +678,7 @@ class MainWindow(QMainWindow):
         self.rescan()  # the index learns what left, and the groups refresh
 
     def _cleanup_failed(self, message: str) -> None:
-        QMessageBox.warning(self, self.tr("Clean-up failed"), message)
+        self._warn("cleanup_failed", self.tr("Clean-up failed"), message)
 
     # -- documents ------------------------------------------------------------------------------------
     def _current_path(self) -> Path | None:
@@ -729,7 +729,14 @@ class MainWindow(QMainWindow):
         self.exported.emit(path)
 
     def _export_failed(self, message: str) -> None:
-        QMessageBox.warning(self, self.tr("Export failed"), message)
+        self._warn("export_failed", self.tr("Export failed"), message)
+
+    def _warn(self, name: str, title: str, message: str) -> None:
+        """A window-modal warning that does not block the caller (no nested event loop)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName(name)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     # -- settings, recent, drop, close ----------------------------------------------------------------
     def edit_settings(self) -> None:

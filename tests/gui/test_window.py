@@ -390,3 +390,30 @@ def test_keep_rule_in_every_group_then_move_to_a_folder(qtbot, window, tmp_path)
     assert "3 files" in text
     assert sorted(done.args[0].done) == ["copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt"]
     assert sorted(p.name for p in (dest / "copies").iterdir()) == ["poem-copy.txt", "poem-gbk.txt", "snow-copy.txt"]
+
+
+def test_a_folder_dropped_on_the_window_opens(qtbot, window, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    root = small_folder(tmp_path)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(root))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
+        window.dropEvent(event)
+    assert event.isAccepted() and window.root == root.resolve()
+    assert len(shown_groups(window)) == 2
+
+
+def test_a_folder_that_vanished_reports_a_failure(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    gone = tmp_path / "gone"
+    root.rename(gone)
+    with qtbot.waitSignal(window.failed, timeout=SCAN_TIMEOUT_MS) as failed:
+        window.open_folder(root)
+    assert "does not exist" in failed.args[0]
+    text = answer_box(qtbot, window, "scan_failed", QMessageBox.StandardButton.Ok)
+    assert "does not exist" in text
+    assert not window.is_scanning()
