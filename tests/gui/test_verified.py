@@ -46,3 +46,21 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
         window.export_to(out, "json")
     exported = json.loads(out.read_text(encoding="utf-8"))
     assert exported["groups"] == engine["groups"] and exported["min_similarity"] == engine["min_similarity"]
+
+
+def test_cancel_in_verified_mode_stops_quickly(qtbot, verified_window, corpus):
+    import time
+
+    window = verified_window
+    cancelled_at = {}
+
+    def on_progress(p):
+        if p.phase == "reading" and p.done > 0 and not cancelled_at:
+            cancelled_at["t"] = time.perf_counter()
+            window.cancel_scan()
+
+    with qtbot.waitSignal(window.review_ready, timeout=60_000):
+        window.open_folder(corpus)
+        window.scan_job.worker.progress.connect(on_progress)
+    assert window.review.result.stats.cancelled
+    assert time.perf_counter() - cancelled_at["t"] < 1.5

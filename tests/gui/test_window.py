@@ -416,4 +416,4 @@ def test_a_folder_that_vanished_reports_a_failure(qtbot, window, tmp_path):
     assert "does not exist" in failed.args[0]
     text = answer_box(qtbot, window, "scan_failed", QMessageBox.StandardButton.Ok)
     assert "does not exist" in text
-    assert not window.is_scanning()
+    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=5000)
