@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         self.scan_job: ScanJob | None = None
         self.last_report: CleanupReport | None = None
         self._diff_request = 0
+        self._unsaved_keep: dict[str, bool] = {}  # keep-marks on their way to the index
         self._opened_at = 0.0
         self.background = Background(self)
         self.writer = Background(self, serial=True)  # the editor's decisions, in order
@@ -323,6 +324,7 @@ class MainWindow(QMainWindow):
         self.settings.add_recent(str(self.root))
         self._refresh_recent()
         self.review = None
+        self._unsaved_keep.clear()
         self.groups_model.queued.clear()
         self.groups_model.set_grouping(None, keep=set())
         self.problems_model.set_problems([])
@@ -448,6 +450,9 @@ class MainWindow(QMainWindow):
 
     # -- groups at a threshold ------------------------------------------------------------------------
     def _apply_review(self, review: Review) -> None:
+        # marks the writer has not stored yet were not in the index this review was read from
+        for path, keep in self._unsaved_keep.items():
+            (review.keep.add if keep else review.keep.discard)(path)
         self.review = review
         self.threshold_bar.set_histogram(review.grouper.histogram())
         self.problems_model.set_problems(review.problems)
@@ -574,13 +579,23 @@ class MainWindow(QMainWindow):
         keep, drop = marks
         self.groups_model.apply_keep_marks(keep, drop)
         if self.index_path is not None:
-            self.writer.call(partial(write_keeps, self.index_path, keep, drop), None, self._decision_failed)
+            changes = {**{p: False for p in drop}, **{p: True for p in keep}}
+            self._unsaved_keep.update(changes)
+            self.writer.call(partial(write_keeps, self.index_path, keep, drop), partial(self._saved, changes),
+                             self._decision_failed)
         self.statusBar().showMessage(fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(keep):,}"))
 
     @Slot(str, bool)
     def _persist_keep(self, path: str, keep: bool) -> None:
         if self.index_path is not None:
-            self.writer.call(partial(write_keep, self.index_path, path, keep), None, self._decision_failed)
+            self._unsaved_keep[path] = keep
+            self.writer.call(partial(write_keep, self.index_path, path, keep), partial(self._saved, {path: keep}),
+                             self._decision_failed)
+
+    def _saved(self, changes: dict[str, bool], _result: object = None) -> None:
+        for path, keep in changes.items():
+            if self._unsaved_keep.get(path) == keep:  # a later change to the same path is still on its way
+                del self._unsaved_keep[path]
 
     def mark_not_duplicates(self) -> None:
         pair = self.current_pair()
