@@ -118,30 +118,45 @@ def main(ctx: click.Context) -> None:
 
 @main.command()
 @click.argument("folder")
-@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=3, show_default=True,
-              help="Largest Hamming distance (bits of 64) between near-duplicates.")
+@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None,
+              help="Largest Hamming distance (bits of 64). Alone: plain SimHash groups at distance <= N, "
+                   "unverified. With --similarity: the candidate radius (scaled for short texts).")
+@click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None,
+              help="Verified mode's least similarity (character trigrams, 0..1; default 0.7). "
+                   "0 turns verification off.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder).")
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (0: one per core).")
 @include_option
 @click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True,
               help="Files larger than this many MB are skipped and reported.")
-def scan(folder: str, threshold: int, fmt: str, db: str | None, jobs: int, includes: tuple[str, ...],
-         max_size_mb: float) -> None:
+def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str, db: str | None, jobs: int,
+         includes: tuple[str, ...], max_size_mb: float) -> None:
     """Index FOLDER (incrementally) and print its groups of near-duplicates.
 
-    Example: simdesk scan articles --threshold 3 --format json > groups.json
+    By default candidates found by SimHash are verified on the texts (boilerplate lines ignored) and group
+    when their similarity reaches 0.7. `--threshold N` alone gives plain SimHash groups at distance <= N.
+
+    Example: simdesk scan articles --format json > groups.json
     """
     from simdesk.core import report
+    from simdesk.core.analysis import VerifySettings, analyse
     from simdesk.core.groups import Grouper
-    from simdesk.core.index import IndexError_
 
     path = check_folder(folder)
     index, result = run_scan(path, db, jobs, includes, max_size_mb)
     with index:
         snap = index.snapshot()
-        i, j, d = index.pairs_within(threshold, snap)
-        grouping = Grouper(snap, i, j, d, max_threshold=threshold, ignored=index.ignored_pairs()).at(threshold)
+        if (threshold is not None and similarity is None) or similarity == 0:
+            t = 3 if threshold is None else threshold
+            i, j, d = index.pairs_within(t, snap)
+            grouping = Grouper(snap, i, j, d, max_threshold=t, ignored=index.ignored_pairs()).at(t)
+        else:
+            verify = VerifySettings(max_bytes=int(max_size_mb * 1024 * 1024))
+            if similarity is not None:
+                verify = VerifySettings(min_score=similarity, max_bytes=verify.max_bytes)
+            grouper = analyse(path, index, verify=verify)
+            grouping = grouper.at(grouper.max_threshold if threshold is None else threshold)
         problems = result.problems if not result.stats.cancelled else index.problems()
         if fmt == "json":
             click.echo(report.grouping_json(folder, grouping, len(snap), problems))

@@ -30,20 +30,35 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
-def test_scan_json_has_the_documented_shape(tmp_path):
+def test_scan_json_with_a_threshold_has_the_documented_shape(tmp_path):
     root = make_folder(tmp_path)
-    result = run("scan", root, "--format", "json", "--db", tmp_path / "i.sqlite", "--jobs", "1")
+    result = run("scan", root, "--threshold", "3", "--format", "json", "--db", tmp_path / "i.sqlite", "--jobs", "1")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
+    assert list(data) == ["root", "threshold", "documents", "groups", "problems"]
     assert data["root"] == str(root) and data["threshold"] == 3 and data["documents"] == 4
     [group] = data["groups"]
     assert group["id"] == 1 and group["identical"] is False
     assert sorted(m["path"] for m in group["members"]) == ["a.txt", "same.txt", "sub/a-copy.txt"]
     assert {m["path"]: m["encoding"] for m in group["members"]}["sub/a-copy.txt"] == "gb18030"
-    assert all(set(m) == {"path", "distance", "size", "encoding"} for m in group["members"])
+    assert all(list(m) == ["path", "distance", "size", "encoding"] for m in group["members"])
     assert group["members"][0]["distance"] == 0
     assert data["problems"] == [{"path": "broken.txt", "error": data["problems"][0]["error"]}]
     assert "binary" in data["problems"][0]["error"] or "not text" in data["problems"][0]["error"]
+
+
+def test_default_scan_is_verified_and_shows_similarity(tmp_path):
+    root = make_folder(tmp_path)
+    (root / "reposted.txt").write_text("【转载】本文转载自新浪网\n\n" + ARTICLE[:40], encoding="utf-8")
+    data = json.loads(run("scan", root, "--format", "json", "--db", tmp_path / "i.sqlite").stdout)
+    assert data["threshold"] == 12 and data["min_similarity"] == 0.7
+    [group] = data["groups"]
+    members = {m["path"]: m for m in group["members"]}
+    assert set(members) == {"a.txt", "same.txt", "sub/a-copy.txt"}
+    assert all(m["similarity"] == 1.0 for m in members.values())
+    strict = json.loads(run("scan", root, "--similarity", "0.99", "--format", "json",
+                            "--db", tmp_path / "i.sqlite").stdout)
+    assert strict["min_similarity"] == 0.99 and len(strict["groups"]) == 1
 
 
 def test_scan_csv_and_text(tmp_path):

@@ -18,16 +18,34 @@ def feature_hash(feature: str) -> int:
     return mmh3.hash64(feature.encode("utf-8"), seed=SEED, x64arch=True, signed=False)[0]
 
 
-def simhash(weights: Mapping[str, float]) -> int:
-    """SimHash: bit i is set when the features whose hash has bit i set outweigh those where it is clear."""
+def votes(weights: Mapping[str, float]) -> np.ndarray:
+    """SimHash's 64 tallies: for bit i, the weight of the features whose hash has bit i set minus the weight
+    of those where it is clear (halved). Additive: the votes of a text are the sum of its parts' votes."""
     if not weights:
-        return 0
+        return np.zeros(BITS)
     hashes = np.fromiter((feature_hash(f) for f in weights), dtype="<u8", count=len(weights))
     w = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
     bits = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")  # (n, 64), bit 0 first
-    votes = w @ bits - 0.5 * w.sum()  # sum of +w where set, -w where clear, halved: the sign is what counts
-    packed = np.packbits(votes > 0, bitorder="little")
-    return int(packed.view("<u8")[0])
+    return w @ bits - 0.5 * w.sum()
+
+
+TIE = 1e-5  # tallies within this fraction of the largest are ties
+
+
+def from_votes(tallies: np.ndarray) -> int:
+    """The fingerprint of a vote vector: bit i set where tally i is positive.
+
+    A tally that is zero up to rounding (a tie: in short texts, equally weighted features often cancel) is
+    clear, so that votes summed or subtracted in another order (float32 storage, boilerplate removal) give
+    the same fingerprint."""
+    tallies = np.asarray(tallies, dtype=np.float64)
+    tie = TIE * max(float(np.abs(tallies).max(initial=0.0)), 1e-12)
+    return int(np.packbits(tallies > tie, bitorder="little").view("<u8")[0])
+
+
+def simhash(weights: Mapping[str, float]) -> int:
+    """SimHash: bit i is set when the features whose hash has bit i set outweigh those where it is clear."""
+    return from_votes(votes(weights))
 
 
 def hamming(a: int, b: int) -> int:

@@ -6,7 +6,7 @@ showing the first screenful of 100,000 groups does not pay for the rest.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 
 import numpy as np
@@ -24,45 +24,72 @@ class Grouper:
     """Pairs of a snapshot up to `max_threshold`, ready to be grouped at any threshold up to it."""
 
     def __init__(self, snapshot: Snapshot, i: np.ndarray, j: np.ndarray, d: np.ndarray,
-                 max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = ()) -> None:
+                 max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = (),
+                 scores: np.ndarray | None = None, min_score: float | None = None) -> None:
+        """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
+        least that group (see verify.py). Without them, every pair within the threshold groups."""
         self.snapshot = snapshot
         self.max_threshold = max_threshold
+        self.min_score = min_score if scores is not None else None
+        if scores is None:
+            scores = np.full(len(i), np.nan)
         keep = d <= max_threshold
-        i, j, d = i[keep], j[keep], d[keep]
+        i, j, d, scores = i[keep], j[keep], d[keep], scores[keep]
         ignored = {tuple(sorted(p)) for p in ignored}
         if ignored and len(i):
             paths = snapshot.paths
             drop = np.fromiter(((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored
                                 for a, b in zip(i.tolist(), j.tolist())), dtype=bool, count=len(i))
-            i, j, d = i[~drop], j[~drop], d[~drop]
+            i, j, d, scores = i[~drop], j[~drop], d[~drop], scores[~drop]
         order = np.argsort(d, kind="stable")
-        self.i, self.j, self.d = i[order], j[order], d[order]
+        self.i, self.j, self.d, self.scores = i[order], j[order], d[order], scores[order]
         self._cut = np.searchsorted(self.d, np.arange(max_threshold + 2), side="left")
-        self._cache: dict[int, Grouping] = {}
+        self._cache: dict[tuple[int, float | None], Grouping] = {}
 
-    def histogram(self) -> list[int]:
-        """How many pairs lie at each distance 0..max_threshold."""
-        return np.diff(self._cut).tolist()
+    @property
+    def verified(self) -> bool:
+        return self.min_score is not None
+
+    def _accepted(self, end: int, min_score: float | None) -> np.ndarray:
+        if min_score is None:
+            return np.ones(end, dtype=bool)
+        return self.scores[:end] >= min_score  # NaN (could not be verified) never passes
+
+    def histogram(self, min_score: float | None = None) -> list[int]:
+        """How many grouping pairs lie at each distance 0..max_threshold."""
+        ms = self.min_score if min_score is None else min_score
+        accepted = self._accepted(len(self.d), ms)
+        return np.bincount(self.d[accepted].astype(np.int64), minlength=self.max_threshold + 1).tolist()
 
     def pair_count(self, threshold: int) -> int:
+        """Candidate pairs within the threshold (verified or not)."""
         return int(self._cut[min(threshold, self.max_threshold) + 1])
 
-    def at(self, threshold: int) -> Grouping:
-        """The groups at Hamming distance <= threshold (memoised)."""
+    def at(self, threshold: int, min_score: float | None = None) -> Grouping:
+        """The groups at distance <= threshold (and, for a verified grouper, score >= min_score, by default
+        the grouper's own). Memoised."""
         if not 0 <= threshold <= self.max_threshold:
             raise ValueError(f"threshold must be between 0 and {self.max_threshold}, not {threshold}")
-        if threshold not in self._cache:
+        ms = self.min_score if min_score is None else min_score
+        key = (threshold, ms)
+        if key not in self._cache:
             end = self.pair_count(threshold)
-            self._cache[threshold] = Grouping(self.snapshot, threshold, self.i[:end], self.j[:end])
-        return self._cache[threshold]
+            ok = self._accepted(end, ms)
+            self._cache[key] = Grouping(self.snapshot, threshold, self.i[:end][ok], self.j[:end][ok],
+                                        self.scores[:end][ok] if ms is not None else None, ms)
+        return self._cache[key]
 
 
 class Grouping:
     """The groups at one threshold. Group k (0-based, largest first) is built on demand by `group(k)`."""
 
-    def __init__(self, snapshot: Snapshot, threshold: int, i: np.ndarray, j: np.ndarray) -> None:
+    def __init__(self, snapshot: Snapshot, threshold: int, i: np.ndarray, j: np.ndarray,
+                 scores: np.ndarray | None = None, min_score: float | None = None) -> None:
         self.snapshot = snapshot
         self.threshold = threshold
+        self.min_score = min_score
+        self._pairs = (i, j, scores)
+        self._score_of: dict[tuple[int, int], float] | None = None
         n = len(snapshot)
         if len(i):
             graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n))
@@ -106,16 +133,27 @@ class Grouping:
         s = self._starts[k]
         return self._members[s:s + self._counts[k]]
 
+    def pair_score(self, a: int, b: int) -> float | None:
+        """The verification score of two snapshot rows, when that pair was verified."""
+        i, j, scores = self._pairs
+        if scores is None:
+            return None
+        if self._score_of is None:
+            self._score_of = {(x, y): float(s) for x, y, s in zip(i.tolist(), j.tolist(), scores.tolist())}
+        return self._score_of.get((min(a, b), max(a, b)))
+
     def group(self, k: int) -> Group:
         if k not in self._groups:
-            self._groups[k] = build_group(self.snapshot, self.member_rows(k), k + 1)
+            scorer = self.pair_score if self._pairs[2] is not None else None
+            self._groups[k] = build_group(self.snapshot, self.member_rows(k), k + 1, scorer)
         return self._groups[k]
 
     def __iter__(self) -> Iterator[Group]:
         return (self.group(k) for k in range(len(self)))
 
 
-def build_group(snap: Snapshot, rows: np.ndarray, group_id: int) -> Group:
+def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
+                scorer: Callable[[int, int], float | None] | None = None) -> Group:
     """A group of the given snapshot rows: the representative is the member with the least total Hamming
     distance to all others (ties: first path); the others follow by distance to it, then path."""
     fps = snap.fingerprints[rows]
@@ -127,9 +165,16 @@ def build_group(snap: Snapshot, rows: np.ndarray, group_id: int) -> Group:
     rep = int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
     dist = np.bitwise_count(fps ^ fps[rep]).astype(np.int64)
     order = sorted(range(len(rows)), key=lambda x: (x != rep, int(dist[x]), snap.paths[rows[x]]))
+    rep_row = int(rows[rep])
+
+    def score_of(x: int) -> float | None:
+        if scorer is None:
+            return None
+        return 1.0 if x == rep else scorer(rep_row, int(rows[x]))
+
     members = tuple(
         Member(int(snap.ids[rows[x]]), snap.paths[rows[x]], int(dist[x]), int(snap.sizes[rows[x]]),
-               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]])
+               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]], score_of(x))
         for x in order
     )
     identical = len({m.content_hash for m in members}) == 1

@@ -18,9 +18,79 @@ from simdesk.core import pairs as pairs_mod
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
+
+SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS documents (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        encoding TEXT NOT NULL,
+        chars INTEGER NOT NULL,
+        fingerprint INTEGER NOT NULL,
+        b0 INTEGER NOT NULL, b1 INTEGER NOT NULL, b2 INTEGER NOT NULL, b3 INTEGER NOT NULL,
+        lines BLOB NOT NULL DEFAULT x'',
+        votes BLOB NOT NULL DEFAULT x'',
+        clean_fp INTEGER,
+        clean_key TEXT
+    )
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS documents_b0 ON documents(b0)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS documents_b1 ON documents(b1)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS documents_b2 ON documents(b2)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS documents_b3 ON documents(b3)
+    """,
+    """
+    CREATE INDEX IF NOT EXISTS documents_hash ON documents(content_hash)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS problems (path TEXT PRIMARY KEY, error TEXT NOT NULL)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS keep_marks (
+        doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS scores (
+        a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        score REAL NOT NULL,
+        PRIMARY KEY (a, b), CHECK (a < b)
+    )
+    """,
+    """
+    CREATE TRIGGER IF NOT EXISTS documents_content_changed
+        AFTER UPDATE OF content_hash, fingerprint ON documents
+        WHEN old.content_hash != new.content_hash OR old.fingerprint != new.fingerprint
+    BEGIN
+        DELETE FROM scores WHERE a = new.id OR b = new.id;
+        UPDATE documents SET clean_fp = NULL, clean_key = NULL WHERE id = new.id;
+    END
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS ignored_pairs (
+        a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        PRIMARY KEY (a, b), CHECK (a < b)
+    )
+    """,
+)
 
 
 class IndexError_(RuntimeError):
@@ -91,43 +161,13 @@ class Index:
             # Older or newer layouts are never misread: the index is a cache of the folder, so it is rebuilt.
             self._drop_all()
         with self.transaction():
-            for statement in (
-                """
-                CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-                CREATE TABLE IF NOT EXISTS documents (
-                    id INTEGER PRIMARY KEY,
-                    path TEXT NOT NULL UNIQUE,
-                    size INTEGER NOT NULL,
-                    mtime_ns INTEGER NOT NULL,
-                    content_hash TEXT NOT NULL,
-                    encoding TEXT NOT NULL,
-                    chars INTEGER NOT NULL,
-                    fingerprint INTEGER NOT NULL,
-                    b0 INTEGER NOT NULL, b1 INTEGER NOT NULL, b2 INTEGER NOT NULL, b3 INTEGER NOT NULL
-                );
-                CREATE INDEX IF NOT EXISTS documents_b0 ON documents(b0);
-                CREATE INDEX IF NOT EXISTS documents_b1 ON documents(b1);
-                CREATE INDEX IF NOT EXISTS documents_b2 ON documents(b2);
-                CREATE INDEX IF NOT EXISTS documents_b3 ON documents(b3);
-                CREATE INDEX IF NOT EXISTS documents_hash ON documents(content_hash);
-                CREATE TABLE IF NOT EXISTS problems (path TEXT PRIMARY KEY, error TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS keep_marks (
-                    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE
-                );
-                CREATE TABLE IF NOT EXISTS ignored_pairs (
-                    a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-                    b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-                    PRIMARY KEY (a, b), CHECK (a < b)
-                );
-                """
-            ).split(";"):
-                if statement.strip():
-                    self.conn.execute(statement)
+            for statement in SCHEMA:
+                self.conn.execute(statement)
             self.set_meta("schema_version", str(SCHEMA_VERSION))
 
     def _drop_all(self) -> None:
         with self.transaction():
-            for table in ("ignored_pairs", "keep_marks", "problems", "documents", "meta"):
+            for table in ("ignored_pairs", "keep_marks", "scores", "problems", "documents", "meta"):
                 self.conn.execute(f"DROP TABLE IF EXISTS {table}")
         self.rebuilt = True
 
@@ -173,13 +213,15 @@ class Index:
         for d in docs:
             b = blocks_of(d.fingerprint)
             rows.append((d.path, d.size, d.mtime_ns, d.content_hash, d.encoding, d.chars,
-                         to_signed(d.fingerprint), *b))
+                         to_signed(d.fingerprint), *b, d.line_hashes, d.votes))
         self.conn.executemany(
-            """INSERT INTO documents(path, size, mtime_ns, content_hash, encoding, chars, fingerprint, b0, b1, b2, b3)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """INSERT INTO documents(path, size, mtime_ns, content_hash, encoding, chars, fingerprint, b0, b1, b2, b3,
+                                     lines, votes)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns,
                  content_hash=excluded.content_hash, encoding=excluded.encoding, chars=excluded.chars,
-                 fingerprint=excluded.fingerprint, b0=excluded.b0, b1=excluded.b1, b2=excluded.b2, b3=excluded.b3""",
+                 fingerprint=excluded.fingerprint, b0=excluded.b0, b1=excluded.b1, b2=excluded.b2, b3=excluded.b3,
+                 lines=excluded.lines, votes=excluded.votes""",
             rows,
         )
 
@@ -261,6 +303,39 @@ class Index:
         (taken now when not given)."""
         snap = snapshot if snapshot is not None else self.snapshot()
         return pairs_mod.pairs_within(snap.fingerprints, radius)
+
+    # -- analysis: boilerplate-free fingerprints and verified scores ----------------------------------
+    def analysis_state(self) -> tuple[list[bytes], list[bytes], list[str | None], np.ndarray]:
+        """For every snapshot row (path order): line hashes blob, votes blob, clean key, clean fingerprint
+        (uint64; rows without one hold their plain fingerprint and a None key)."""
+        rows = self.conn.execute("SELECT lines, votes, clean_key, coalesce(clean_fp, fingerprint) FROM documents "
+                                 "WHERE size >= 0 ORDER BY path").fetchall()
+        if not rows:
+            return [], [], [], np.empty(0, dtype=np.uint64)
+        lines, tallies, keys, fps = zip(*rows)
+        return list(lines), list(tallies), list(keys), np.array(fps, dtype=np.int64).view(np.uint64)
+
+    def set_clean_fingerprints(self, rows: Iterable[tuple[int, int, str]]) -> None:
+        """(document id, boilerplate-free fingerprint, clean key) for each document recomputed."""
+        rows = list(rows)
+        with self.transaction():
+            self.conn.executemany("UPDATE documents SET clean_fp = ?, clean_key = ? WHERE id = ?",
+                                  ((to_signed(fp), key, doc_id) for doc_id, fp, key in rows))
+            # what was verified on the old boilerplate-free text is stale
+            self.conn.executemany("DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, _, _ in rows))
+
+    def scores(self) -> dict[tuple[int, int], float]:
+        """Verified scores kept from earlier analyses, by (smaller id, larger id)."""
+        return {(a, b): s for a, b, s in self.conn.execute("SELECT a, b, score FROM scores")}
+
+    def store_scores(self, rows: Iterable[tuple[int, int, float]]) -> None:
+        with self.transaction():
+            self.conn.executemany("INSERT OR REPLACE INTO scores(a, b, score) VALUES (?, ?, ?)",
+                                  ((min(a, b), max(a, b), s) for a, b, s in rows))
+
+    def clear_scores(self) -> None:
+        with self.transaction():
+            self.conn.execute("DELETE FROM scores")
 
     # -- decisions ----------------------------------------------------------------------------------
     def keep_marks(self) -> set[str]:

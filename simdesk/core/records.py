@@ -15,6 +15,8 @@ class Document:
     encoding: str
     chars: int
     fingerprint: int  # unsigned 64-bit SimHash
+    line_hashes: bytes = b""  # boilerplate candidates: sorted uint32 hashes of short line keys (boilerplate.py)
+    votes: bytes = b""  # SimHash's 64 tallies as float32, so boilerplate can be subtracted without re-reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,7 @@ class Member:
     encoding: str
     mtime_ns: int
     content_hash: str
+    score: float | None = None  # verified similarity to the representative (verify.py), when measured
 
     @property
     def similarity(self) -> float:

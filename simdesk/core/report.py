@@ -18,24 +18,28 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def groups_document(root: str, threshold: int, documents: int, groups: Iterable[Group],
-                    problems: Iterable[Problem]) -> dict:
-    """The `simdesk scan --format json` shape."""
-    return {
-        "root": root,
-        "threshold": threshold,
-        "documents": documents,
-        "groups": [
-            {"id": g.id, "identical": g.identical,
-             "members": [{"path": m.path, "distance": m.distance, "size": m.size, "encoding": m.encoding}
-                         for m in g.members]}
-            for g in groups
-        ],
-        "problems": [{"path": p.path, "error": p.error} for p in problems],
-    }
+                    problems: Iterable[Problem], min_similarity: float | None = None) -> dict:
+    """The `simdesk scan --format json` shape; verified groupings add `min_similarity` and, per member,
+    `similarity` (its verified score against the representative, null when that pair was not compared)."""
+    out = {"root": root, "threshold": threshold}
+    if min_similarity is not None:
+        out["min_similarity"] = min_similarity
+    out["documents"] = documents
+    out["groups"] = [{"id": g.id, "identical": g.identical, "members": [_member(m, min_similarity) for m in g.members]}
+                     for g in groups]
+    out["problems"] = [{"path": p.path, "error": p.error} for p in problems]
+    return out
+
+
+def _member(m, verified) -> dict:
+    row = {"path": m.path, "distance": m.distance, "size": m.size, "encoding": m.encoding}
+    if verified is not None:
+        row["similarity"] = None if m.score is None else round(m.score, 4)
+    return row
 
 
 def grouping_json(root: str, grouping: Grouping, documents: int, problems: Iterable[Problem]) -> str:
-    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems),
+    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems, grouping.min_score),
                       ensure_ascii=False, indent=2)
 
 
@@ -44,7 +48,8 @@ def safe_cell(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-CSV_COLUMNS = ("group", "identical", "path", "distance", "similarity_percent", "size", "encoding", "representative")
+CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent", "verified_similarity", "size",
+               "encoding", "representative")
 
 
 def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str:
@@ -55,7 +60,8 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str
     for g in groups:
         for k, m in enumerate(g.members):
             writer.writerow([g.id, int(g.identical), safe_cell(m.path), m.distance,
-                             f"{similarity_percent(m.distance):.1f}", m.size, m.encoding, int(k == 0)])
+                             f"{similarity_percent(m.distance):.1f}", "" if m.score is None else f"{m.score:.3f}",
+                             m.size, m.encoding, int(k == 0)])
     problems = list(problems)
     if problems:
         out.write("\n")
@@ -66,14 +72,16 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str
 
 
 def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Problem]) -> str:
-    lines = [f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold} "
+    verified = f", verified similarity >= {grouping.min_score:.2f}" if grouping.min_score is not None else ""
+    lines = [f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}{verified} "
              f"({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)"]
     for g in grouping:
         flag = " identical" if g.identical else ""
         lines.append(f"\ngroup {g.id}: {len(g.members)} members{flag}")
         for k, m in enumerate(g.members):
             mark = "*" if k == 0 else " "
-            lines.append(f" {mark} d={m.distance:<2d} {m.size:>9d} B  {m.encoding:<9s} {m.path}")
+            score = "" if m.score is None else f" s={m.score:.2f}"
+            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {m.path}")
     if problems:
         lines.append(f"\n{len(problems)} problems:")
         lines.extend(f"  {p.path}: {p.error}" for p in problems)

@@ -16,9 +16,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simdesk.core.boilerplate import line_hashes
 from simdesk.core.documents import DecodeError, FileEntry, content_hash, describe_os_error, read_text_file, walk
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import simhash
+from simdesk.core.fingerprint import from_votes, votes
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
 
@@ -74,8 +75,9 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
         return Problem(entry.rel, str(exc))
     except OSError as exc:
         return Problem(entry.rel, describe_os_error(exc))
-    fp = simhash(weighted_terms(tf.text, settings))
-    return Document(entry.rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text), fp)
+    tallies = votes(weighted_terms(tf.text, settings))
+    return Document(entry.rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
+                    from_votes(tallies), line_hashes(tf.text).tobytes(), tallies.astype("<f4").tobytes())
 
 
 def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,
@@ -106,7 +108,8 @@ def worker_count(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere)."""
     if sys.platform.startswith("linux"):
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
@@ -218,7 +221,7 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
                 break
             take(_fingerprint_chunk(chunk, options.max_bytes, settings, moved_from))
     else:
-        with _pool(workers) as pool:
+        with process_pool(workers) as pool:
             queue = iter(chunks)
             running: set[Future] = set()
             try:

@@ -1,0 +1,89 @@
+"""Boilerplate: short lines that recur across many documents of a collection (repost notices, signatures,
+copyright footers, attributions). They are dropped before fingerprinting for pair search and before
+verification, so that two different articles with the same footer do not match, and one article with and
+without it does.
+
+A line is a boilerplate line when its key (normalised: no punctuation, spaces or digits) has 2..80
+characters and occurs in at least `min_document_frequency(n)` documents of the n in the collection. Long
+lines never count: a paragraph shared by many documents is content, not boilerplate.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+
+import mmh3
+import numpy as np
+
+from simdesk.core.features import LINKS
+
+MIN_KEY_CHARS = 2
+MAX_KEY_CHARS = 80
+SEED = 0xB0113
+KEY_DROP = re.compile(r"[\W_\d]+")
+
+
+def line_keys(text: str) -> list[str]:
+    """One key per line of the text: the line normalised as features.normalize does (NFKC, case folding,
+    links dropped), then without punctuation, symbols, spaces and digits."""
+    folded = LINKS.sub(" ", unicodedata.normalize("NFKC", text).casefold())
+    return [KEY_DROP.sub("", line) for line in folded.splitlines()]
+
+
+def line_key(line: str) -> str:
+    return line_keys(line)[0] if line.strip() else ""
+
+
+def line_hash(key: str) -> int:
+    return mmh3.hash(key, SEED, signed=False)
+
+
+def line_hashes(text: str) -> np.ndarray:
+    """Sorted unique 32-bit hashes of the keys of a text's candidate boilerplate lines."""
+    keys = {k for k in line_keys(text) if MIN_KEY_CHARS <= len(k) <= MAX_KEY_CHARS}
+    return np.unique(np.fromiter(map(line_hash, keys), dtype=np.uint32, count=len(keys)))
+
+
+def min_document_frequency(documents: int) -> int:
+    """In how many documents a line must occur to be boilerplate: 10, or 1 in 1,000 documents in larger
+    collections (measured on the medium corpus: 10 at 20,000 documents drops lines that near-duplicate
+    clusters share and costs recall 0.972 -> 0.931; 20 keeps it)."""
+    return max(10, documents // 1000)
+
+
+def boilerplate_set(per_document: Iterable[np.ndarray], documents: int) -> frozenset[int]:
+    """The line hashes that are boilerplate in a collection, from each document's line_hashes()."""
+    arrays = [a for a in per_document if len(a)]
+    if not arrays:
+        return frozenset()
+    values, counts = np.unique(np.concatenate(arrays), return_counts=True)
+    return frozenset(values[counts >= min_document_frequency(documents)].tolist())
+
+
+def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]) -> list[np.ndarray]:
+    """For each document, the boilerplate hashes among its line hashes (one vectorised pass)."""
+    if not per_document:
+        return []
+    flat = np.concatenate(per_document) if per_document else np.empty(0, dtype=np.uint32)
+    mask = np.isin(flat, np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
+    bounds = np.cumsum([len(a) for a in per_document])[:-1]
+    return [flat[part][m] for part, m in zip(np.split(np.arange(len(flat)), bounds), np.split(mask, bounds))]
+
+
+def strip_boilerplate(text: str, boilerplate: Collection[int]) -> str:
+    """The text without its boilerplate lines (`boilerplate`: a set of line hashes, see boilerplate_set);
+    the whole text when nothing else would remain."""
+    if len(boilerplate) == 0:
+        return text
+    lines = text.splitlines()
+    keys = line_keys(text)
+    if len(keys) != len(lines):  # a character that NFKC turns into a line break: leave the text whole
+        return text
+    drop = {k for k, key in enumerate(keys) if MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS and line_hash(key) in boilerplate}
+    if not drop:
+        return text
+    kept = [line for k, line in enumerate(lines) if k not in drop]
+    if sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
+        return text
+    return "\n".join(kept)

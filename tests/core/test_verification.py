@@ -1,0 +1,93 @@
+"""Boilerplate, the verification score, and the verified analysis on real folders and a real index."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from simdesk.core.analysis import VerifySettings, analyse, candidate_pairs, pair_radius
+from simdesk.core.boilerplate import (boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate)
+from simdesk.core.index import Index
+from simdesk.core.records import ScanOptions
+from simdesk.core.scan import scan
+from simdesk.core.verify import score, trigrams
+
+FOOTER = "（本文来源：新浪网。版权归原作者所有，如有侵权请联系删除。）"
+SAYINGS = ["人无远虑，必有近忧。", "宁走十步远，不走一步险。", "病急乱投医，逢庙就烧香。", "大王好见，小鬼难求。",
+           "财压奴婢，艺压当行。", "一家不知一家，和尚不知道家。", "失事容易，得事艰难。", "小的不哄，老的不欺。",
+           "天无一月雨，人无一世穷。", "针无两头锋利，人无两副身心。", "好酒不怕酿，好人不怕讲。", "死生有命，富贵在天。"]
+
+
+def test_trigram_score_is_resemblance_or_gated_containment():
+    a = trigrams("今天天气很好我们一起去公园散步")
+    assert score(a, a) == 1.0
+    truncated = trigrams("今天天气很好我们一起去公园")
+    assert score(a, truncated) == 1.0  # contained, and not much shorter
+    tiny = trigrams("今天天气")
+    assert score(a, tiny) < 0.3  # contained, but far shorter: the length gate applies
+    assert score(a, trigrams("床前明月光疑是地上霜")) == 0.0
+    assert score(trigrams("今天天气很好，我们"), trigrams("今天天气很好,我们")) == 1.0
+
+
+def test_boilerplate_needs_many_documents_and_short_lines():
+    docs = [f"{s}\n{FOOTER}" for s in SAYINGS] + ["另一段很长的正文。" * 20 + "\n" + FOOTER]
+    hashes = [line_hashes(d) for d in docs]
+    assert min_document_frequency(len(docs)) == 10
+    boiler = boilerplate_set(hashes, len(docs))
+    assert len(boiler) == 1  # only the footer: each saying occurs once
+    assert strip_boilerplate(docs[0], boiler) == SAYINGS[0]
+    assert strip_boilerplate(FOOTER, boiler) == FOOTER  # nothing else would remain: the text stays whole
+    assert boilerplate_set(hashes[:9], 9) == frozenset()  # too few documents to tell
+
+
+def test_length_aware_radius():
+    verify = VerifySettings()
+    assert pair_radius(np.array([100, 399, 400, 1499, 1500, 10**6]), verify).tolist() == [18, 18, 16, 16, 12, 12]
+
+
+def test_candidates_include_far_pairs_only_for_short_texts():
+    fps = np.array([0, (1 << 15) - 1, 2**64 - 1, 2**64 - 1 - ((1 << 15) - 1)], dtype=np.uint64)  # d = 15 twice
+    i, j, d, scaled = candidate_pairs(fps, np.array([100, 100, 5000, 5000]), VerifySettings())
+    assert set(zip(i.tolist(), j.tolist(), d.tolist())) == {(0, 1, 15)}
+    assert scaled.tolist() == [10]  # 15 bits of an 18-bit radius is 10 of 12
+
+
+def write(root, files):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+
+
+def test_shared_footer_does_not_group_different_sayings_but_a_repost_groups(tmp_path):
+    root = tmp_path / "docs"
+    files = {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS)}
+    files["plain.txt"] = SAYINGS[0]  # the same saying without the footer
+    write(root, files)
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        grouper = analyse(root, index, verify=VerifySettings(jobs=1))
+        groups = [sorted(m.path for m in g.members) for g in grouper.at(12)]
+        assert groups == [["plain.txt", "s00.txt"]]
+        assert grouper.at(12).group(0).members[1].score == 1.0
+        # the boilerplate-free fingerprint of the reposted saying is (all but float rounding of ties) the
+        # plain saying's, while their stored fingerprints, footer included, are far apart
+        snap = grouper.snapshot
+        row = {p: k for k, p in enumerate(snap.paths)}
+        assert bin(int(snap.fingerprints[row["s00.txt"]] ^ snap.fingerprints[row["plain.txt"]])).count("1") <= 3
+        assert bin(index.document("s00.txt").fingerprint ^ index.document("plain.txt").fingerprint).count("1") > 10
+        # scores are kept: a second analysis reads nothing new and gives the same groups
+        assert index.scores()
+        again = analyse(root, index, verify=VerifySettings(jobs=1))
+        assert [sorted(m.path for m in g.members) for g in again.at(12)] == groups
+
+
+def test_verified_analysis_matches_truth_on_the_small_collection(tmp_path, small_corpus):
+    truth = json.loads((small_corpus / "truth.json").read_text("utf-8"))["files"]
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(small_corpus, index, ScanOptions(jobs=2))
+        grouping = analyse(small_corpus, index).at(12)
+        wrong = sum(1 for g in grouping for m in g.members
+                    if truth[m.path]["group"] != truth[g.members[0].path]["group"])
+        grouped = sum(len(g.members) for g in grouping)
+        assert wrong <= 0.02 * grouped
+        assert all(m.score is None or m.score >= 0.7 for g in grouping for m in g.members[1:])
