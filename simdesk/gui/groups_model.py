@@ -36,7 +36,8 @@ GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 MEMBER_FLAGS = GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
 MEMBER_PATH_FLAGS = MEMBER_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
 
-COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(8)
+COLUMNS = 8
+COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(COLUMNS)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -255,10 +256,14 @@ class GroupsModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ---------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:
-        if not self.hasIndex(row, column, parent):
+        # bounds checked here rather than with hasIndex(), which would call rowCount() and columnCount()
+        # back in Python: QTreeView asks for an index of every group row after each reset
+        if not 0 <= column < COLUMNS or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, TOP)
+            return self.createIndex(row, column, TOP) if row < len(self.order) else QModelIndex()
+        if parent.internalId() != TOP or parent.column() != 0 or row >= self.rowCount(parent):
+            return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
     def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
@@ -274,7 +279,7 @@ class GroupsModel(QAbstractItemModel):
         return int(self.grouping.sizes()[int(self.order[parent.row()])])
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 8
+        return COLUMNS
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
