@@ -221,6 +221,54 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
 
 
 @main.command()
+@click.argument("folder")
+@click.option("--db", type=click.Path(dir_okay=False))
+@click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
+@click.option("--sweep/--no-sweep", default=True, show_default=True,
+              help="Also print the precision/recall curve over thresholds and similarities.")
+def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
+    """Scan FOLDER, a collection with a truth.json, and score simdesk's groups against it.
+
+    Prints `name value` lines (pairwise precision, recall, F1; the same for short texts; recall per edit
+    kind) for the default settings, then, with --sweep, one line per setting:
+    `sweep MODE SETTING precision recall f1 short_precision short_recall`.
+
+    Example: simdesk evaluate corpus/medium
+    """
+    from simdesk.core.analysis import analyse
+    from simdesk.core.evaluation import load_truth, score_groups
+    from simdesk.core.groups import Grouper
+
+    path = check_folder(folder)
+    try:
+        truth = load_truth(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise UsageFailure(f"{folder}: no usable truth.json ({exc})") from None
+    index, _ = run_scan(path, db, jobs, (), 20.0)
+    with index:
+        verified = analyse(path, index)
+        snap = index.snapshot()
+        i, j, d = index.pairs_within(12, snap)
+        plain = Grouper(snap, i, j, d, ignored=index.ignored_pairs())
+
+    def paths(grouping):
+        return [[m.path for m in g.members] for g in grouping]
+
+    default = score_groups(truth, paths(verified.at(verified.max_threshold)))
+    click.echo("\n".join(default.lines()))
+    if not sweep:
+        return
+    rows = [("verified", f"min_similarity={s:.2f}", verified.at(verified.max_threshold, min_score=s))
+            for s in (0.5, 0.6, 0.7, 0.8, 0.9)]
+    rows += [("verified", f"scaled_distance<={t}", verified.at(t)) for t in range(0, 13, 2)]
+    rows += [("plain", f"distance<={t}", plain.at(t)) for t in range(0, 13)]
+    for mode, setting, grouping in rows:
+        s = score_groups(truth, paths(grouping))
+        click.echo(f"sweep {mode} {setting} {s.precision:.4f} {s.recall:.4f} {s.f1:.4f} "
+                   f"{s.short_precision:.4f} {s.short_recall:.4f}")
+
+
+@main.command()
 @click.argument("dest", required=False, type=click.Path(file_okay=False))
 def demo(dest: str | None) -> None:
     """Write the built-in demo collection (to DEST, or the user's data folder) and print where it is."""
