@@ -19,6 +19,15 @@ SCREENSHOT_TIMEOUT_MS = 15 * 60 * 1000
 SCREENSHOT_SIZE = (1500, 900)
 
 
+def preload_native_segmenter() -> None:
+    """Import rjieba now, before the window shows: its constructor builds the dictionary in Rust while
+    holding the GIL (0.15-0.25 s), which in the middle of a scan's analysis would freeze the event loop."""
+    try:
+        import rjieba  # noqa: F401
+    except ImportError:
+        pass
+
+
 def default_data_dir() -> Path:
     import platformdirs
 
@@ -85,6 +94,7 @@ def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[]
     app.setApplicationName("simdesk")
     app.setOrganizationName("simdesk")
     settings = settings or Settings.user()
+    preload_native_segmenter()
     window = make_window(settings, data_dir or default_data_dir(), demo)
     if screenshot is not None:
         window.resize(*SCREENSHOT_SIZE)

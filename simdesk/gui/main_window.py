@@ -352,7 +352,7 @@ class MainWindow(QMainWindow):
     def _start_scan(self, show_index_first: bool) -> None:
         assert self.root is not None and self.index_path is not None
         worker = ScanWorker(self.root, self.index_path, self.settings.scan_options(), MAX_THRESHOLD,
-                            show_index_first, self.settings.min_similarity())
+                            show_index_first, self.settings.min_similarity(), self.threshold_bar.value())
         job = ScanJob(worker, self)
         worker.loaded.connect(self._on_loaded)
         worker.progress.connect(self._on_progress)

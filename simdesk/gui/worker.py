@@ -56,6 +56,18 @@ def load_review(root: Path, index: Index, max_threshold: int, min_similarity: fl
     return Review(root, index.path, grouper, index.keep_marks(), index.problems(), result)
 
 
+WARM_GROUPS = 100
+
+
+def warm(review: Review, threshold: int) -> None:
+    """Group at `threshold` and build the first screenful of groups here, off the GUI thread (both are
+    memoised), so the window shows them without computing anything."""
+    grouping = review.grouper.at(min(threshold, review.grouper.max_threshold))
+    review.grouper.histogram()
+    for k in range(min(WARM_GROUPS, len(grouping))):
+        grouping.group(k)
+
+
 class ScanWorker(QObject):
     """Shows what the index already holds, scans the folder incrementally, then shows the fresh result.
 
@@ -69,7 +81,7 @@ class ScanWorker(QObject):
     failed = Signal(str)
 
     def __init__(self, root: Path, index_path: Path, options: ScanOptions, max_threshold: int,
-                 show_index_first: bool = True, min_similarity: float | None = None) -> None:
+                 show_index_first: bool = True, min_similarity: float | None = None, threshold: int = 0) -> None:
         super().__init__()
         self.root = root
         self.index_path = index_path
@@ -77,6 +89,7 @@ class ScanWorker(QObject):
         self.max_threshold = max_threshold
         self.show_index_first = show_index_first
         self.min_similarity = min_similarity
+        self.threshold = threshold  # the slider's value when the scan started: grouped here, not on the GUI thread
         self.token = CancelToken()
 
     def cancel(self) -> None:
@@ -100,8 +113,10 @@ class ScanWorker(QObject):
 
 
     def _review(self, index: Index, result: ScanResult | None = None) -> Review:
-        return load_review(self.root, index, self.max_threshold, self.min_similarity, self.options.max_bytes, result,
-                           self.progress.emit, lambda: self.token.cancelled)
+        review = load_review(self.root, index, self.max_threshold, self.min_similarity, self.options.max_bytes,
+                             result, self.progress.emit, lambda: self.token.cancelled)
+        warm(review, self.threshold)
+        return review
 
 
 class ScanJob(QObject):
