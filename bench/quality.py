@@ -6,6 +6,8 @@ them), the same for short texts, for
   - simdesk at its default settings (verified) and as plain SimHash at k=3,
   - the `simhash` package (Simhash over the same tokens, SimhashIndex at k=3),
   - datasketch (MinHash over the same tokens, 128 permutations, MinHashLSH at threshold 0.7).
+`python -m bench.quality CORPUS_DIR --features` instead scores simdesk's default pipeline with each feature
+option (word unigrams, + word bigrams, + character bigrams, unigrams without stop words).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from scipy.sparse.csgraph import connected_components
 from simdesk.core.analysis import analyse
 from simdesk.core.documents import DecodeError, read_text_file
 from simdesk.core.evaluation import Scores, load_truth, score_groups
-from simdesk.core.features import normalize, segment
+from simdesk.core.features import FeatureSettings, normalize, segment
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index
 from simdesk.core.records import ScanOptions
@@ -91,7 +93,33 @@ def main(corpus: Path) -> None:
          time.perf_counter() - started)
 
 
+FEATURE_OPTIONS = {
+    "words": FeatureSettings(),
+    "words_bigrams": FeatureSettings(bigrams=True),
+    "words_char2": FeatureSettings(char_ngrams=2),
+    "words_no_stopwords": FeatureSettings(stopwords=False),
+}
+
+
+def features(corpus: Path) -> None:
+    truth = load_truth(corpus)
+    for name, settings in FEATURE_OPTIONS.items():
+        with tempfile.TemporaryDirectory() as tmp, Index(Path(tmp) / "q.sqlite") as index:
+            started = time.perf_counter()
+            scan(corpus, index, ScanOptions(), settings=settings)
+            grouper = analyse(corpus, index, settings=settings)
+            emit(f"features_{name}", score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
+                 time.perf_counter() - started)
+            snap = index.snapshot()
+            i, j, d = index.pairs_within(3, snap)
+            plain = Grouper(snap, i, j, d, max_threshold=3).at(3)
+            emit(f"features_{name}_plain_k3", score_groups(truth, [[m.path for m in g.members] for g in plain]), 0.0)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) == 3 and sys.argv[2] == "--features":
+        features(Path(sys.argv[1]))
+    elif len(sys.argv) == 2:
+        main(Path(sys.argv[1]))
+    else:
         sys.exit(__doc__)
-    main(Path(sys.argv[1]))
