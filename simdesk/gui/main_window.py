@@ -392,7 +392,14 @@ class MainWindow(QMainWindow):
     def _on_finished(self, review: Review) -> None:
         if self.sender() is not (self.scan_job.worker if self.scan_job else None):
             return
-        self._apply_review(review)
+        if review.unchanged and self.review is not None:
+            # the groups on screen (and any regrouping the editor did meanwhile) stand; only the scan's
+            # result and problems are new
+            self.review.result, self.review.problems = review.result, review.problems
+            self.problems_model.set_problems(review.problems)
+            self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(review.problems))))
+        else:
+            self._apply_review(review)
         stats = review.result.stats if review.result else None
         if stats is not None:
             if stats.cancelled:

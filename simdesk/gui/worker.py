@@ -29,6 +29,7 @@ class Review:
     keep: set[str] = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
     result: ScanResult | None = None  # None while showing what the index held before this scan
+    unchanged: bool = False  # the scan changed no document: the groups shown from the index still hold
 
     @property
     def documents(self) -> int:
@@ -99,10 +100,19 @@ class ScanWorker(QObject):
     def run(self) -> None:
         try:
             with Index(self.index_path) as index:
+                before = None
                 if self.show_index_first and index.count() > 0:
-                    self.loaded.emit(self._review(index))
+                    before = self._review(index)
+                    self.loaded.emit(before)
                 result = scan(self.root, index, self.options, on_progress=self.progress.emit, cancel=self.token)
-                self.finished.emit(self._review(index, result))
+                s = result.stats
+                if before is not None and not s.cancelled and s.new == s.changed == s.moved == s.deleted == 0:
+                    # nothing to regroup: skip a second analysis (seconds on a large folder)
+                    after = Review(self.root, index.path, before.grouper, index.keep_marks(), index.problems(),
+                                   result, unchanged=True)
+                else:
+                    after = self._review(index, result)
+                self.finished.emit(after)
         except IndexError_ as exc:
             self.failed.emit(str(exc))
         except OSError as exc:

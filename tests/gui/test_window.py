@@ -120,6 +120,8 @@ def test_scan_shows_the_engines_groups_then_reopens_from_the_index(qtbot, window
         second.open_folder(corpus)
     assert events[0] == ("groups", True)  # shown while the incremental scan still ran
     assert second.review.result.stats.unchanged == engine["documents"]
+    assert len(events) == 1  # nothing changed: the groups from the index stand, no second regrouping
+    assert sorted(map(sorted, shown_groups(second))) == sorted(map(sorted, as_sets(engine)))
     second.stop_scan()
 
 
