@@ -419,3 +419,22 @@ def test_a_folder_that_vanished_reports_a_failure(qtbot, window, tmp_path):
     text = answer_box(qtbot, window, "scan_failed", QMessageBox.StandardButton.Ok)
     assert "does not exist" in text
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=5000)
+
+
+def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    view = window.groups_view
+    view.setFocus()
+    group = group_index_containing(window, "poem.txt")
+    with qtbot.waitSignal(window.diff_shown, timeout=10_000):
+        window.select_members([window.groups_model.index(0, 0, group)])  # its first member
+    first = window.groups_model.member(view.currentIndex()).path
+    with qtbot.waitSignal(window.diff_shown, timeout=10_000):
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+    second = window.groups_model.member(view.currentIndex())
+    assert second is not None and second.path != first
+    assert second.path in window.diff_view.right_title.text() + window.diff_view.left_title.text()
+    qtbot.keyClick(view, Qt.Key.Key_Left)  # up to the group row
+    assert window.groups_model.member(view.currentIndex()) is None
+    assert window.groups_model.group(view.currentIndex()) is not None
