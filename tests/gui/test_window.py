@@ -438,3 +438,13 @@ def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, 
     qtbot.keyClick(view, Qt.Key.Key_Left)  # up to the group row
     assert window.groups_model.member(view.currentIndex()) is None
     assert window.groups_model.group(view.currentIndex()) is not None
+
+
+def test_typing_in_the_filter_box_is_not_taken_by_shortcuts(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    window.select_members([member_index(window, "poem.txt")])
+    window.filter_edit.setFocus()
+    qtbot.keyClicks(window.filter_edit, "np poem")
+    assert window.filter_edit.text() == "np poem"
+    assert window.groups_model.keep == set() and window.groups_model.queued == set()
