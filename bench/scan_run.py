@@ -19,14 +19,18 @@ class PeakRss:
     """Samples, in a thread, the RSS of this process and of all its descendants (fork server, workers): the
     peak of their sum and of this process alone, and the CPU seconds each used (its last sample)."""
 
-    def __init__(self, every_s: float = 0.02) -> None:
+    def __init__(self, every_s: float = 0.1, children_every_s: float = 0.5) -> None:
         import psutil
 
         self.proc = psutil.Process()
         self.every_s = every_s
+        self.children_every_s = children_every_s  # listing descendants walks /proc: ~2 ms, so not every sample
         self.peak = 0
         self.peak_main = 0
         self.cpu: dict[int, float] = {}
+        self.own_cpu = 0.0  # this sampler's CPU, not the scan's
+        self._children: list = []
+        self._listed = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -34,7 +38,11 @@ class PeakRss:
         import psutil
 
         total = 0
-        for p in [self.proc, *self.proc.children(recursive=True)]:
+        now = time.perf_counter()
+        if now - self._listed >= self.children_every_s:
+            self._children = self.proc.children(recursive=True)
+            self._listed = now
+        for p in [self.proc, *self._children]:
             try:
                 with p.oneshot():
                     rss = p.memory_info().rss
@@ -50,7 +58,9 @@ class PeakRss:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            cpu = time.thread_time()
             self.sample()
+            self.own_cpu += time.thread_time() - cpu
             self._stop.wait(self.every_s)
 
     def children_cpu(self) -> float:
@@ -91,8 +101,8 @@ def run(root: Path, db: Path, jobs: int, threshold: int) -> dict:
         documents=len(snap), pairs=int(len(i)), groups=groups,
         # (ru_maxrss would not do: it survives exec, so it counts the memory of whatever started this process)
         peak_rss_tree=rss.peak, peak_rss_main=rss.peak_main,
-        cpu_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) + rss.children_cpu(),
-        cpu_main_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
+        cpu_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - rss.own_cpu + rss.children_cpu(),
+        cpu_main_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - rss.own_cpu,
         index_bytes=sum(p.stat().st_size for p in db.parent.glob(db.name + "*")),
         segmenter=segmenter_choice().name, segmenter_reason=segmenter_choice().reason,
         segmenter_env=os.environ.get("SIMDESK_SEGMENTER", ""),

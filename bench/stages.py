@@ -18,6 +18,9 @@ STAGES = (
     ("simdesk.core.features", "segment", "segment"),
     ("simdesk.core.scan", "weighted_terms", "features (incl. normalise + segment)"),
     ("simdesk.core.scan", "simhash", "SimHash"),
+    ("simdesk.core.scan", "votes", "SimHash votes"),
+    ("simdesk.core.scan", "from_votes", "SimHash from votes"),
+    ("simdesk.core.scan", "line_hashes", "line hashes"),
     ("simdesk.core.index", "Index.upsert_documents", "write the index"),
 )
 
@@ -62,7 +65,8 @@ def main() -> None:
     for module, name, label in STAGES:
         mod = importlib.import_module(module)
         owner, attr = (getattr(mod, name.split(".")[0]), name.split(".")[1]) if "." in name else (mod, name)
-        setattr(owner, attr, timed(getattr(owner, attr), label))
+        if hasattr(owner, attr):  # stages the engine of this checkout has
+            setattr(owner, attr, timed(getattr(owner, attr), label))
     from simdesk.core.index import Index
     from simdesk.core.records import ScanOptions
     from simdesk.core.scan import scan
@@ -77,6 +81,8 @@ def main() -> None:
     inner = spent["normalise"] + spent["segment"]
     spent["features (incl. normalise + segment)"] -= inner
     for _, _, label in STAGES:
+        if label not in spent:
+            continue
         shown = "features: stop words, numbers, TF x IDF" if label.startswith("features") else label
         print(f"stage[{shown}] {spent[label]:.2f} s ({100 * spent[label] / total:.0f}%)")
     rest = total - sum(spent.values())
