@@ -49,13 +49,23 @@ python_env() {
 
 setup() { system_packages; python_env; }
 
+# pytest in a temporary folder of its own, removed afterwards with rm (the reliability tests build trees
+# deeper than Python's recursion limit, which pytest's own clean-up of old runs cannot remove)
+run_pytest() {
+  local base status=0
+  base=$(mktemp -d "${TMPDIR:-/tmp}/simdesk-tests.XXXXXX")
+  QT_QPA_PLATFORM=offscreen "$VENV/bin/python" -m pytest -p no:cacheprovider --basetemp="$base/t" "$@" || status=$?
+  rm -rf "$base"
+  return $status
+}
+
 cmd=${1:-run}
 shift || true
 case "$cmd" in
   run)     setup; exec "$VENV/bin/simdesk" gui "$@" ;;
-  test)    setup; export QT_QPA_PLATFORM=offscreen; exec "$VENV/bin/python" -m pytest -m "not stress" "$@" ;;
+  test)    setup; run_pytest -m "not stress" "$@" ;;
   bench)   setup; exec "$VENV/bin/python" -m bench "$@" ;;
-  stress)  setup; export QT_QPA_PLATFORM=offscreen; exec "$VENV/bin/python" -m pytest -m stress "$@" ;;
+  stress)  setup; run_pytest -m stress "$@" ;;
   simdesk) setup; exec "$VENV/bin/simdesk" "$@" ;;
   setup)   setup ;;
   *) echo "usage: ./dev.sh run [FOLDER] | test | bench | stress | simdesk ARGS" >&2; exit 2 ;;

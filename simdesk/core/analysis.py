@@ -32,7 +32,7 @@ import numpy as np
 from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set, line_hash, line_keys, strip_boilerplate
 from simdesk.core.documents import DecodeError, read_text_file
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import BITS, from_votes, votes
+from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.pairs import pairs_within
@@ -41,6 +41,7 @@ from simdesk.core.scan import process_pool, worker_count
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, score, trigrams
 
 TEXT_CHUNK = 64  # texts read per task
+VOTES_LEFT = 2e-3  # stored votes are rounded to ~5e-4 of the largest: less than this is a tie / nothing
 BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks of rows x columns
 BRUTE_FORCE_COLUMNS = 16384
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
@@ -156,7 +157,7 @@ def clean_fingerprints(root: Path, index: Index, snap: Snapshot, boilerplate: fr
         key = _clean_key(hits)
         if keys[row] == key:
             continue
-        if key and len(tallies[row]) == 4 * BITS:
+        if key and len(tallies[row]):
             todo.append((row, key, hits))
         else:
             fps[row] = snap.fingerprints[row]
@@ -166,11 +167,12 @@ def clean_fingerprints(root: Path, index: Index, snap: Snapshot, boilerplate: fr
                                        settings, max_bytes)
         zero = np.zeros(BITS)
         for row, key, hits in todo:
-            whole = np.frombuffer(tallies[row], dtype="<f4").astype(np.float64)
+            whole = unpack_votes(tallies[row])
             rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)
-            # a document that is nothing but boilerplate keeps its own fingerprint
-            fp = from_votes(rest) if np.abs(rest).max() > 1e-3 * max(np.abs(whole).max(), 1e-9) else \
-                int(snap.fingerprints[row])
+            # a document that is nothing but boilerplate keeps its own fingerprint (what is left is the
+            # rounding of the stored votes, under 1e-3 of their largest)
+            rounding = VOTES_LEFT * max(float(np.abs(whole).max()), 1e-9)
+            fp = from_votes(rest, tie=rounding) if np.abs(rest).max() > rounding else int(snap.fingerprints[row])
             fps[row] = np.uint64(fp)
             updates.append((int(snap.ids[row]), fp, key))
     if updates:

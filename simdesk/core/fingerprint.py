@@ -32,15 +32,31 @@ def votes(weights: Mapping[str, float]) -> np.ndarray:
 TIE = 1e-5  # tallies within this fraction of the largest are ties
 
 
-def from_votes(tallies: np.ndarray) -> int:
+def from_votes(tallies: np.ndarray, tie: float | None = None) -> int:
     """The fingerprint of a vote vector: bit i set where tally i is positive.
 
     A tally that is zero up to rounding (a tie: in short texts, equally weighted features often cancel) is
     clear, so that votes summed or subtracted in another order (float32 storage, boilerplate removal) give
     the same fingerprint."""
     tallies = np.asarray(tallies, dtype=np.float64)
-    tie = TIE * max(float(np.abs(tallies).max(initial=0.0)), 1e-12)
+    if tie is None:  # `tie`: a caller that knows its rounding error (stored votes) gives it
+        tie = TIE * max(float(np.abs(tallies).max(initial=0.0)), 1e-12)
     return int(np.packbits(tallies > tie, bitorder="little").view("<u8")[0])
+
+
+def pack_votes(tallies: np.ndarray) -> bytes:
+    """Votes in 132 bytes: their largest magnitude as float32, then each tally over it as float16."""
+    tallies = np.asarray(tallies, dtype=np.float64)
+    scale = float(np.abs(tallies).max(initial=0.0)) or 1.0
+    return np.float32(scale).tobytes() + (tallies / scale).astype("<f2").tobytes()
+
+
+def unpack_votes(blob: bytes) -> np.ndarray | None:
+    """The votes packed by pack_votes (to about 3 significant digits), or None for an empty blob."""
+    if len(blob) != 4 + 2 * BITS:
+        return None
+    scale = float(np.frombuffer(blob[:4], dtype="<f4")[0])
+    return np.frombuffer(blob[4:], dtype="<f2").astype(np.float64) * scale
 
 
 def simhash(weights: Mapping[str, float]) -> int:

@@ -18,9 +18,10 @@ from simdesk.core import pairs as pairs_mod
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
+BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 
 SCHEMA = (
     """
@@ -72,7 +73,7 @@ SCHEMA = (
         b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         score REAL NOT NULL,
         PRIMARY KEY (a, b), CHECK (a < b)
-    )
+    ) WITHOUT ROWID
     """,
     """
     CREATE TRIGGER IF NOT EXISTS documents_content_changed
@@ -157,8 +158,15 @@ class Index:
     # -- schema -------------------------------------------------------------------------------------
     def _ensure_schema(self) -> None:
         version = self.meta("schema_version")
-        if version is not None and int(version) != SCHEMA_VERSION:
+        if version is None and self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            # tables but no simdesk version: another program's database, never dropped nor misread
+            self.conn.close()
+            raise IndexError_(f"{self.path} is not a simdesk index; give another --db file, or delete it")
+        if version is not None and version != str(SCHEMA_VERSION):
             # Older or newer layouts are never misread: the index is a cache of the folder, so it is rebuilt.
+            self.rebuilt_reason = (f"the index {self.path} was written by another version of simdesk (schema "
+                                   f"{version}, this one reads {SCHEMA_VERSION}): it is rebuilt from the folder, "
+                                   "and earlier keep marks and 'not duplicates' decisions are dropped")
             self._drop_all()
         with self.transaction():
             for statement in SCHEMA:
@@ -172,6 +180,12 @@ class Index:
         self.rebuilt = True
 
     rebuilt = False
+    rebuilt_reason = ""  # the message for the editor when `rebuilt`
+
+    def scan_lock(self) -> _ScanLock:
+        """Held while a scan writes this index: a second scan fails at once with a 'busy' IndexError_.
+        An OS lock on a file next to the index, released by the OS even when the scanning process is killed."""
+        return _ScanLock(self.path.with_name(self.path.name + ".scan-lock"))
 
     # -- plumbing -----------------------------------------------------------------------------------
     def transaction(self):
@@ -376,6 +390,30 @@ def _row_document(row) -> Document:
     return Document(path, size, mtime, h, enc, chars, to_unsigned(fp))
 
 
+class _ScanLock:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fh = None
+
+    def __enter__(self) -> _ScanLock:
+        try:
+            import fcntl
+        except ImportError:  # not on POSIX: SQLite's own locking still keeps the index sound
+            return self
+        self.fh = open(self.path, "a")
+        try:
+            fcntl.flock(self.fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.fh.close()
+            self.fh = None
+            raise IndexError_(BUSY_MESSAGE) from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fh is not None:
+            self.fh.close()  # closing releases the lock
+
+
 class _Transaction:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -388,8 +426,7 @@ class _Transaction:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
-                    raise IndexError_("the index is busy: another simdesk is scanning this folder; "
-                                      "try again when it has finished") from None
+                    raise IndexError_(BUSY_MESSAGE) from None
                 raise
         return self.conn
 

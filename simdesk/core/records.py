@@ -16,7 +16,7 @@ class Document:
     chars: int
     fingerprint: int  # unsigned 64-bit SimHash
     line_hashes: bytes = b""  # boilerplate candidates: sorted uint32 hashes of short line keys (boilerplate.py)
-    votes: bytes = b""  # SimHash's 64 tallies as float32, so boilerplate can be subtracted without re-reading
+    votes: bytes = b""  # SimHash's 64 tallies (fingerprint.pack_votes), so boilerplate can be subtracted later
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simdesk.core.boilerplate import line_hashes
-from simdesk.core.documents import DecodeError, FileEntry, content_hash, describe_os_error, read_text_file, walk
+from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, content_hash, describe_os_error,
+                                    read_bytes, read_text_file, walk)
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import from_votes, votes
+from simdesk.core.fingerprint import from_votes, pack_votes, votes
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
 
@@ -65,19 +66,21 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
     of each document that vanished from the index to its old path: such a file is a move, not new text."""
     try:
         if moved_from:
-            data = entry.path.read_bytes()
+            data, st = read_bytes(entry.path, max_bytes)
             old = moved_from.get(content_hash(data))
             if old is not None:
-                st = entry.path.stat()
                 return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
         tf = read_text_file(entry.path, max_bytes)
     except DecodeError as exc:
         return Problem(entry.rel, str(exc))
     except OSError as exc:
         return Problem(entry.rel, describe_os_error(exc))
+    if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
+        # rewritten between listing and reading: another program is writing it, what was read may be passing
+        return Problem(entry.rel, CHANGED_WHILE_READ)
     tallies = votes(weighted_terms(tf.text, settings))
     return Document(entry.rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
-                    from_votes(tallies), line_hashes(tf.text).tobytes(), tallies.astype("<f4").tobytes())
+                    from_votes(tallies), line_hashes(tf.text).tobytes(), pack_votes(tallies))
 
 
 def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,
@@ -127,8 +130,15 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
     Only new and changed files (by size and modification time) are read; deleted ones are dropped; a file
     whose bytes equal a vanished document's is recorded as moved, keeping its fingerprint and decisions. A
     change of feature settings re-fingerprints everything. Cancelling keeps everything written so far.
-    Raises FileNotFoundError/NotADirectoryError/PermissionError when `root` itself cannot be listed.
+    Raises FileNotFoundError/NotADirectoryError/PermissionError when `root` itself cannot be listed, and
+    IndexError_ ('the index is busy') at once when another scan is writing the same index.
     """
+    with index.scan_lock():  # two scans interleaving their commits would each delete what the other listed
+        return _scan_locked(root, index, options, settings, on_progress, cancel)
+
+
+def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: FeatureSettings,
+                 on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None) -> ScanResult:
     started = time.perf_counter()
     cancel = cancel or CancelToken()
     report = _Reporter(on_progress, started)
