@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
 
 from simdesk.core.groups import Grouper  # noqa: E402
 from simdesk.core.index import Snapshot, default_index_path  # noqa: E402
+from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
 from simdesk.gui.groups_model import COL_SIZE, GroupsModel  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
@@ -179,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-window", action="store_true", help="only the synthetic 100k model figures")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    refcount_guard.install()  # as run_app does
     workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
     try:
         if not args.skip_window:

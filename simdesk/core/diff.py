@@ -12,6 +12,7 @@ caller waiting on a 1 MB document.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import time
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from diff_match_patch import diff_match_patch
 from simdesk.core.documents import read_text_file
 
 BUDGET_S = 2.0  # the whole comparison, line alignment and intra-line changes together
-LINE_TIMEOUT_S = 1.0  # the line alignment alone
+LINE_TIMEOUT_S = 0.5  # the line alignment by diff-match-patch, before falling back to anchors
+GAP_TIMEOUT_S = 0.05  # one gap between two anchor lines
 INLINE_TIMEOUT_S = 0.2  # one pair of lines
 CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"  # ideographs, kana, full-width forms
 TOKEN = re.compile(rf"[{CJK}]|[^\W{CJK}]+|\s+|.", re.DOTALL)  # one CJK character | a word | spaces | other
@@ -102,6 +104,48 @@ def _encode(items: list[str], table: dict[str, str]) -> str:
     return "".join(out)
 
 
+def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
+    """A patience-style diff of two encoded line sequences: lines that occur exactly once in each are
+    anchors; the longest run of anchors in the same order is kept equal, and the gaps between anchors are
+    diffed by diff-match-patch. Near-linear where Myers' algorithm is quadratic in the number of changes."""
+    count_a: dict[str, int] = {}
+    count_b: dict[str, int] = {}
+    for ch in a:
+        count_a[ch] = count_a.get(ch, 0) + 1
+    for ch in b:
+        count_b[ch] = count_b.get(ch, 0) + 1
+    where_b = {ch: j for j, ch in enumerate(b) if count_b[ch] == 1}
+    pairs = [(i, where_b[ch]) for i, ch in enumerate(a) if count_a[ch] == 1 and ch in where_b]
+    # longest increasing subsequence of the b positions (patience sorting, with back links)
+    tails: list[int] = []  # index into pairs of the smallest tail of each length
+    tail_values: list[int] = []
+    back = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        n = bisect.bisect_left(tail_values, j)
+        back[k] = tails[n - 1] if n else -1
+        if n == len(tails):
+            tails.append(k)
+            tail_values.append(j)
+        else:
+            tails[n] = k
+            tail_values[n] = j
+    anchors = []
+    k = tails[-1] if tails else -1
+    while k >= 0:
+        anchors.append(pairs[k])
+        k = back[k]
+    anchors.reverse()
+    out: list[tuple[int, str]] = []
+    ai = bi = 0
+    for i, j in [*anchors, (len(a), len(b))]:
+        if i > ai or j > bi:
+            out.extend(dmp.diff_main(a[ai:i], b[bi:j], False))
+        if i < len(a):
+            out.append((0, a[i]))
+        ai, bi = i + 1, j + 1
+    return out
+
+
 def _inline(left: str, right: str, dmp: diff_match_patch) -> tuple[tuple[Span, ...], tuple[Span, ...], int]:
     """Changed spans of two lines and the characters they share."""
     table: dict[str, str] = {}
@@ -149,10 +193,14 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S) -> SideBySi
     dmp.Diff_Timeout = min(LINE_TIMEOUT_S, budget_s)
     (llines, lnos), (rlines, rnos) = segments(left), segments(right)
     table: dict[str, str] = {}
+    lcodes, rcodes = _encode(llines, table), _encode(rlines, table)
     started = time.monotonic()
-    line_diffs = dmp.diff_main(_encode(llines, table), _encode(rlines, table), False)
+    line_diffs = dmp.diff_main(lcodes, rcodes, False)
     if time.monotonic() - started >= dmp.Diff_Timeout:
-        exact = False  # diff-match-patch gave up on the best alignment and returned a coarser one
+        # diff-match-patch gave up on the best alignment (long texts with many scattered changes) and
+        # returned a coarse one: align on the lines found once in each text instead, diffing the gaps
+        dmp.Diff_Timeout = GAP_TIMEOUT_S
+        line_diffs = anchored_diff(lcodes, rcodes, dmp)
 
     rows: list[Row] = []
     common = 0

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from simdesk.gui import refcount_guard
 from simdesk.gui.settings import Settings
 from simdesk.gui.translations import install_language
 
@@ -91,6 +92,7 @@ def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[]
     """Open the window (on `folder`, else the welcome page offering the demo and recent folders) and run
     the event loop; return the exit code. With `screenshot`, see take_screenshot."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    refcount_guard.install()
     app.setApplicationName("simdesk")
     app.setOrganizationName("simdesk")
     settings = settings or Settings.user()

@@ -61,3 +61,16 @@ def test_one_megabyte_document_is_bounded(tmp_path):
     result = compare_files(tmp_path / "a.txt", tmp_path / "b.txt", budget_s=1.0)
     assert time.monotonic() - started < 8
     assert result.rows and result.hunks
+
+
+def test_many_scattered_changes_in_a_long_text_are_each_found():
+    """Myers' diff gives up on 20,000 lines with 2,000 changes; the anchored fallback still aligns them."""
+    lines = [f"第{i}行 内容 {'甲乙丙丁' * 5}" for i in range(20000)]
+    edited = [line + "改" if i % 10 == 0 else line for i, line in enumerate(lines)]
+    started = time.monotonic()
+    result = compare_texts("\n".join(lines), "\n".join(edited))
+    assert time.monotonic() - started < 5
+    changed = [r for r in result.rows if r.kind != "equal"]
+    assert len(changed) == 2000 and len(result.hunks) == 2000
+    assert all(r.kind == "replace" and [r.right[a:b] for a, b in r.right_spans] == ["改"] for r in changed)
+    assert result.exact

@@ -18,6 +18,14 @@ def corpus(small_corpus) -> Path:
     return small_corpus
 
 
+@pytest.fixture(scope="session", autouse=True)
+def refcount_guard() -> None:
+    """As run_app does: PySide6 6.12 on Python 3.11 drops a reference to None on every void call."""
+    from simdesk.gui import refcount_guard as guard
+
+    guard.install()
+
+
 @pytest.fixture
 def settings(tmp_path) -> Settings:
     s = Settings.at(tmp_path / "settings.ini")
