@@ -26,6 +26,8 @@ BOMS = (
 CONTROL = set(range(0x00, 0x09)) | {0x0B} | set(range(0x0E, 0x20)) | {0x7F}
 CONTROL_TABLE = {c: None for c in CONTROL}
 BINARY_CONTROL_RATIO = 0.01
+MB = 1024 * 1024  # the size cap is given in MB of 2**20 bytes (--max-size 20 is 20 * 2**20): shown the same way
+CHANGED_WHILE_READ = "changed while being scanned (another program may still be writing it); scan again to index it"
 
 
 class DecodeError(ValueError):
@@ -90,7 +92,8 @@ def walk(
         try:
             st = folder.stat()
         except OSError as exc:
-            on_problem(Problem(prefix or ".", f"folder cannot be opened: {exc.strerror or exc}"))
+            why = "disappeared during the scan" if isinstance(exc, FileNotFoundError) else exc.strerror or exc
+            on_problem(Problem(prefix or ".", f"folder cannot be opened: {why}"))
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
@@ -101,7 +104,8 @@ def walk(
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            on_problem(Problem(prefix or ".", f"folder cannot be read: {exc.strerror or exc}"))
+            why = "disappeared during the scan" if isinstance(exc, FileNotFoundError) else exc.strerror or exc
+            on_problem(Problem(prefix or ".", f"folder cannot be read: {why}"))
             continue
         subfolders = []
         for entry in entries:
@@ -131,19 +135,23 @@ def walk(
             if not stat.S_ISREG(st.st_mode):
                 continue
             if st.st_size > max_bytes:
-                on_problem(Problem(rel, f"skipped: {st.st_size / 1e6:.1f} MB is over the size cap of {max_bytes / 1e6:.1f} MB"))
+                on_problem(Problem(rel, f"skipped: {st.st_size / MB:.1f} MB is over the size cap of {max_bytes / MB:.1f} MB"))
                 continue
             yield FileEntry(rel, Path(entry.path), st.st_size, st.st_mtime_ns)
         stack.extend(reversed(subfolders))
 
 
 def read_bytes(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
-    """Read a whole file, refusing one that has grown past `max_bytes` since it was listed."""
+    """Read a whole file, refusing one that has grown past `max_bytes` since it was listed, or that changed
+    while it was read (another program writing it: the bytes may be half old, half new)."""
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         data = fh.read(max_bytes + 1)
+        after = os.fstat(fh.fileno())
     if len(data) > max_bytes:
-        raise DecodeError(f"skipped: grew past the size cap of {max_bytes / 1e6:.1f} MB while being read")
+        raise DecodeError(f"skipped: grew past the size cap of {max_bytes / MB:.1f} MB while being read")
+    if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns) or len(data) != st.st_size:
+        raise DecodeError(CHANGED_WHILE_READ)
     return data, st
 
 
@@ -180,7 +188,7 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
     if found is None:
         if b"\x00" in data:
             raise DecodeError("binary file (contains NUL bytes), not text")
-        raise DecodeError("not text in any known encoding (undecodable bytes)")
+        raise DecodeError("not text in any known encoding (undecodable bytes, or parts in different encodings)")
     return found
 
 

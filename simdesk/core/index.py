@@ -18,7 +18,7 @@ from simdesk.core import pairs as pairs_mod
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
@@ -41,7 +41,8 @@ SCHEMA = (
         lines BLOB NOT NULL DEFAULT x'',
         votes BLOB NOT NULL DEFAULT x'',
         clean_fp INTEGER,
-        clean_key TEXT
+        clean_key TEXT,
+        paired_fp INTEGER
     )
     """,
     """
@@ -81,7 +82,7 @@ SCHEMA = (
         WHEN old.content_hash != new.content_hash OR old.fingerprint != new.fingerprint
     BEGIN
         DELETE FROM scores WHERE a = new.id OR b = new.id;
-        UPDATE documents SET clean_fp = NULL, clean_key = NULL WHERE id = new.id;
+        UPDATE documents SET clean_fp = NULL, clean_key = NULL, paired_fp = NULL WHERE id = new.id;
     END
     """,
     """
@@ -333,10 +334,32 @@ class Index:
         """(document id, boilerplate-free fingerprint, clean key) for each document recomputed."""
         rows = list(rows)
         with self.transaction():
-            self.conn.executemany("UPDATE documents SET clean_fp = ?, clean_key = ? WHERE id = ?",
+            # what was searched and verified on the old boilerplate-free text is stale
+            self.conn.executemany("UPDATE documents SET clean_fp = ?, clean_key = ?, paired_fp = NULL WHERE id = ?",
                                   ((to_signed(fp), key, doc_id) for doc_id, fp, key in rows))
-            # what was verified on the old boilerplate-free text is stale
             self.conn.executemany("DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, _, _ in rows))
+
+    def paired_fingerprints(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every snapshot row: the boilerplate-free fingerprint its candidate pairs were last searched
+        with (uint64), and whether there is one."""
+        rows = self.conn.execute("SELECT coalesce(paired_fp, 0), paired_fp IS NOT NULL FROM documents "
+                                 "WHERE size >= 0 ORDER BY path").fetchall()
+        if not rows:
+            return np.empty(0, dtype=np.uint64), np.empty(0, dtype=bool)
+        fps, known = zip(*rows)
+        return np.array(fps, dtype=np.int64).view(np.uint64), np.array(known, dtype=bool)
+
+    def set_paired_fingerprints(self, rows: Iterable[tuple[int, int]]) -> None:
+        """(document id, fingerprint) of documents whose candidate pairs are now all searched and scored."""
+        with self.transaction():
+            self.conn.executemany("UPDATE documents SET paired_fp = ? WHERE id = ?",
+                                  ((to_signed(fp), doc_id) for doc_id, fp in rows))
+
+    def forget_pairing(self) -> None:
+        """Every document's candidates must be searched again (and every pair scored again)."""
+        with self.transaction():
+            self.conn.execute("UPDATE documents SET paired_fp = NULL")
+            self.conn.execute("DELETE FROM scores")
 
     def scores(self) -> dict[tuple[int, int], float]:
         """Verified scores kept from earlier analyses, by (smaller id, larger id)."""

@@ -91,3 +91,47 @@ def test_verified_analysis_matches_truth_on_the_small_collection(tmp_path, small
         grouped = sum(len(g.members) for g in grouping)
         assert wrong <= 0.02 * grouped
         assert all(m.score is None or m.score >= 0.7 for g in grouping for m in g.members[1:])
+
+
+def test_changed_candidates_equal_a_full_search(tmp_path):
+    from simdesk.core.analysis import changed_candidates
+
+    rng = np.random.default_rng(5)
+    centres = rng.integers(0, 2**64, size=60, dtype=np.uint64)
+    fps = np.array([int(c) ^ (1 << int(rng.integers(0, 64))) * int(rng.integers(0, 2)) ^ int(rng.integers(0, 2**20))
+                    for c in np.repeat(centres, 4)], dtype=np.uint64)
+    chars = rng.choice([100, 800, 5000], size=len(fps))
+    ids = np.arange(10, 10 + len(fps))
+    verify = VerifySettings()
+    full = candidate_pairs(fps, chars, verify)
+    as_set = lambda c: set(zip(*(x.tolist() for x in c)))  # noqa: E731
+    dirty = rng.random(len(fps)) < 0.1
+    # what the index keeps: every candidate's score, minus the pairs that touch a changed document
+    known = {(int(ids[a]), int(ids[b])): 1.0 for a, b in zip(full[0].tolist(), full[1].tolist())
+             if not dirty[a] and not dirty[b]}
+    assert as_set(changed_candidates(fps, chars, ids, dirty, known, verify)) == as_set(full)
+    assert as_set(changed_candidates(fps, chars, ids, np.ones(len(fps), bool), {}, verify)) == as_set(full)
+
+
+def test_rescan_after_one_edit_scores_only_the_new_pairs(tmp_path, small_corpus):
+    import shutil
+
+    root = tmp_path / "copy"
+    shutil.copytree(small_corpus, root)
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        first = analyse(root, index, verify=VerifySettings(jobs=1))
+        before = {tuple(sorted(m.path for m in g.members)) for g in first.at(12)}
+        kept = index.scores()
+        victim = root / first.at(12).group(0).members[1].path
+        victim.write_text(victim.read_text(encoding="utf-8", errors="replace") + "\n另外补充了一句新的话。",
+                          encoding="utf-8")
+        scan(root, index, ScanOptions(jobs=1))
+        paired, known = index.paired_fingerprints()
+        assert known.sum() == len(known) - 1  # only the edited document lost its pairing
+        second = analyse(root, index, verify=VerifySettings(jobs=1))
+        after = {tuple(sorted(m.path for m in g.members)) for g in second.at(12)}
+        assert index.paired_fingerprints()[1].all()
+        unchanged_pairs = {k: v for k, v in index.scores().items() if k in kept}
+        assert len(unchanged_pairs) >= len(kept) - 20  # the untouched documents' scores were kept, not redone
+        assert len(after) >= len(before) - 1
