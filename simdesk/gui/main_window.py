@@ -55,6 +55,7 @@ class MainWindow(QMainWindow):
         self.index_path: Path | None = None
         self.review: Review | None = None
         self.scan_job: ScanJob | None = None
+        self._retired_jobs: set[ScanJob] = set()  # cancelled, their threads not ended yet
         self.last_report: CleanupReport | None = None
         self._diff_request = 0
         self._unsaved_keep: dict[str, bool] = {}  # keep-marks on their way to the index
@@ -372,11 +373,14 @@ class MainWindow(QMainWindow):
             self.progress_label.setText(self.tr("Cancelling…"))
 
     def stop_scan(self) -> None:
-        """Cancel any running scan and wait for its thread (opening another folder, closing the window)."""
+        """Cancel any running scan and wait a little for its thread (opening another folder, closing the
+        window). A thread still busy after that is kept until it ends: deleting a running QThread aborts."""
         if self.scan_job is not None:
             job, self.scan_job = self.scan_job, None
-            job.stop()
-            job.deleteLater()
+            if job.stop():
+                job.deleteLater()
+            else:
+                self._retired_jobs.add(job)
             self._show_progress(False)
 
     def is_scanning(self) -> bool:
@@ -429,11 +433,17 @@ class MainWindow(QMainWindow):
             self.scan_job = None
             job.deleteLater()
             self._show_progress(False)
+        elif job in self._retired_jobs:
+            self._retired_jobs.discard(job)
+            job.deleteLater()
         self._update_actions()
 
     @Slot(object)
     def _on_progress(self, p: Progress) -> None:
-        if p.phase == "listing":
+        if p.phase == "waiting":
+            self.progress_bar.setRange(0, 0)
+            self.progress_label.setText(self.tr("Waiting for another scan of this folder to end…"))
+        elif p.phase == "listing":
             self.progress_bar.setRange(0, 0)
             self.progress_label.setText(fill(self.tr("Listing files… %1 found"), f"{p.done:,}"))
         elif p.phase == "reading":
@@ -814,6 +824,8 @@ class MainWindow(QMainWindow):
         self.settings.set("review/last_threshold", self.threshold_bar.value())
         self.settings.sync()
         self.stop_scan()
+        for job in list(self._retired_jobs):
+            job.thread.wait()
         self.background.wait()
         self.writer.wait()
         super().closeEvent(event)

@@ -5,6 +5,7 @@ Qt delivers on the GUI thread; errors come back as a `failed` signal with a mess
 """
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
 from simdesk.core.groups import Grouper, grouper_for
-from simdesk.core.index import Index, IndexError_
+from simdesk.core.index import BUSY_MESSAGE, Index, IndexError_
 from simdesk.core.records import Problem, Progress, ScanOptions
 from simdesk.core.scan import CancelToken, ScanResult, scan
 
@@ -58,6 +59,8 @@ def load_review(root: Path, index: Index, max_threshold: int, min_similarity: fl
 
 
 WARM_GROUPS = 100
+BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index to end
+BUSY_POLL_S = 0.2
 
 
 def warm(review: Review, threshold: int) -> None:
@@ -104,7 +107,9 @@ class ScanWorker(QObject):
                 if self.show_index_first and index.count() > 0:
                     before = self._review(index)
                     self.loaded.emit(before)
-                result = scan(self.root, index, self.options, on_progress=self.progress.emit, cancel=self.token)
+                result = self._scan_when_free(index)
+                if result is None:
+                    return
                 s = result.stats
                 if before is not None and not s.cancelled and s.new == s.changed == s.moved == s.deleted == 0:
                     # nothing to regroup: skip a second analysis (seconds on a large folder)
@@ -121,6 +126,24 @@ class ScanWorker(QObject):
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
 
+
+    def _scan_when_free(self, index: Index) -> ScanResult | None:
+        """Scan, waiting while another scan of this index (a cancelled one of this window, still ending, or
+        another simdesk) holds it; None when cancelled while waiting."""
+        waited = 0.0
+        while True:
+            try:
+                return scan(self.root, index, self.options, on_progress=self.progress.emit, cancel=self.token)
+            except IndexError_ as exc:
+                if BUSY_MESSAGE not in str(exc) or waited >= BUSY_WAIT_S:
+                    raise
+            if waited == 0.0:
+                self.progress.emit(Progress("waiting", 0, 0, 0.0))
+            if self.token.cancelled:
+                self.failed.emit(BUSY_MESSAGE)
+                return None
+            time.sleep(BUSY_POLL_S)
+            waited += BUSY_POLL_S
 
     def _review(self, index: Index, result: ScanResult | None = None) -> Review:
         review = load_review(self.root, index, self.max_threshold, self.min_similarity, self.options.max_bytes,

@@ -448,3 +448,20 @@ def test_typing_in_the_filter_box_is_not_taken_by_shortcuts(qtbot, window, tmp_p
     qtbot.keyClicks(window.filter_edit, "np poem")
     assert window.filter_edit.text() == "np poem"
     assert window.groups_model.keep == set() and window.groups_model.queued == set()
+
+
+def test_a_scan_waits_for_another_scan_of_the_same_index(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    from simdesk.core.index import Index
+
+    with Index(window.index_path) as other:  # another scan of this folder holds the index ...
+        lock = other.scan_lock()
+        lock.__enter__()
+        phases = []
+        window.rescan()
+        window.scan_job.worker.progress.connect(lambda p: phases.append(p.phase))
+        qtbot.waitUntil(lambda: "waiting" in phases, timeout=10_000)
+        with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
+            lock.__exit__(None, None, None)  # ... until it ends
+    assert not window.review.result.stats.cancelled
