@@ -45,6 +45,7 @@ from simdesk.core.scan import process_pool, worker_count
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, score, trigrams
 
 TEXT_CHUNK = 64  # texts read per task
+POOL_FROM_TEXTS = 1000  # fewer texts to read: in this process (starting workers costs ~1.5 s)
 VOTES_LEFT = 2e-3  # stored votes are rounded to ~5e-4 of the largest: less than this is a tie / nothing
 BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks of rows x columns
 BRUTE_FORCE_COLUMNS = 16384
@@ -73,7 +74,7 @@ DEFAULT_VERIFY = VerifySettings()
 def _maybe_pool(jobs: int, texts: int):
     """A process pool when there are texts enough to be worth one, else None (in this process)."""
     workers = worker_count(jobs)
-    if workers <= 1 or texts < 200:
+    if workers <= 1 or texts < POOL_FROM_TEXTS:
         yield None
         return
     with process_pool(workers) as pool:
