@@ -8,8 +8,7 @@ from PySide6.QtCore import Qt
 
 from simdesk.gui.groups_model import COL_SIMILARITY
 from simdesk.gui.settings import verification_available
-from tests.gui.test_window import as_sets, engine_groups, shown_groups
-from tests.gui.window_driver import open_and_wait
+from tests.gui.window_driver import as_sets, engine_groups, open_and_wait, shown_groups
 
 pytestmark = pytest.mark.skipif(not verification_available(), reason="this engine does not verify candidates")
 

@@ -5,13 +5,11 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.gui.window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
-from simdesk.cli import main as cli_main
+from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, open_and_wait, shown_groups,
+                                     trashed_names)
 from simdesk.core.groups import grouper_for
 from simdesk.core.index import Index
 from simdesk.gui.diff_view import CHANGE_LEFT, CHANGE_RIGHT
@@ -21,30 +19,6 @@ POEM = ("床前明月光，疑是地上霜。举头望明月，低头思故乡�
         "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。\n"
         "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n") * 3
 OTHER = "千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。\n" * 6
-
-
-def shown_groups(window) -> list[frozenset[str]]:
-    """The groups as the view shows them: each group row's member paths."""
-    model = window.groups_model
-    out = []
-    for r in range(model.rowCount()):
-        parent = model.index(r, 0)
-        out.append(frozenset(model.index(k, 0, parent).data(MemberRole).path for k in range(model.rowCount(parent))))
-    return out
-
-
-def engine_groups(folder: Path, threshold: int | None, db: Path) -> dict:
-    """`simdesk scan --format json` on the same folder (its own index file); without a threshold, the
-    engine's default mode."""
-    limit = [] if threshold is None else ["--threshold", str(threshold)]
-    result = CliRunner().invoke(cli_main, ["scan", str(folder), *limit, "--format", "json", "--db", str(db),
-                                           "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def as_sets(doc: dict) -> list[frozenset[str]]:
-    return [frozenset(m["path"] for m in g["members"]) for g in doc["groups"]]
 
 
 def small_folder(tmp_path: Path) -> Path:
