@@ -327,7 +327,8 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_SIMILARITY:
                 scores = [s for m in g.members[1:] if (s := getattr(m, "score", None)) is not None]
                 if scores:  # verified on the texts: the least similar member
-                    return f"≥ {min(scores) * 100:.0f}%"
+                    least = min(scores) * 100
+                    return "100%" if least >= 99.95 else f"≥ {least:.0f}%"
                 return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
             if col == COL_MODIFIED:
                 return _when(max(m.mtime_ns for m in g.members))
