@@ -46,6 +46,11 @@ class Grouper:
         self._cut = np.searchsorted(self.d, np.arange(max_threshold + 2), side="left")
         self._cache: dict[tuple[int, float | None], Grouping] = {}
 
+    def without(self, pairs: Iterable[tuple[str, str]]) -> Grouper:
+        """This grouper without the given pairs of paths (an editor's "not duplicates"), in memory."""
+        return Grouper(self.snapshot, self.i, self.j, self.d, self.max_threshold, ignored=pairs,
+                       scores=self.scores if self.verified else None, min_score=self.min_score)
+
     @property
     def verified(self) -> bool:
         return self.min_score is not None

@@ -98,3 +98,13 @@ def test_huge_group_representative_in_bounded_memory():
     group = build_group(snapshot(fps), np.arange(len(fps)), 1)  # 5000 members: computed in row chunks
     assert group.members[0].path == "f000.txt"
     assert all(m.distance == bin(fps[int(m.path[1:-4])]).count("1") for m in group.members)
+
+
+def test_without_a_pair_regroups_in_memory_and_keeps_verification():
+    snap = snapshot([0, 0b1, 0b11])
+    i, j, d = pairs_within(snap.fingerprints, 12)
+    verified = Grouper(snap, i, j, d, scores=np.array([0.9, 0.8, 0.3]), min_score=0.5)
+    assert [len(g.members) for g in verified.at(12)] == [3]
+    split = verified.without([("f001.txt", "f000.txt")])
+    assert split.verified and split.min_score == 0.5
+    assert [sorted(m.path for m in g.members) for g in split.at(12)] == [["f001.txt", "f002.txt"]]
