@@ -56,9 +56,12 @@ def open_index(folder: Path, db: str | None):
 
     path = Path(db) if db else default_index_path(folder, data_dir())
     try:
-        return Index(path)
+        index = Index(path)
     except IndexError_ as exc:
         raise UsageFailure(str(exc)) from None
+    if index.rebuilt:
+        click.echo(f"simdesk: {index.rebuilt_reason}", err=True)
+    return index
 
 
 def progress_printer():
@@ -290,6 +293,35 @@ def gui(folder: str | None, screenshot: str | None) -> None:
     except ImportError as exc:
         raise UsageFailure(f"the window is not available ({exc}); use `simdesk scan`") from None
     sys.exit(run_app(folder, screenshot=screenshot, demo=demo_dir))
+
+
+@main.command()
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Action log (default: actions.jsonl in the user's data folder, the one the window writes).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def undo(log_path: str | None, fmt: str) -> None:
+    """Undo the last clean-up: put its files back from the trash (or from where they were moved).
+
+    A file now standing at the original place is never overwritten. Exits 1 when some files could not be
+    put back (each is listed with the reason).
+
+    Example: simdesk undo
+    """
+    from simdesk.core.undo import undo_last_cleanup
+
+    report = undo_last_cleanup(Path(log_path) if log_path else data_dir() / "actions.jsonl")
+    if fmt == "json":
+        click.echo(json.dumps({"run": report.run, "restored": report.restored,
+                               "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for p in report.restored:
+            click.echo(f"restored  {p}")
+        for p, why in report.not_restored:
+            click.echo(f"not restored  {p}: {why}")
+    click.echo(f"simdesk: {report.summary()}", err=True)
+    if report.not_restored:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

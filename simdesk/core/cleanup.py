@@ -1,12 +1,14 @@
 """Clean-up of groups: which copy to keep, a plan of what to remove, and carrying it out safely.
 
 Safety rules, each answering a way other tools lost people's files:
-- a plan never removes every member of a group (a group with nothing kept is refused, not emptied);
+- a plan never removes every member of a group (a group with nothing kept is refused, not emptied), unless
+  the caller passes `allow_last_copy=True` because the editor confirmed that very case;
 - each file is re-checked against the scan (size, modification time, content hash) right before it is
   touched, and skipped when it changed;
 - a group whose kept copies have vanished from disk is refused at execution time;
 - the report counts a file as done only when it is verified gone from its place;
-- every action is appended to a JSON-lines log in the user's data folder.
+- every action is appended to a JSON-lines log in the user's data folder, with what undo.py needs to put
+  the files of the last clean-up back.
 
     plan = plan_cleanup(grouping, keep={"a.txt"})
     report = execute(plan, root, "trash", log_path=data_dir / "actions.jsonl")
@@ -17,6 +19,7 @@ import json
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +79,7 @@ class CleanupPlan:
     removals: tuple[Removal, ...]
     refusals: tuple[Refusal, ...]
     survivors: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    allow_last_copy: bool = False  # the editor confirmed removing every copy of some groups (plan_cleanup)
 
     @property
     def files(self) -> int:
@@ -87,12 +91,13 @@ class CleanupPlan:
 
 
 def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
-                 queued: set[str] | frozenset[str] = frozenset()) -> CleanupPlan:
+                 queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False) -> CleanupPlan:
     """Plan the removal of duplicates.
 
     In a group with at least one kept member, every member not kept is removed. In a group with nothing
     kept, only the members queued for removal are; queuing every member of such a group is refused (the
-    group is left alone and named in `refusals`). A kept member is never removed, even if also queued.
+    group is left alone and named in `refusals`) unless `allow_last_copy` says the editor confirmed exactly
+    that. A kept member is never removed, even if also queued.
     """
     removals: list[Removal] = []
     refusals: list[Refusal] = []
@@ -103,7 +108,7 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
             doomed = [m for m in g.members if m.path not in keep]
         else:
             doomed = [m for m in g.members if m.path in queued]
-            if doomed and len(doomed) == len(g.members):
+            if doomed and len(doomed) == len(g.members) and not allow_last_copy:
                 refusals.append(Refusal(g.id, "every copy is marked for removal: mark one to keep"))
                 continue
         if not doomed:
@@ -111,7 +116,7 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
         removals.extend(Removal(m.path, m.size, m.mtime_ns, m.content_hash, g.id) for m in doomed)
         doomed_paths = {m.path for m in doomed}
         survivors[g.id] = tuple(m.path for m in g.members if m.path not in doomed_paths)
-    return CleanupPlan(tuple(removals), tuple(refusals), survivors)
+    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy)
 
 
 def changed_since_scan(root: Path, removal: Removal) -> str | None:
@@ -181,8 +186,8 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
         raise ValueError("moving needs a destination folder")
     root = Path(root)
     report = CleanupReport(action, refused_groups=list(plan.refusals))
-    bad_groups = {gid for gid, paths in plan.survivors.items()
-                  if not any(os.path.lexists(root / p) for p in paths)}
+    bad_groups = set() if plan.allow_last_copy else {gid for gid, paths in plan.survivors.items()
+                                                     if not any(os.path.lexists(root / p) for p in paths)}
     for gid in sorted(bad_groups):
         report.refused_groups.append(Refusal(gid, "the copies to keep are no longer on disk"))
     log = _ActionLog(log_path, action, root)
@@ -218,7 +223,7 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
                 continue
             report.done.append(r.path)
             report.bytes_done += r.size
-            log.write(r, "done", None, str(target) if target else None)
+            log.write(r, "done", None, str(target) if target else None, source=str(source.absolute()))
     finally:
         log.close()
     if on_progress is not None:
@@ -232,16 +237,21 @@ class _ActionLog:
     def __init__(self, path: Path | None, action: str, root: Path) -> None:
         self.action = action
         self.root = str(root)
+        self.run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/undo.py)
         self.fh = None
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self.fh = open(path, "a", encoding="utf-8")
 
-    def write(self, r: Removal, outcome: str, reason: str | None, to: str | None = None) -> None:
+    def write(self, r: Removal, outcome: str, reason: str | None, to: str | None = None,
+              source: str | None = None) -> None:
         if self.fh is None:
             return
         entry = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "action": self.action, "root": self.root,
-                 "path": r.path, "size": r.size, "content_hash": r.content_hash, "outcome": outcome}
+                 "path": r.path, "size": r.size, "content_hash": r.content_hash, "outcome": outcome,
+                 "run": self.run, "at": time.time(), "mtime_ns": r.mtime_ns}
+        if source:  # what undo needs: the absolute place the file left (matched to the trash's Path=)
+            entry["source"] = source
         if reason:
             entry["reason"] = reason
         if to:

@@ -55,7 +55,9 @@ CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent"
 def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str:
     """One row per group member; problems follow as rows with an empty group and the reason in `path`."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CRLF, as RFC 4180 has it: with a bare LF ending, csv leaves a cell holding a carriage return unquoted,
+    # and a spreadsheet splits the row there (a file named '\r=HYPERLINK(…)' would start a row with a formula)
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for g in groups:
         for k, m in enumerate(g.members):
@@ -64,7 +66,7 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str
                              m.size, m.encoding, int(k == 0)])
     problems = list(problems)
     if problems:
-        out.write("\n")
+        out.write("\r\n")
         writer.writerow(("problem_path", "error"))
         for p in problems:
             writer.writerow([safe_cell(p.path), safe_cell(p.error)])

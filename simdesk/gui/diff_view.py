@@ -116,9 +116,11 @@ class DiffView(QWidget):
         self.left_title = QLabel(self)
         self.right_title = QLabel(self)
         for title in (self.left_title, self.right_title):
+            title.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
             title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             title.setWordWrap(False)
         self.summary = QLabel(self)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setObjectName("similarity")
         self.prev_button = QToolButton(self)
         self.next_button = QToolButton(self)

@@ -42,6 +42,7 @@ class MainWindow(QMainWindow):
     groups_shown = Signal()  # groups are shown (from the index, a scan or a regroup)
     diff_shown = Signal()
     cleanup_done = Signal(object)  # CleanupReport
+    undo_done = Signal(object)  # core.undo.UndoReport
     exported = Signal(str)
     failed = Signal(str)
     language_changed = Signal(str)
@@ -195,6 +196,7 @@ class MainWindow(QMainWindow):
         self.act_not_duplicates = action("not_duplicates", self.mark_not_duplicates)
         self.act_trash = action("trash", self.trash_marked, "Shift+Del", "SP_TrashIcon")
         self.act_move = action("move", self.move_marked)
+        self.act_undo = action("undo_cleanup", self.undo_last_cleanup)
         self.act_open_doc = action("open_document", self.open_document, "Ctrl+Return")
         self.act_reveal = action("reveal", self.reveal_document)
         self.act_copy_path = action("copy_path", self.copy_path, "Ctrl+Shift+C")
@@ -231,6 +233,7 @@ class MainWindow(QMainWindow):
         self.menu_review.addSeparator()
         self.menu_review.addAction(self.act_trash)
         self.menu_review.addAction(self.act_move)
+        self.menu_review.addAction(self.act_undo)
         self.menu_document = bar.addMenu("")
         for a in (self.act_open_doc, self.act_reveal, self.act_copy_path):
             self.menu_document.addAction(a)
@@ -290,6 +293,7 @@ class MainWindow(QMainWindow):
             self.act_not_duplicates: self.tr("&Not duplicates"),
             self.act_trash: self.tr("Move the others to the &trash…"),
             self.act_move: self.tr("Move the others to a &folder…"),
+            self.act_undo: self.tr("&Undo last clean-up"),
             self.act_open_doc: self.tr("&Open in the default application"),
             self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
             self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),
@@ -659,6 +663,7 @@ class MainWindow(QMainWindow):
             refused = "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
                                        "mark one copy to keep."), str(len(plan.refusals)))
         box = QMessageBox(self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the destination folder's name is not HTML
         box.setObjectName("confirm_cleanup")
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle(self.tr("Clean up"))
@@ -711,6 +716,29 @@ class MainWindow(QMainWindow):
 
     def _cleanup_failed(self, message: str) -> None:
         self._warn("cleanup_failed", self.tr("Clean-up failed"), message)
+
+    def undo_last_cleanup(self) -> None:
+        """Put the files of the last clean-up back (core.undo), off the GUI thread; report what came back."""
+        from simdesk.core.undo import undo_last_cleanup
+
+        log = self.data_dir / ACTION_LOG
+        self.background.call(lambda: undo_last_cleanup(log), self._undo_finished, self._cleanup_failed)
+
+    def _undo_finished(self, report) -> None:
+        text = (self.tr("Nothing to undo.") if report.run is None
+                else fill(self.tr("%1 files restored, %2 not restored."), str(len(report.restored)),
+                          str(len(report.not_restored))))
+        self.statusBar().showMessage(text)
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Undo last clean-up"), text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("undo_report")
+        if report.not_restored:
+            box.setDetailedText("\n".join(f"{p}: {why}" for p, why in report.not_restored))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.undo_done.emit(report)
+        if report.restored and self.root is not None:
+            self.rescan()
 
     # -- documents ------------------------------------------------------------------------------------
     def _current_path(self) -> Path | None:
@@ -766,6 +794,7 @@ class MainWindow(QMainWindow):
     def _warn(self, name: str, title: str, message: str) -> None:
         """A window-modal warning that does not block the caller (no nested event loop)."""
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # messages carry file names: never read as HTML
         box.setObjectName(name)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

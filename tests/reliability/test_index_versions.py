@@ -1,0 +1,108 @@
+"""Issue 7, item 3: an index of an older schema is rebuilt with a message the editor sees (never misread);
+a database that is not a simdesk index is refused, not dropped; other feature settings re-fingerprint."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from simdesk.core.features import FeatureSettings
+from simdesk.core.index import SCHEMA_VERSION, Index
+from simdesk.core.records import ScanOptions
+from simdesk.core.scan import scan
+from tests.reliability.conftest import scan_json, simdesk
+from tests.reliability.corpus import ARTICLE, POEM
+
+# The layout simdesk wrote at schema version 1 (commit 2f7c2bd), with a document in it whose size and time
+# match the file on disk: read by today's code as if current, it would be taken as unchanged.
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    content_hash TEXT NOT NULL, encoding TEXT NOT NULL, chars INTEGER NOT NULL, fingerprint INTEGER NOT NULL,
+    b0 INTEGER NOT NULL, b1 INTEGER NOT NULL, b2 INTEGER NOT NULL, b3 INTEGER NOT NULL);
+CREATE TABLE problems (path TEXT PRIMARY KEY, error TEXT NOT NULL);
+CREATE TABLE keep_marks (doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE);
+CREATE TABLE ignored_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b), CHECK (a < b));
+INSERT INTO meta VALUES ('schema_version', '1');
+"""
+
+
+def folder_with_v1_index(tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(ARTICLE * 3, encoding="utf-8")
+    (root / "b.txt").write_text(ARTICLE * 3 + "转载", encoding="utf-8")
+    (root / "c.txt").write_text(POEM * 4, encoding="utf-8")
+    db = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(db)
+    conn.executescript(SCHEMA_1)
+    st = (root / "a.txt").stat()
+    conn.execute("INSERT INTO documents VALUES (1, 'a.txt', ?, ?, 'stale', 'utf-8', 1, 7, 7, 0, 0, 0)",
+                 (st.st_size, st.st_mtime_ns))
+    conn.commit()
+    conn.close()
+    return root, db
+
+
+def test_an_older_schema_is_rebuilt_with_a_message_on_stderr(tmp_path):
+    root, db = folder_with_v1_index(tmp_path)
+    data, proc = scan_json(root, db)
+    first = proc.stderr.splitlines()[0]
+    assert first == (f"simdesk: the index {db} was written by another version of simdesk (schema 1, this one "
+                     f"reads {SCHEMA_VERSION}): it is rebuilt from the folder, and earlier keep marks and "
+                     "'not duplicates' decisions are dropped")
+    assert "3 new" in proc.stderr and "0 unchanged" in proc.stderr  # nothing taken from the old layout
+    assert sorted(m["path"] for g in data["groups"] for m in g["members"]) == ["a.txt", "b.txt"]
+    with Index(db) as index:
+        assert index.document("a.txt").content_hash != "stale" and index.document("a.txt").fingerprint != 7
+        assert not index.rebuilt  # rebuilt once; the message is not repeated
+    again = simdesk("scan", root, "--threshold", "3", "--db", db)
+    assert "another version" not in again.stderr and "3 unchanged" in again.stderr
+
+
+def test_a_newer_schema_is_rebuilt_too(tmp_path):
+    root, db = folder_with_v1_index(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    conn.commit()
+    conn.close()
+    data, proc = scan_json(root, db)
+    assert f"(schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})" in proc.stderr
+    assert data["documents"] == 3
+
+
+def test_a_database_that_is_not_a_simdesk_index_is_refused_and_left_alone(tmp_path):
+    root, _ = folder_with_v1_index(tmp_path)
+    other = tmp_path / "accounts.sqlite"
+    conn = sqlite3.connect(other)
+    conn.executescript("CREATE TABLE documents (invoice TEXT); INSERT INTO documents VALUES ('2024-001');")
+    conn.close()
+    proc = simdesk("scan", root, "--db", other)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"simdesk: error: {other} is not a simdesk index; give another --db file, or delete it"
+    conn = sqlite3.connect(other)
+    assert conn.execute("SELECT invoice FROM documents").fetchall() == [("2024-001",)]
+    conn.close()
+
+
+def test_a_corrupt_index_file_is_refused_with_a_message(tmp_path):
+    root, _ = folder_with_v1_index(tmp_path)
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database at all" * 100)
+    proc = simdesk("scan", root, "--db", bad)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert "cannot be opened" in proc.stderr and "delete it to rebuild" in proc.stderr
+
+
+def test_other_feature_settings_refingerprint_every_document_through_the_cli(tmp_path):
+    root, _ = folder_with_v1_index(tmp_path)
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:  # an index written with other feature settings (character bigrams on)
+        scan(root, index, ScanOptions(jobs=1), settings=FeatureSettings(char_ngrams=2))
+        before = {d.path: d.fingerprint for d in index.documents()}
+    data, proc = scan_json(root, db)
+    assert "0 new, 3 changed" in proc.stderr and "0 unchanged" in proc.stderr
+    with Index(db) as index:
+        after = {d.path: d.fingerprint for d in index.documents()}
+        assert json.loads(index.meta("features")) == json.loads(FeatureSettings().to_json())
+    assert after.keys() == before.keys() and after != before
