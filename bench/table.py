@@ -66,8 +66,8 @@ def table(figures: dict) -> str:
         f = figures[name]
         extra = "; ".join(f"{b} {shown(figures[b]['value'])} {figures[b]['unit'].split(' (')[0]}"
                           for b in beside if b in figures)
-        unit = f["unit"].split(" (")[0]
-        lines.append(f"| {label} | `{name}` | {shown(f['value'])} {unit} | {rule} | {judge(f['value'], rule)} | {extra} |")
+        unit = "" if isinstance(f["value"], float) and math.isnan(f["value"]) else " " + f["unit"].split(" (")[0]
+        lines.append(f"| {label} | `{name}` | {shown(f['value'])}{unit} | {rule} | {judge(f['value'], rule)} | {extra} |")
     return "\n".join(lines)
 
 
