@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
-                    help="a smoke run in about a minute: the medium collection stands in for the large one, "
+                    help="a smoke run in about 3 minutes: the medium collection stands in for the large one, "
                          "200,000 synthetic fingerprints instead of 1,000,000")
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench",
                     help="where collections and indexes are made (default: /tmp/simdesk-bench)")
