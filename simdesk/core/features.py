@@ -85,6 +85,25 @@ def segment(text: str, hmm: bool = False) -> list[str]:
     return default_segmenter().cut(text, hmm)
 
 
+SEGMENT_PIECE = 1 << 16  # characters segmented at a time
+
+
+def token_counts(norm: str, hmm: bool = False) -> Counter:
+    """How often each token of normalised text occurs, in first-occurrence order. The text is segmented a piece
+    at a time, cut at a space (a word boundary for the segmenter, so the tokens are the same as in one go):
+    a 10 MB line costs its vocabulary in memory, not a list of millions of token strings (~250 MB)."""
+    counts: Counter = Counter()
+    start = 0
+    while start < len(norm):
+        end = min(start + SEGMENT_PIECE, len(norm))
+        if end < len(norm):
+            cut = norm.rfind(" ", start, end)
+            end = cut if cut > start else end  # a piece with no space at all is cut where it ends
+        counts.update(segment(norm[start:end], hmm))
+        start = end
+    return counts
+
+
 def weighted_terms(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fallback: bool = True) -> dict[str, float]:
     """The document's features and their TF x IDF weights.
 
@@ -92,18 +111,19 @@ def weighted_terms(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fall
     without it (a part of a document, whose votes are subtracted from the whole), it gets exactly the
     features it contributes to its document."""
     norm = normalize(text, settings.strip_links)
-    tokens = segment(norm, settings.hmm)
+    counts = token_counts(norm, settings.hmm)
     if settings.drop_numbers:
-        tokens = [t for t in tokens if not t.isdigit()] or (tokens if fallback else [])
+        counts = Counter({t: c for t, c in counts.items() if not t.isdigit()}) or (counts if fallback else Counter())
     if settings.stopwords:
         stops = stop_words()
-        kept = [t for t in tokens if t not in stops]
-        tokens = kept or (tokens if fallback else [])  # a text of nothing but stop words still has a fingerprint
+        kept = Counter({t: c for t, c in counts.items() if t not in stops})
+        counts = kept or (counts if fallback else Counter())  # a text of nothing but stop words still has a fingerprint
     idf, median = idf_table()
     weights: dict[str, float] = {}
-    for token, count in Counter(tokens).items():
+    for token, count in counts.items():
         weights[token] = count * idf.get(token, median)
     if settings.bigrams:
+        tokens = [t for t in segment(norm, settings.hmm) if t in counts]  # the kept tokens, in text order
         for (a, b), count in Counter(zip(tokens, tokens[1:])).items():
             key = f"{a}\x00{b}"
             weights[key] = count * min(idf.get(a, median), idf.get(b, median))
