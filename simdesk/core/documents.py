@@ -8,6 +8,7 @@ import codecs
 import fnmatch
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ BOMS = (
 # Characters that do not occur in real text: C0 controls other than tab, newlines, form feed, and DEL.
 CONTROL = set(range(0x00, 0x09)) | {0x0B} | set(range(0x0E, 0x20)) | {0x7F}
 CONTROL_TABLE = {c: None for c in CONTROL}
+CONTROL_CHAR = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(CONTROL)) + "]")  # found: then counted
 BINARY_CONTROL_RATIO = 0.01
 MB = 1024 * 1024  # the size cap is given in MB of 2**20 bytes (--max-size 20 is 20 * 2**20): shown the same way
 CHANGED_WHILE_READ = "changed while being scanned (another program may still be writing it); scan again to index it"
@@ -193,7 +195,8 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
 
 
 def _checked(text: str, encoding: str) -> tuple[str, str]:
-    if text and len(text) - len(text.translate(CONTROL_TABLE)) > BINARY_CONTROL_RATIO * len(text):
+    if text and CONTROL_CHAR.search(text) and \
+            len(text) - len(text.translate(CONTROL_TABLE)) > BINARY_CONTROL_RATIO * len(text):
         raise DecodeError(f"binary file (control characters when read as {encoding}), not text")
     return text, encoding
 

@@ -17,9 +17,11 @@ from simdesk.core.resources import resource
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Whitespace between two CJK characters is a line wrap, not a word boundary: it goes.
 CJK_GAP = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
-# Punctuation and symbols of any width become one boundary, so '，' and ',' weigh the same (nothing).
-NON_WORD = re.compile(r"[^\w\s]|_")
 SPACES = re.compile(r"\s+")
+# Punctuation and symbols of any width (NON_WORD), and spaces, become one boundary: '，' and ',' weigh the
+# same (nothing). One pass: a run of them becomes one space.
+NON_WORD = re.compile(r"[^\w\s]|_")
+BOUNDARIES = re.compile(r"(?:[^\w\s]|_|\s)+")
 # Links and e-mail addresses are boilerplate of reposts, not content: they are dropped before segmenting.
 # The local part is bounded (64, as in RFC 5321): unbounded, a long run of letters (a base64 blob, a 4 MB
 # line) made every position scan to the end of the run looking for '@', quadratic time (hours for 4 MB).
@@ -50,11 +52,10 @@ def normalize(text: str, strip_links: bool = True) -> str:
     """NFKC (full-width to half-width), case folding, links dropped, line wraps inside Chinese removed,
     punctuation and symbols turned into single spaces."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    if strip_links:
+    if strip_links and ("://" in text or "www." in text or "@" in text):  # the regex only where it can match
         text = LINKS.sub(" ", text)
     text = CJK_GAP.sub("", text)
-    text = NON_WORD.sub(" ", text)
-    return SPACES.sub(" ", text).strip()
+    return BOUNDARIES.sub(" ", text).strip()
 
 
 @lru_cache(maxsize=1)

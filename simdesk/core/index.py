@@ -18,7 +18,7 @@ from simdesk.core import pairs as pairs_mod
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
@@ -56,9 +56,6 @@ SCHEMA = (
     """,
     """
     CREATE INDEX IF NOT EXISTS documents_b3 ON documents(b3)
-    """,
-    """
-    CREATE INDEX IF NOT EXISTS documents_hash ON documents(content_hash)
     """,
     """
     CREATE TABLE IF NOT EXISTS problems (path TEXT PRIMARY KEY, error TEXT NOT NULL)
@@ -248,11 +245,6 @@ class Index:
 
     def delete_paths(self, paths: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM documents WHERE path = ?", ((p,) for p in paths))
-
-    def document_by_hash(self, content_hash: str) -> tuple[str, Document] | None:
-        row = self.conn.execute("SELECT path, size, mtime_ns, content_hash, encoding, chars, fingerprint "
-                                "FROM documents WHERE content_hash = ? LIMIT 1", (content_hash,)).fetchone()
-        return (row[0], _row_document(row)) if row else None
 
     def document(self, path: str) -> Document | None:
         row = self.conn.execute("SELECT path, size, mtime_ns, content_hash, encoding, chars, fingerprint "

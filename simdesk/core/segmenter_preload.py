@@ -1,12 +1,15 @@
 """Imported only by the fork server of the scan's worker processes, so that every worker starts with
-jieba's dictionary and IDF table already loaded instead of loading them (~1 s) itself."""
+jieba's dictionary, the IDF table and the checked segmenter (rjieba's sample check) already loaded instead
+of loading them (~1 s, and 0.15 s for the check) itself."""
 from __future__ import annotations
 
 import jieba
 
 from simdesk.core import features
+from simdesk.core.segmenter import default_segmenter
 
 jieba.setLogLevel(60)
 jieba.initialize()
 features.idf_table()
 features.stop_words()
+default_segmenter()
