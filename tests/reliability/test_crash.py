@@ -40,8 +40,10 @@ def committed(db: Path) -> dict[str, tuple[int, int, str, int]]:
     try:
         return {r[0]: tuple(r[1:]) for r in
                 conn.execute("SELECT path, size, mtime_ns, content_hash, fingerprint FROM documents WHERE size >= 0")}
-    except sqlite3.OperationalError:  # the schema is not written yet
-        return {}
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):  # the schema is not written yet
+            return {}
+        raise
     finally:
         conn.close()
 
@@ -164,8 +166,8 @@ def test_a_scan_waits_for_a_short_write_by_another_program(small_corpus, tmp_pat
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another writer holds the index for a moment
     proc = start_scan(small_corpus, db, "--jobs", "1")
-    time.sleep(1.5)
-    assert proc.poll() is None  # waiting, not failing
+    time.sleep(3)
+    assert proc.poll() is None  # waiting (up to the 10 s busy timeout), not failing
     holder.execute("COMMIT")
     holder.close()
     assert proc.wait(120) == 0, proc.stderr.read()
