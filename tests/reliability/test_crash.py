@@ -133,7 +133,7 @@ def test_two_hundred_kills(small_corpus, tmp_path):
     print(f"stress kill loop: {total} kills survived, {lost} documents lost")
 
 
-def slow_folder(root: Path, files: int = 24) -> Path:
+def slow_folder(root: Path, files: int = 40) -> Path:
     """Files of 1.5 MB each: a scan of them takes seconds, long enough to meet it while it writes."""
     root.mkdir()
     for k in range(files):
@@ -157,7 +157,7 @@ def test_a_second_scan_of_the_same_index_says_busy_and_exits_2(tmp_path):
     finally:
         first.wait(120)
     assert first.returncode == 0, first.stderr.read()
-    assert integrity(db) == "ok" and len(committed(db)) == 24
+    assert integrity(db) == "ok" and len(committed(db)) == 40
 
 
 def test_a_scan_waits_for_a_short_write_by_another_program(small_corpus, tmp_path):
