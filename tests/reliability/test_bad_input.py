@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import resource
 import shutil
-import sqlite3
 import time
 from pathlib import Path
 

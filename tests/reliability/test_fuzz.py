@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
-from simdesk.core.documents import CONTROL, DecodeError, decode_bytes
+from simdesk.core.documents import DecodeError, decode_bytes
 from simdesk.core.features import NON_WORD, normalize, segment, weighted_terms
 from simdesk.core.fingerprint import hamming, simhash
 from simdesk.core.index import Index
