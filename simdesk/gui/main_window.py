@@ -19,7 +19,7 @@ from simdesk.core import report as report_mod
 from simdesk.core.cleanup import (CleanupPlan, CleanupReport, execute, keep_by_rule, keep_marks_by_rule,
                                   plan_cleanup)
 from simdesk.core.diff import compare_files
-from simdesk.core.groups import MAX_THRESHOLD, Grouper
+from simdesk.core.groups import MAX_THRESHOLD
 from simdesk.core.index import default_index_path
 from simdesk.core.records import Member, Progress
 from simdesk.gui.diff_view import DiffView
@@ -624,12 +624,8 @@ class MainWindow(QMainWindow):
             return
         a, b = pair[0].path, pair[1].path
         self.writer.call(partial(write_not_duplicates, self.index_path, a, b), None, self._decision_failed)
-        old = self.review.grouper
         # regroup in memory without the pair; the index holds the decision for the next start
-        verified = ({"scores": old.scores, "min_score": old.min_score}
-                    if getattr(old, "min_score", None) is not None else {})
-        self.review.grouper = Grouper(old.snapshot, old.i, old.j, old.d, old.max_threshold, ignored=[(a, b)],
-                                      **verified)
+        self.review.grouper = self.review.grouper.without([(a, b)])
         self.set_threshold(self.threshold_bar.value())
         self.statusBar().showMessage(fill(self.tr("%1 and %2 will not be grouped together again"), a, b))
 
