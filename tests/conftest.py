@@ -3,7 +3,6 @@ collections made by the team's corpus generator (../shared/corpus/make_corpus.py
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
