@@ -18,8 +18,8 @@ Incremental: every candidate is kept with its score, and each document remembers
 candidates were searched with; after a rescan only the documents that changed (or whose boilerplate did)
 are compared with the others, and only their new pairs are read and scored.
 
-Measured on the medium corpus (seed 7, 20,000 documents), defaults: precision 0.998, recall 0.972;
-short texts 0.994 / 0.973; every edit kind >= 0.94. See docs/quality.md.
+Measured on the medium corpus (seed 7, 20,000 documents), defaults: precision 0.995, recall 0.983;
+short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 """
 from __future__ import annotations
 
