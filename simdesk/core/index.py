@@ -66,6 +66,11 @@ SCHEMA = (
     )
     """,
     """
+    CREATE TABLE IF NOT EXISTS trash_queue (
+        doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE
+    )
+    """,
+    """
     CREATE TABLE IF NOT EXISTS scores (
         a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -173,7 +178,7 @@ class Index:
 
     def _drop_all(self) -> None:
         with self.transaction():
-            for table in ("ignored_pairs", "keep_marks", "scores", "problems", "documents", "meta"):
+            for table in ("ignored_pairs", "keep_marks", "trash_queue", "scores", "problems", "documents", "meta"):
                 self.conn.execute(f"DROP TABLE IF EXISTS {table}")
         self.rebuilt = True
 
@@ -372,12 +377,33 @@ class Index:
         return {r[0] for r in rows}
 
     def set_keep(self, path: str, keep: bool) -> None:
+        """Mark a document as the copy to keep (which takes it out of the trash queue), or unmark it."""
         with self.transaction():
             if keep:
                 self.conn.execute("INSERT OR IGNORE INTO keep_marks(doc_id) SELECT id FROM documents WHERE path = ?",
                                   (path,))
+                self.conn.execute("DELETE FROM trash_queue WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+                                  (path,))
             else:
                 self.conn.execute("DELETE FROM keep_marks WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+                                  (path,))
+
+    def queued_for_trash(self) -> set[str]:
+        """Documents the editor queued for the trash (a decision kept across restarts, acted on only by an
+        explicit clean-up)."""
+        rows = self.conn.execute("SELECT d.path FROM trash_queue q JOIN documents d ON d.id = q.doc_id")
+        return {r[0] for r in rows}
+
+    def set_queued_for_trash(self, path: str, queued: bool) -> None:
+        """Queue a document for the trash (which unmarks it as the copy to keep), or take it off the queue."""
+        with self.transaction():
+            if queued:
+                self.conn.execute("INSERT OR IGNORE INTO trash_queue(doc_id) SELECT id FROM documents WHERE path = ?",
+                                  (path,))
+                self.conn.execute("DELETE FROM keep_marks WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+                                  (path,))
+            else:
+                self.conn.execute("DELETE FROM trash_queue WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
                                   (path,))
 
     def ignored_pairs(self) -> set[tuple[str, str]]:

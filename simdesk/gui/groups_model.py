@@ -54,6 +54,7 @@ class GroupsModel(QAbstractItemModel):
     """Groups of the current threshold, sortable and filtered by path; members carry keep/trash marks."""
 
     keep_toggled = Signal(str, bool)  # path, keep: the window persists it in the index
+    queued_toggled = Signal(str, bool)  # path, queued for the trash: likewise
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -198,6 +199,7 @@ class GroupsModel(QAbstractItemModel):
             if member.path in self.keep:
                 self.set_keep(index, False)
         self._member_changed(index)
+        self.queued_toggled.emit(member.path, member.path in self.queued)
 
     def keep_only(self, group_index: QModelIndex, path: str) -> None:
         """Mark exactly one member of a group to keep (the one-click rules)."""

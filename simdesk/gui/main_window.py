@@ -30,7 +30,8 @@ from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
-from simdesk.gui.worker import Background, Review, ScanJob, ScanWorker, write_keep, write_keeps, write_not_duplicates
+from simdesk.gui.worker import (Background, Review, ScanJob, ScanWorker, write_keep, write_keeps, write_not_duplicates,
+                                write_queued)
 
 ACTION_LOG = "actions.jsonl"
 
@@ -60,6 +61,7 @@ class MainWindow(QMainWindow):
         self.last_report: CleanupReport | None = None
         self._diff_request = 0
         self._unsaved_keep: dict[str, bool] = {}  # keep-marks on their way to the index
+        self._unsaved_queue: dict[str, bool] = {}  # trash-queue decisions on their way to the index
         self._opened_at = 0.0
         self.background = Background(self)
         self.writer = Background(self, serial=True)  # the editor's decisions, in order
@@ -258,6 +260,7 @@ class MainWindow(QMainWindow):
         self.groups_view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.groups_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.keep_toggled.connect(self._persist_keep)
+        self.groups_model.queued_toggled.connect(self._persist_queued)
         self.groups_model.modelReset.connect(self._update_actions)
 
     def retranslate(self) -> None:
@@ -474,6 +477,10 @@ class MainWindow(QMainWindow):
         # marks the writer has not stored yet were not in the index this review was read from
         for path, keep in self._unsaved_keep.items():
             (review.keep.add if keep else review.keep.discard)(path)
+        for path, queued in self._unsaved_queue.items():
+            (review.queued.add if queued else review.queued.discard)(path)
+        self.groups_model.queued.clear()
+        self.groups_model.queued.update(review.queued - review.keep)
         self.review = review
         self.threshold_bar.set_histogram(review.grouper.histogram())
         self.problems_model.set_problems(review.problems)
@@ -612,6 +619,17 @@ class MainWindow(QMainWindow):
             self._unsaved_keep[path] = keep
             self.writer.call(partial(write_keep, self.index_path, path, keep), partial(self._saved, {path: keep}),
                              self._decision_failed)
+
+    @Slot(str, bool)
+    def _persist_queued(self, path: str, queued: bool) -> None:
+        if self.index_path is not None:
+            self._unsaved_queue[path] = queued
+            self.writer.call(partial(write_queued, self.index_path, path, queued),
+                             partial(self._queue_saved, path, queued), self._decision_failed)
+
+    def _queue_saved(self, path: str, queued: bool, _result: object = None) -> None:
+        if self._unsaved_queue.get(path) == queued:  # a later change to the same path is still on its way
+            del self._unsaved_queue[path]
 
     def _saved(self, changes: dict[str, bool], _result: object = None) -> None:
         for path, keep in changes.items():

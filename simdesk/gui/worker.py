@@ -31,6 +31,7 @@ class Review:
     problems: list[Problem] = field(default_factory=list)
     result: ScanResult | None = None  # None while showing what the index held before this scan
     unchanged: bool = False  # the scan changed no document: the groups shown from the index still hold
+    queued: set[str] = field(default_factory=set)  # copies the editor queued for the trash
 
     @property
     def documents(self) -> int:
@@ -55,7 +56,8 @@ def load_review(root: Path, index: Index, max_threshold: int, min_similarity: fl
         grouper = analyse(root, index, verify=verify, on_progress=on_progress, is_cancelled=is_cancelled)
     else:
         grouper = grouper_for(index, max_threshold)
-    return Review(root, index.path, grouper, index.keep_marks(), index.problems(), result)
+    return Review(root, index.path, grouper, index.keep_marks(), index.problems(), result,
+                  queued=index.queued_for_trash())
 
 
 WARM_GROUPS = 100
@@ -114,7 +116,7 @@ class ScanWorker(QObject):
                 if before is not None and not s.cancelled and s.new == s.changed == s.moved == s.deleted == 0:
                     # nothing to regroup: skip a second analysis (seconds on a large folder)
                     after = Review(self.root, index.path, before.grouper, index.keep_marks(), index.problems(),
-                                   result, unchanged=True)
+                                   result, unchanged=True, queued=index.queued_for_trash())
                 else:
                     after = self._review(index, result)
                 self.finished.emit(after)
@@ -273,6 +275,12 @@ def write_keeps(index_path: Path, keep: set[str], drop: set[str]) -> None:
             index.set_keep(path, False)
         for path in sorted(keep):
             index.set_keep(path, True)
+
+
+def write_queued(index_path: Path, path: str, queued: bool) -> None:
+    """Persist one trash-queue decision (runs on the serial writer pool)."""
+    with Index(index_path) as index:
+        index.set_queued_for_trash(path, queued)
 
 
 def write_not_duplicates(index_path: Path, path_a: str, path_b: str) -> None:

@@ -115,3 +115,21 @@ def test_default_location_is_outside_the_scanned_folder(tmp_path):
     assert root not in path.parents
     assert path == default_index_path(root, tmp_path / "data")
     assert path != default_index_path(tmp_path, tmp_path / "data")
+
+
+def test_trash_queue_persists_and_excludes_keep(tmp_path):
+    path = tmp_path / "i.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 1, "ha"), doc("b.txt", 2, "hb")])
+        index.set_queued_for_trash("a.txt", True)
+        index.set_keep("b.txt", True)
+        index.set_queued_for_trash("b.txt", True)  # queuing a kept copy unmarks it
+    with Index(path) as index:
+        assert index.queued_for_trash() == {"a.txt", "b.txt"}
+        assert index.keep_marks() == set()
+        index.set_keep("a.txt", True)  # keeping a queued copy takes it off the queue
+        assert index.queued_for_trash() == {"b.txt"}
+        with index.transaction():
+            index.delete_paths(["b.txt"])  # gone from the folder: gone from the queue
+        assert index.queued_for_trash() == set()

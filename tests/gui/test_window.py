@@ -269,6 +269,7 @@ def test_decisions_resume_after_restart(qtbot, window, tmp_path, settings, data_
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
     press_on_member(qtbot, window, "copies/poem-copy.txt", Qt.Key.Key_Space)
+    press_on_member(qtbot, window, "poem.txt", Qt.Key.Key_Delete)
     window.select_members([member_index(window, "snow.txt"), member_index(window, "copies/snow-copy.txt")])
     window.act_not_duplicates.trigger()
     assert len(shown_groups(window)) == 1  # regrouped at once without the rejected pair
@@ -281,6 +282,7 @@ def test_decisions_resume_after_restart(qtbot, window, tmp_path, settings, data_
     qtbot.addWidget(again)
     open_and_wait(qtbot, again, root)
     assert again.groups_model.keep == {"copies/poem-copy.txt"}
+    assert again.groups_model.queued == {"poem.txt"}  # the trash queue lasts too (acted on only by a clean-up)
     assert member_index(again, "copies/poem-copy.txt").data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert [len(g) for g in shown_groups(again)] == [3]
     again.stop_scan()
