@@ -144,16 +144,14 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
     """
     from simdesk.core import report
     from simdesk.core.analysis import VerifySettings, analyse
-    from simdesk.core.groups import Grouper
+    from simdesk.core.groups import grouper_for
 
     path = check_folder(folder)
     index, result = run_scan(path, db, jobs, includes, max_size_mb)
     with index:
-        snap = index.snapshot()
         if (threshold is not None and similarity is None) or similarity == 0:
             t = 3 if threshold is None else threshold
-            i, j, d = index.pairs_within(t, snap)
-            grouping = Grouper(snap, i, j, d, max_threshold=t, ignored=index.ignored_pairs()).at(t)
+            grouping = grouper_for(index, t).at(t)
         else:
             verify = VerifySettings(max_bytes=int(max_size_mb * 1024 * 1024))
             if similarity is not None:
@@ -162,11 +160,11 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
             grouping = grouper.at(grouper.max_threshold if threshold is None else threshold)
         problems = result.problems if not result.stats.cancelled else index.problems()
         if fmt == "json":
-            click.echo(report.grouping_json(folder, grouping, len(snap), problems))
+            click.echo(report.grouping_json(folder, grouping, len(grouping.snapshot), problems))
         elif fmt == "csv":
             click.echo(report.groups_csv(grouping, problems), nl=False)
         else:
-            click.echo(report.groups_text(folder, grouping, len(snap), problems), nl=False)
+            click.echo(report.groups_text(folder, grouping, len(grouping.snapshot), problems), nl=False)
     s = result.stats
     click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
                f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
@@ -240,7 +238,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
     """
     from simdesk.core.analysis import analyse
     from simdesk.core.evaluation import load_truth, score_groups
-    from simdesk.core.groups import Grouper
+    from simdesk.core.groups import grouper_for
 
     path = check_folder(folder)
     try:
@@ -250,9 +248,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
     index, _ = run_scan(path, db, jobs, (), 20.0)
     with index:
         verified = analyse(path, index)
-        snap = index.snapshot()
-        i, j, d = index.pairs_within(12, snap)
-        plain = Grouper(snap, i, j, d, ignored=index.ignored_pairs())
+        plain = grouper_for(index)
 
     def paths(grouping):
         return [[m.path for m in g.members] for g in grouping]

@@ -31,10 +31,6 @@ def line_keys(text: str) -> list[str]:
     return [KEY_DROP.sub("", line) for line in folded.splitlines()]
 
 
-def line_key(line: str) -> str:
-    return line_keys(line)[0] if line.strip() else ""
-
-
 def line_hash(key: str) -> int:
     return mmh3.hash(key, SEED, signed=False)
 
@@ -67,10 +63,9 @@ def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]
     """For each document, the boilerplate hashes among its line hashes (one vectorised pass)."""
     if not per_document:
         return []
-    flat = np.concatenate(per_document) if per_document else np.empty(0, dtype=np.uint32)
-    mask = np.isin(flat, np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
+    mask = np.isin(np.concatenate(per_document), np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
     bounds = np.cumsum([len(a) for a in per_document])[:-1]
-    return [flat[part][m] for part, m in zip(np.split(np.arange(len(flat)), bounds), np.split(mask, bounds))]
+    return [hashes[m] for hashes, m in zip(per_document, np.split(mask, bounds))]
 
 
 def strip_boilerplate(text: str, boilerplate: Collection[int]) -> str:

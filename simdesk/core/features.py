@@ -26,7 +26,6 @@ BOUNDARIES = re.compile(r"(?:[^\w\s]|_|\s)+")
 # The local part is bounded (64, as in RFC 5321): unbounded, a long run of letters (a base64 blob, a 4 MB
 # line) made every position scan to the end of the run looking for '@', quadratic time (hours for 4 MB).
 LINKS = re.compile(r"(?:https?|ftp)://\S+|www\.[\w.-]+\S*|[\w.+-]{1,64}@[\w-]+\.[\w.-]+", re.ASCII | re.IGNORECASE)
-HAS_CJK = re.compile(rf"[{CJK}]")
 
 
 @dataclass(frozen=True, slots=True)

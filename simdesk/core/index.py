@@ -367,44 +367,37 @@ class Index:
             self.conn.executemany("INSERT OR REPLACE INTO scores(a, b, score) VALUES (?, ?, ?)",
                                   ((min(a, b), max(a, b), s) for a, b, s in rows))
 
-    def clear_scores(self) -> None:
-        with self.transaction():
-            self.conn.execute("DELETE FROM scores")
-
     # -- decisions ----------------------------------------------------------------------------------
-    def keep_marks(self) -> set[str]:
-        rows = self.conn.execute("SELECT d.path FROM keep_marks k JOIN documents d ON d.id = k.doc_id")
+    # keep_marks and trash_queue hold exclusive decisions: marking a document in one unmarks it in the other
+    def _marked(self, table: str) -> set[str]:
+        rows = self.conn.execute(f"SELECT d.path FROM {table} m JOIN documents d ON d.id = m.doc_id")
         return {r[0] for r in rows}
+
+    def _set_mark(self, table: str, other: str, path: str, on: bool) -> None:
+        doc_id = "(SELECT id FROM documents WHERE path = ?)"
+        with self.transaction():
+            if on:
+                self.conn.execute(f"INSERT OR IGNORE INTO {table}(doc_id) SELECT id FROM documents WHERE path = ?",
+                                  (path,))
+                self.conn.execute(f"DELETE FROM {other} WHERE doc_id = {doc_id}", (path,))
+            else:
+                self.conn.execute(f"DELETE FROM {table} WHERE doc_id = {doc_id}", (path,))
+
+    def keep_marks(self) -> set[str]:
+        return self._marked("keep_marks")
 
     def set_keep(self, path: str, keep: bool) -> None:
         """Mark a document as the copy to keep (which takes it out of the trash queue), or unmark it."""
-        with self.transaction():
-            if keep:
-                self.conn.execute("INSERT OR IGNORE INTO keep_marks(doc_id) SELECT id FROM documents WHERE path = ?",
-                                  (path,))
-                self.conn.execute("DELETE FROM trash_queue WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-                                  (path,))
-            else:
-                self.conn.execute("DELETE FROM keep_marks WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-                                  (path,))
+        self._set_mark("keep_marks", "trash_queue", path, keep)
 
     def queued_for_trash(self) -> set[str]:
         """Documents the editor queued for the trash (a decision kept across restarts, acted on only by an
         explicit clean-up)."""
-        rows = self.conn.execute("SELECT d.path FROM trash_queue q JOIN documents d ON d.id = q.doc_id")
-        return {r[0] for r in rows}
+        return self._marked("trash_queue")
 
     def set_queued_for_trash(self, path: str, queued: bool) -> None:
         """Queue a document for the trash (which unmarks it as the copy to keep), or take it off the queue."""
-        with self.transaction():
-            if queued:
-                self.conn.execute("INSERT OR IGNORE INTO trash_queue(doc_id) SELECT id FROM documents WHERE path = ?",
-                                  (path,))
-                self.conn.execute("DELETE FROM keep_marks WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-                                  (path,))
-            else:
-                self.conn.execute("DELETE FROM trash_queue WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-                                  (path,))
+        self._set_mark("trash_queue", "keep_marks", path, queued)
 
     def ignored_pairs(self) -> set[tuple[str, str]]:
         rows = self.conn.execute("SELECT da.path, db.path FROM ignored_pairs p "
