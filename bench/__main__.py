@@ -1,4 +1,4 @@
-"""`python -m bench [--quick]`: every figure of issue 5 as `name value unit` lines, measured in one run.
+"""`python -m bench [--quick]`: every performance figure as `name value unit` lines, measured in one run.
 
 Collections are made with ../shared/corpus/make_corpus.py (seed 7) under --work when not given. Each scan runs
 in a fresh process (bench/scan_run.py) so its segmenter choice and peak memory are its own. The scan
@@ -74,7 +74,7 @@ def throughput_figures(sample_root: Path, work: Path, jobs: int, every: int) -> 
         yield f"scan_{name}_vs_jieba_lcut", r["chars"] / r["seconds"] / bare, "x (throughput; target >= 0.8)"
         yield f"scan_{name}_cpu_seconds", r["cpu_seconds"], f"s (CPU, all processes; {r['cpu_main_seconds']:.1f} in the scanning process)"
         if segmenter == "jieba":
-            # the issue's "everything that is not segmentation must cost under a quarter", in CPU seconds, which
+            # the target "everything that is not segmentation must cost under a quarter", in CPU seconds, which
             # other users of a shared machine disturb less than wall time
             yield "scan_jieba_cpu_vs_jieba_lcut", cpu / r["cpu_seconds"], "x (bare jieba CPU / scan CPU; >= 0.8 means the rest costs < 1/4)"
         if r["chars"] != chars:

@@ -1,4 +1,4 @@
-"""The window's figures (issue 4), one `name value unit` line each:
+"""The window's responsiveness figures, one `name value unit` line each:
 
 - gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
 - gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;

@@ -1,4 +1,4 @@
-"""`python -m bench.table figures.json`: the figures of a `python -m bench --json` run against issue 5's targets,
+"""`python -m bench.table figures.json`: the figures of a `python -m bench --json` run against the performance targets,
 as the Markdown table docs/performance.md carries."""
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ PySide6 6.12.0 on Python 3.11 releases a reference to None on every call of a me
 Python 3.12 made these objects immortal, so the bug is harmless there; on 3.11 the count reaches zero after
 enough calls and the process dies with "Fatal Python error: none_dealloc" (measured: 1,000 QLabel.setText
 calls take None's count down by exactly 1,000; PySide6 6.11.3 is not affected). These objects are never
-freed anyway, so adding 2**40 references to their counts once costs nothing and outlasts any session
+freed anyway, so adding 2**40 references to their counts once costs nothing and outlasts any run of the program
 (a million dropped references a second would take 12 days).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Folders of bad input for the reliability suite: every case of issue 7's item 1, built in a temporary folder.
+"""Folders of bad input for the reliability suite: every bad-input case, built in a temporary folder.
 
 `build_bad_folder(root)` writes them and returns {case name: relative path that must show up in `problems`
 (or, for cases that are indexed, in the documents)}; sparse and generated, so it costs neither disk nor time.

@@ -1,4 +1,4 @@
-"""Issue 7, item 1: bad input. Each case becomes a clear entry in `problems` (the CLI's JSON, the index's
+"""Bad input. Each case becomes a clear entry in `problems` (the CLI's JSON, the index's
 problems table, the window's Problems tab) and the scan goes on; nothing crashes or hangs, memory stays bounded.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 7, item 2: crash safety. The real `simdesk scan` is SIGKILLed at random moments; after every kill
+"""Crash safety. The real `simdesk scan` is SIGKILLed at random moments; after every kill
 the index passes PRAGMA integrity_check and still holds every document committed before the kill, and the
 next scan resumes without fingerprinting them again. A second simdesk on a busy index says so and exits 2.
 """

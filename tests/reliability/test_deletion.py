@@ -1,4 +1,4 @@
-"""Issue 7, item 4: deletion safety. Files go only to the system trash; nothing changed since the scan is
+"""Deletion safety. Files go only to the system trash; nothing changed since the scan is
 trashed; never the last copy of a group unless the editor confirms exactly that; every action is logged
 with what undo needs; "Undo last clean-up" (core, CLI, window) puts the files back from the freedesktop trash,
 never over a file that is at the original place again. Real trash under a temporary HOME."""

@@ -1,4 +1,4 @@
-"""Issue 7, item 5: exports are safe. CSV cells that a spreadsheet would run as a formula (= + - @, tab,
+"""Exports are safe. CSV cells that a spreadsheet would run as a formula (= + - @, tab,
 carriage return) are neutralised in the CLI's CSV, the query CSV and the window's export; the window shows
 file names as plain text, never as HTML (simdesk writes no HTML file)."""
 from __future__ import annotations

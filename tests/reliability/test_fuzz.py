@@ -1,4 +1,4 @@
-"""Issue 7, item 6: property tests (hypothesis) over decoding, normalising, tokenizing, fingerprinting and
+"""Property tests (hypothesis) over decoding, normalising, tokenizing, fingerprinting and
 the index, the last against a brute-force oracle over real files and a real SQLite index."""
 from __future__ import annotations
 

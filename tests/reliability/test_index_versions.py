@@ -1,4 +1,4 @@
-"""Issue 7, item 3: an index of an older schema is rebuilt with a message the editor sees (never misread);
+"""An index of an older schema is rebuilt with a message the editor sees (never misread);
 a database that is not a simdesk index is refused, not dropped; other feature settings re-fingerprint."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from simdesk.core.scan import scan
 from tests.reliability.conftest import scan_json, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
-# The layout simdesk wrote at schema version 1 (commit 2f7c2bd), with a document in it whose size and time
+# The layout simdesk wrote at schema version 1, with a document in it whose size and time
 # match the file on disk: read by today's code as if current, it would be taken as unchanged.
 SCHEMA_1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
