@@ -1,4 +1,4 @@
-"""The built-in demo collection: a few hundred Tang and Song poems (public domain, shipped in resources/)
+"""The built-in demo collection: a few hundred Tang and Song poems (public domain, shipped in simdesk/resources/)
 with planted near-duplicates, written on first use. Nothing is downloaded."""
 from __future__ import annotations
 

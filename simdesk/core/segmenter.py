@@ -2,7 +2,7 @@
 to give exactly jieba's tokens, and jieba itself otherwise.
 
 rjieba is used only after a check at first use: every line of a fixed shipped sample
-(resources/segmenter_sample.txt), normalised as documents are, must come out identical from both, with and
+(simdesk/resources/segmenter_sample.txt), normalised as documents are, must come out identical from both, with and
 without HMM. On raw text the two differ (ASCII runs such as 'SHA-2' are cut differently), but simdesk only
 ever segments normalised text, where punctuation is already spaces. Characters outside jieba's Han range
 (CJK extension A/B, U+9FD6.., kana, Hangul, accented Latin) are routed the way jieba routes them: jieba emits

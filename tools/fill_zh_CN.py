@@ -1,15 +1,17 @@
 """Fill simdesk_zh_CN.ts from the table below after `pyside6-lupdate` (keeps the .ts the one source of truth
 for Qt Linguist; this table is how the first translation was entered). Then build the .qm:
 
-    .venv/bin/pyside6-lupdate -no-obsolete simdesk/gui/*.py -ts resources/translations/simdesk_zh_CN.ts
-    .venv/bin/python resources/translations/fill_zh_CN.py
-    .venv/bin/pyside6-lrelease resources/translations/simdesk_zh_CN.ts
+    .venv/bin/pyside6-lupdate -no-obsolete simdesk/gui/*.py -ts simdesk/resources/translations/simdesk_zh_CN.ts
+    .venv/bin/python tools/fill_zh_CN.py
+    .venv/bin/pyside6-lrelease simdesk/resources/translations/simdesk_zh_CN.ts
 """
 from __future__ import annotations
 
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+TS_FILE = Path(__file__).resolve().parents[1] / "simdesk" / "resources" / "translations" / "simdesk_zh_CN.ts"
 
 ZH = {
     "◀ Previous change": "◀ 上一处改动",
@@ -179,4 +181,4 @@ def main(path: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("simdesk_zh_CN.ts")))
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else TS_FILE))

@@ -1,0 +1,73 @@
+"""The built wheel runs on its own: `pip wheel .` of this checkout, installed into a fresh virtual environment
+(dependencies from pip's configured index and cache), carries every shipped file, and its `simdesk` command
+scans a folder and writes the demo collection from a working folder outside the checkout."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+RESOURCES = REPO / "simdesk" / "resources"
+
+ARTICLE = ("城市的清晨总是从菜市场开始。摊主们把新鲜的蔬菜摆上台面，老人提着竹篮慢慢挑选，"
+           "孩子们背着书包从旁边跑过。街角的早点铺冒着热气，油条和豆浆的香味飘满整条街道。"
+           "这样的日常看似平凡，却构成了一座城市最真实的面貌。\n")
+OTHER = ("量子计算利用叠加和纠缠来处理信息。与经典比特不同，量子比特可以同时处于多个状态，"
+         "这使得某些问题的求解速度大大提高。研究人员正在努力降低错误率并扩大系统规模。\n")
+
+pytestmark = pytest.mark.slow  # ~1 minute: installing PySide6, numpy and scipy into a new environment
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def shipped_files() -> set[str]:
+    """Every file under simdesk/resources that the program reads (the .ts translation sources are not)."""
+    return {p.relative_to(RESOURCES).as_posix() for p in RESOURCES.rglob("*")
+            if p.is_file() and p.suffix != ".ts" and "__pycache__" not in p.parts}
+
+
+def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private_home: Path) -> None:
+    wheels = tmp_path / "wheels"
+    run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(wheels)], cwd=tmp_path)
+    (wheel,) = wheels.glob("simdesk-*.whl")
+
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path)
+    python = venv / "bin" / "python"
+    run([str(python), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp_path)
+
+    work = tmp_path / "elsewhere"  # not the checkout: nothing may be imported or read from it
+    work.mkdir()
+    env = {**os.environ, "HOME": str(private_home), "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": ""}
+    located = run([str(python), "-c",
+                   "import simdesk, sys; from simdesk.core.resources import resource; "
+                   "from simdesk.gui.resources import translation_file; "
+                   "print(simdesk.__file__); print(resource()); print(translation_file('zh_CN'))"],
+                  cwd=work, env=env).stdout.splitlines()
+    package_file, resource_root, qm = (Path(line) for line in located)
+    assert package_file.is_relative_to(venv), f"simdesk imported from {package_file}, not the installed wheel"
+    installed = {p.relative_to(resource_root).as_posix() for p in resource_root.rglob("*") if p.is_file()}
+    assert shipped_files() <= installed, f"missing from the wheel: {sorted(shipped_files() - installed)}"
+    assert qm.is_file() and qm.is_relative_to(venv)
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "morning.txt").write_text(ARTICLE, encoding="utf-8")
+    (folder / "morning-copy.txt").write_text(ARTICLE.replace("。", "。\n"), encoding="gb18030")
+    (folder / "quantum.txt").write_text(OTHER, encoding="utf-8")
+    simdesk = str(venv / "bin" / "simdesk")
+    out = json.loads(run([simdesk, "scan", str(folder), "--format", "json"], cwd=work, env=env).stdout)
+    groups = [sorted(m["path"] for m in g["members"]) for g in out["groups"]]
+    assert groups == [["morning-copy.txt", "morning.txt"]]
+
+    demo = Path(run([simdesk, "demo", str(tmp_path / "demo")], cwd=work, env=env).stdout.strip())
+    assert len(list(demo.rglob("*.txt"))) > 300  # written from the shipped poems
