@@ -25,7 +25,8 @@ from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
 
 from simdesk.core.groups import Grouper  # noqa: E402
-from simdesk.core.index import Snapshot, default_index_path  # noqa: E402
+from simdesk.core.index import Snapshot  # noqa: E402
+from simdesk.core.paths import index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
 from simdesk.gui.groups_model import COL_SIZE, GroupsModel  # noqa: E402
@@ -85,7 +86,7 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     print(f"gui_scan_s {scan_s:.1f} s  # full scan of {window.review.documents} documents, jobs={jobs or 'auto'}")
     print(f"gui_scan_stall_ms {stall * 1000:.0f} ms  # longest gap of a 10 ms timer during that scan "
           f"(it ended in phase: {phase})")
-    index_file = default_index_path(folder, data_dir)
+    index_file = index_path(folder, data_dir)
     window.close()
 
     # 2. a new window (a restart) on the indexed folder: time until the groups from the index are shown

@@ -26,16 +26,11 @@ class UsageFailure(click.ClickException):
         click.echo(f"simdesk: error: {self.format_message()}", err=True)
 
 
-def data_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("simdesk", appauthor=False))
-
-
 def demo_dir() -> Path:
+    from simdesk.core import paths
     from simdesk.core.demo import ensure_demo
 
-    return ensure_demo(data_dir() / "demo")
+    return ensure_demo(paths.demo_dir())
 
 
 def check_folder(folder: str) -> Path:
@@ -52,9 +47,10 @@ def check_folder(folder: str) -> Path:
 
 
 def open_index(folder: Path, db: str | None):
-    from simdesk.core.index import Index, IndexError_, default_index_path
+    from simdesk.core import paths
+    from simdesk.core.index import Index, IndexError_
 
-    path = Path(db) if db else default_index_path(folder, data_dir())
+    path = Path(db) if db else paths.index_path(folder)
     try:
         index = Index(path)
     except IndexError_ as exc:
@@ -87,13 +83,72 @@ def include_option(f):
                         help="File name patterns to index (repeatable). Default: *.txt and *.md.")(f)
 
 
+MAX_SIZE_MB = ScanOptions().max_bytes / (1024 * 1024)
+
+
+def scan_options(jobs: int, includes: tuple[str, ...], max_size_mb: float) -> ScanOptions:
+    return ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024),
+                       jobs=jobs)
+
+
+def review_options(f):
+    """The options `scan` and `clean` share: the grouping mode and threshold, the index, what is read."""
+    for option in reversed((
+        click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None,
+                     help="Largest distance of a grouping pair, 0..12. Alone: plain SimHash groups within N bits "
+                          "(unverified). With verification: the bits scaled to the pair's candidate radius "
+                          "(shorter texts get a wider one), 12 (the default) taking every verified candidate."),
+        click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None,
+                     help="Verified mode's least similarity (character trigrams, 0..1; default 0.7). "
+                          "0 turns verification off."),
+        click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder)."),
+        click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0,
+                     help="Worker processes for reading and verifying (0: one per core)."),
+        include_option,
+        click.option("--max-size", "max_size_mb", type=float, default=MAX_SIZE_MB, show_default=True,
+                     help="Files larger than this many MB are skipped and reported."),
+    )):
+        f = option(f)
+    return f
+
+
+def open_folder_review(folder: str, threshold: int | None, similarity: float | None, db: str | None, jobs: int,
+                       includes: tuple[str, ...], max_size_mb: float):
+    """Scan FOLDER and group it as the options say (core.review.open_review); returns (index, review)."""
+    from simdesk.core.index import IndexError_
+    from simdesk.core.review import ReviewSettings, open_review
+
+    path = check_folder(folder)
+    settings = ReviewSettings.from_options(threshold, similarity, scan_options(jobs, includes, max_size_mb),
+                                           regroup=False)
+    index = open_index(path, db)
+    update, close = progress_printer()
+    try:
+        review = open_review(path, index, settings, on_progress=update)
+    except IndexError_ as exc:
+        index.close()
+        raise UsageFailure(str(exc)) from None
+    except OSError as exc:
+        index.close()
+        raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        close()
+    return index, review
+
+
+def print_scan_stats(review) -> None:
+    s = review.result.stats
+    click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
+               f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
+               err=True)
+
+
 def run_scan(folder: Path, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float):
     """Scan `folder` into its index; return (index, result). Shared by `scan` and `query`."""
     from simdesk.core.index import IndexError_
     from simdesk.core.scan import scan
 
-    options = ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024),
-                          jobs=jobs)
+    options = scan_options(jobs, includes, max_size_mb)
     index = open_index(folder, db)
     update, close = progress_printer()
     try:
@@ -121,18 +176,8 @@ def main(ctx: click.Context) -> None:
 
 @main.command()
 @click.argument("folder")
-@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None,
-              help="Largest Hamming distance (bits of 64). Alone: plain SimHash groups at distance <= N, "
-                   "unverified. With --similarity: the candidate radius (scaled for short texts).")
-@click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None,
-              help="Verified mode's least similarity (character trigrams, 0..1; default 0.7). "
-                   "0 turns verification off.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-@click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder).")
-@click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (0: one per core).")
-@include_option
-@click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True,
-              help="Files larger than this many MB are skipped and reported.")
+@review_options
 def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str, db: str | None, jobs: int,
          includes: tuple[str, ...], max_size_mb: float) -> None:
     """Index FOLDER (incrementally) and print its groups of near-duplicates.
@@ -142,33 +187,70 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
 
     Example: simdesk scan articles --format json > groups.json
     """
-    from simdesk.core import report
-    from simdesk.core.analysis import VerifySettings, analyse
-    from simdesk.core.groups import grouper_for
-
-    path = check_folder(folder)
-    index, result = run_scan(path, db, jobs, includes, max_size_mb)
+    index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
     with index:
-        if (threshold is not None and similarity is None) or similarity == 0:
-            t = 3 if threshold is None else threshold
-            grouping = grouper_for(index, t).at(t)
+        click.echo(review.export(fmt), nl=fmt == "json")
+    print_scan_stats(review)
+
+
+@main.command()
+@click.argument("folder")
+@click.option("--keep", "rule", required=True, type=click.Choice(["oldest", "newest", "largest", "shortest-path"]),
+              help="Which copy of each group stays: the oldest or newest (modification time), the largest, or "
+                   "the one with the shortest path.")
+@click.option("--keep-in", "keep_in", metavar="FOLDER",
+              help="Keep a copy under FOLDER (relative to the scanned folder): the rule chooses among the "
+                   "members there, and a group with no member there is left alone.")
+@click.option("--dry-run", is_flag=True, help="Say what would go to the trash; touch nothing.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@review_options
+def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, threshold: int | None,
+          similarity: float | None, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
+    """Keep one copy of each group of FOLDER by RULE and send the others to the trash.
+
+    The groups are those `simdesk scan` prints with the same options. Each file is checked unchanged since
+    the scan before it goes; a group whose kept copy is gone from disk is left alone; only files verified
+    gone from their place are reported done. Every action is logged: `simdesk undo` puts them back.
+    Exits 1 when some files were skipped or failed (each is listed with the reason).
+
+    Example: simdesk clean articles --keep oldest --dry-run
+    """
+    index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
+    with index:
+        left_alone = review.keep_by_rule_everywhere(rule.replace("-", "_"), keep_in=keep_in)
+        plan = review.plan_cleanup()
+        done = None if dry_run else review.clean_up(plan, "trash")
+    print_scan_stats(review)
+    removals = [{"path": r.path, "group": r.group_id, "size": r.size} for r in plan.removals]
+    refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
+    refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
+    if fmt == "json":
+        out = {"root": folder, "rule": rule, "dry_run": dry_run, "kept": sorted(review.decisions.keep),
+               "planned": removals, "refused_groups": refused}
+        if done is not None:
+            out.update(done=done.done, bytes_done=done.bytes_done,
+                       skipped=[{"path": p, "reason": why} for p, why in done.skipped],
+                       failed=[{"path": p, "reason": why} for p, why in done.failed])
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        if done is None:
+            for r in plan.removals:
+                click.echo(f"would trash  {r.path}")
         else:
-            verify = VerifySettings(max_bytes=int(max_size_mb * 1024 * 1024))
-            if similarity is not None:
-                verify = VerifySettings(min_score=similarity, max_bytes=verify.max_bytes)
-            grouper = analyse(path, index, verify=verify)
-            grouping = grouper.at(grouper.max_threshold if threshold is None else threshold)
-        problems = result.problems if not result.stats.cancelled else index.problems()
-        if fmt == "json":
-            click.echo(report.grouping_json(folder, grouping, len(grouping.snapshot), problems))
-        elif fmt == "csv":
-            click.echo(report.groups_csv(grouping, problems), nl=False)
-        else:
-            click.echo(report.groups_text(folder, grouping, len(grouping.snapshot), problems), nl=False)
-    s = result.stats
-    click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
-               f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
-               err=True)
+            for p in done.done:
+                click.echo(f"trashed  {p}")
+            for p, why in done.skipped:
+                click.echo(f"skipped  {p}: {why}")
+            for p, why in done.failed:
+                click.echo(f"failed  {p}: {why}")
+        for r in refused:
+            click.echo(f"left alone  group {r['group']}: {r['reason']}")
+    if done is None:
+        click.echo(f"simdesk: dry run: {plan.files} files ({plan.bytes:,} bytes) would go to the trash", err=True)
+    else:
+        click.echo(f"simdesk: {done.summary()}", err=True)
+        if done.skipped or done.failed:
+            sys.exit(1)
 
 
 @main.command()
@@ -180,7 +262,7 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
 @click.option("--db", type=click.Path(dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
 @include_option
-@click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True)
+@click.option("--max-size", "max_size_mb", type=float, default=MAX_SIZE_MB, show_default=True)
 def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: str, db: str | None,
           jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
     """List the documents of FOLDER within THRESHOLD bits of FILE (or of --text).
@@ -245,7 +327,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
         truth = load_truth(path)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageFailure(f"{folder}: no usable truth.json ({exc})") from None
-    index, _ = run_scan(path, db, jobs, (), 20.0)
+    index, _ = run_scan(path, db, jobs, (), MAX_SIZE_MB)
     with index:
         verified = analyse(path, index)
         plain = grouper_for(index)
@@ -293,7 +375,7 @@ def gui(folder: str | None, screenshot: str | None) -> None:
 
 @main.command()
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="Action log (default: actions.jsonl in the user's data folder, the one the window writes).")
+              help="Action log (default: the user's, which the window and `simdesk clean` write).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def undo(log_path: str | None, fmt: str) -> None:
     """Undo the last clean-up: put its files back from the trash (or from where they were moved).
@@ -303,9 +385,9 @@ def undo(log_path: str | None, fmt: str) -> None:
 
     Example: simdesk undo
     """
-    from simdesk.core.undo import undo_last_cleanup
+    from simdesk.core.review import undo_last
 
-    report = undo_last_cleanup(Path(log_path) if log_path else data_dir() / "actions.jsonl")
+    report = undo_last(Path(log_path) if log_path else None)
     if fmt == "json":
         click.echo(json.dumps({"run": report.run, "restored": report.restored,
                                "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored]},

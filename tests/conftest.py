@@ -3,6 +3,7 @@ collections made by the team's corpus generator (../shared/corpus/make_corpus.py
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,24 @@ def private_home(tmp_path_factory, monkeypatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    return home
+
+
+@pytest.fixture
+def trash_home(tmp_path, monkeypatch) -> Path:
+    """A home whose freedesktop trash is under tmp_path. send2trash reads its folders when first imported,
+    so its module constants are pointed there as well as the environment."""
+    home = tmp_path / "home"
+    share = home / ".local" / "share"
+    share.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(share))
+    from send2trash import plat_other
+
+    data = os.fsencode(share)
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", data)
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.path.join(data, b"Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", os.fsdecode(os.path.join(data, b"Trash")))
     return home
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from simdesk.cli import main
+from simdesk.core.records import ScanOptions
 
 ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
            "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
@@ -114,3 +117,71 @@ def test_demo_collection_is_written_once_with_planted_duplicates(tmp_path):
     assert 300 <= len(files) <= 700
     data = json.loads(run("scan", dest, "--format", "json", "--db", tmp_path / "d.sqlite").stdout)
     assert len(data["groups"]) >= 40 and not data["problems"]
+
+
+# -- clean and undo: the real trash under the temporary home --------------------------------------------------
+def trashed(home) -> list[str]:
+    files = home / ".local" / "share" / "Trash" / "files"
+    return sorted(p.name for p in files.iterdir()) if files.exists() else []
+
+
+def test_clean_dry_run_touches_nothing(tmp_path, trash_home):
+    root = make_folder(tmp_path)
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    result = run("clean", root, "--keep", "shortest-path", "--dry-run", "--format", "json", "-j", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["dry_run"] and data["kept"] == ["a.txt"] and "done" not in data
+    assert sorted(r["path"] for r in data["planned"]) == ["same.txt", "sub/a-copy.txt"]
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+    assert trashed(trash_home) == []
+
+
+def test_clean_trashes_the_rest_and_undo_puts_it_back(tmp_path, trash_home):
+    root = make_folder(tmp_path)
+    os.utime(root / "sub" / "a-copy.txt", ns=(1_000_000_000, 1_000_000_000))
+    result = run("clean", root, "--keep", "oldest", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert sorted(result.stdout.splitlines()) == ["trashed  a.txt", "trashed  same.txt"]
+    assert "2 files sent to the trash" in result.stderr
+    assert trashed(trash_home) == ["a.txt", "same.txt"]
+    assert (root / "sub" / "a-copy.txt").exists() and (root / "other.txt").exists()
+    again = json.loads(run("scan", root, "--format", "json", "-j", "1").stdout)
+    assert again["groups"] == []  # one copy left: no group
+    undo = run("undo", "--format", "json")
+    assert undo.exit_code == 0, undo.output
+    assert sorted(Path(p).name for p in json.loads(undo.stdout)["restored"]) == ["a.txt", "same.txt"]
+    assert (root / "a.txt").read_text(encoding="utf-8") == ARTICLE and trashed(trash_home) == []
+
+
+def test_clean_keep_in_a_folder(tmp_path, trash_home):
+    root = make_folder(tmp_path)
+    data = json.loads(run("clean", root, "--keep", "largest", "--keep-in", "sub", "--dry-run", "--format", "json",
+                          "-j", "1").stdout)
+    assert data["kept"] == ["sub/a-copy.txt"]
+    assert sorted(r["path"] for r in data["planned"]) == ["a.txt", "same.txt"]
+    nowhere = json.loads(run("clean", root, "--keep", "largest", "--keep-in", "elsewhere", "--format", "json",
+                             "-j", "1").stdout)
+    assert nowhere["planned"] == [] and nowhere["done"] == []
+    assert [r["reason"] for r in nowhere["refused_groups"]] == ["no copy under elsewhere"]
+    assert trashed(trash_home) == []
+
+
+def test_clean_skips_a_file_that_changed_after_the_scan(tmp_path, trash_home):
+    from simdesk.core.index import Index
+    from simdesk.core.review import ReviewSettings, open_review
+
+    root = make_folder(tmp_path)
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    review.keep_by_rule_everywhere("shortest_path")
+    plan = review.plan_cleanup()
+    (root / "same.txt").write_text(ARTICLE + "改过了", encoding="utf-8")  # edited after the scan
+    report = review.clean_up(plan)
+    assert report.done == ["sub/a-copy.txt"] and [p for p, _ in report.skipped] == ["same.txt"]
+    assert trashed(trash_home) == ["a-copy.txt"]
+
+
+def test_undo_with_nothing_to_undo(tmp_path):
+    result = run("undo")
+    assert result.exit_code == 0 and "nothing to undo" in result.stderr

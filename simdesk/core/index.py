@@ -5,7 +5,6 @@ One writer at a time (the scanning process); readers see committed data (WAL mod
 """
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -99,18 +98,6 @@ SCHEMA = (
 
 class IndexError_(RuntimeError):
     """The index cannot be opened or used; the message says why and what to do."""
-
-
-def default_index_path(root: Path, data_dir: Path | None = None) -> Path:
-    """Where the index of `root` lives when --db is not given: the user's data folder, never `root` itself."""
-    if data_dir is None:
-        import platformdirs
-
-        data_dir = Path(platformdirs.user_data_dir("simdesk", appauthor=False))
-    resolved = str(Path(root).resolve())
-    digest = hashlib.sha1(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    name = "".join(c if c.isalnum() else "_" for c in Path(resolved).name)[:40] or "root"
-    return data_dir / "indexes" / f"{name}-{digest}.sqlite"
 
 
 def blocks_of(fp: int) -> tuple[int, int, int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from simdesk.core.fingerprint import similarity_percent
 from simdesk.core.groups import Grouping
@@ -18,29 +18,40 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def groups_document(root: str, threshold: int, documents: int, groups: Iterable[Group],
-                    problems: Iterable[Problem], min_similarity: float | None = None) -> dict:
+                    problems: Iterable[Problem], min_similarity: float | None = None,
+                    decisions: Mapping[str, str] | None = None,
+                    not_duplicates: Sequence[tuple[str, str]] = ()) -> dict:
     """The `simdesk scan --format json` shape; verified groupings add `min_similarity` and, per member,
-    `similarity` (its verified score against the representative, null when that pair was not compared)."""
+    `similarity` (its verified score against the representative, null when that pair was not compared).
+    The editor's decisions, when there are any: a member's `decision` ("keep" or "queued") and the pairs
+    marked `not_duplicates`."""
+    decisions = decisions or {}
     out = {"root": root, "threshold": threshold}
     if min_similarity is not None:
         out["min_similarity"] = min_similarity
     out["documents"] = documents
-    out["groups"] = [{"id": g.id, "identical": g.identical, "members": [_member(m, min_similarity) for m in g.members]}
+    out["groups"] = [{"id": g.id, "identical": g.identical,
+                      "members": [_member(m, min_similarity, decisions.get(m.path)) for m in g.members]}
                      for g in groups]
     out["problems"] = [{"path": p.path, "error": p.error} for p in problems]
+    if not_duplicates:
+        out["not_duplicates"] = [list(pair) for pair in not_duplicates]
     return out
 
 
-def _member(m, verified) -> dict:
+def _member(m, verified, decision: str | None) -> dict:
     row = {"path": m.path, "distance": m.distance, "size": m.size, "encoding": m.encoding}
     if verified is not None:
         row["similarity"] = None if m.score is None else round(m.score, 4)
+    if decision is not None:
+        row["decision"] = decision
     return row
 
 
-def grouping_json(root: str, grouping: Grouping, documents: int, problems: Iterable[Problem]) -> str:
-    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems, grouping.min_score),
-                      ensure_ascii=False, indent=2)
+def grouping_json(root: str, grouping: Grouping, documents: int, problems: Iterable[Problem],
+                  decisions: Mapping[str, str] | None = None, not_duplicates: Sequence[tuple[str, str]] = ()) -> str:
+    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems, grouping.min_score,
+                                      decisions, not_duplicates), ensure_ascii=False, indent=2)
 
 
 def safe_cell(value: object) -> str:
@@ -49,11 +60,14 @@ def safe_cell(value: object) -> str:
 
 
 CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent", "verified_similarity", "size",
-               "encoding", "representative")
+               "encoding", "representative", "decision")
 
 
-def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str:
-    """One row per group member; problems follow as rows with an empty group and the reason in `path`."""
+def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = (),
+               decisions: Mapping[str, str] | None = None) -> str:
+    """One row per group member (with the editor's decision: keep, queued or empty); problems follow as rows
+    with an empty group and the reason in `path`."""
+    decisions = decisions or {}
     out = io.StringIO()
     # CRLF, as RFC 4180 has it: with a bare LF ending, csv leaves a cell holding a carriage return unquoted,
     # and a spreadsheet splits the row there (a file named '\r=HYPERLINK(…)' would start a row with a formula)
@@ -63,7 +77,7 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str
         for k, m in enumerate(g.members):
             writer.writerow([g.id, int(g.identical), safe_cell(m.path), m.distance,
                              f"{similarity_percent(m.distance):.1f}", "" if m.score is None else f"{m.score:.3f}",
-                             m.size, m.encoding, int(k == 0)])
+                             m.size, m.encoding, int(k == 0), decisions.get(m.path, "")])
     problems = list(problems)
     if problems:
         out.write("\r\n")
@@ -73,7 +87,9 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = ()) -> str
     return out.getvalue()
 
 
-def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Problem]) -> str:
+def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Problem],
+                decisions: Mapping[str, str] | None = None) -> str:
+    decisions = decisions or {}
     verified = f", verified similarity >= {grouping.min_score:.2f}" if grouping.min_score is not None else ""
     lines = [f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}{verified} "
              f"({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)"]
@@ -83,7 +99,8 @@ def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Pr
         for k, m in enumerate(g.members):
             mark = "*" if k == 0 else " "
             score = "" if m.score is None else f" s={m.score:.2f}"
-            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {m.path}")
+            decision = f"  [{decisions[m.path]}]" if m.path in decisions else ""
+            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {m.path}{decision}")
     if problems:
         lines.append(f"\n{len(problems)} problems:")
         lines.extend(f"  {p.path}: {p.error}" for p in problems)

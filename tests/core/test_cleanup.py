@@ -18,22 +18,6 @@ OTHER = "白日依山尽，黄河入海流。欲穷千里目，更上一层楼�
 
 
 @pytest.fixture
-def trash_home(tmp_path, monkeypatch) -> Path:
-    """A home whose freedesktop trash is under tmp_path (send2trash reads its folders at import)."""
-    home = tmp_path / "home"
-    (home / ".local" / "share").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    from send2trash import plat_other
-
-    data = os.fsencode(home / ".local" / "share")
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", data)
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.path.join(data, b"Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", os.fsdecode(os.path.join(data, b"Trash")))
-    return home
-
-
-@pytest.fixture
 def folder(tmp_path) -> Path:
     root = tmp_path / "docs"
     (root / "copies").mkdir(parents=True)

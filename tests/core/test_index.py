@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.fingerprint import hamming
-from simdesk.core.index import SCHEMA_VERSION, Index, blocks_of, default_index_path
+from simdesk.core.index import SCHEMA_VERSION, Index, blocks_of
 from simdesk.core.records import Document, Problem
 
 
@@ -106,15 +106,6 @@ def test_decisions_persist_and_follow_the_document(tmp_path):
         with index.transaction():
             index.delete_paths(["b.txt"])
         assert index.ignored_pairs() == set()
-
-
-def test_default_location_is_outside_the_scanned_folder(tmp_path):
-    root = tmp_path / "articles"
-    root.mkdir()
-    path = default_index_path(root, tmp_path / "data")
-    assert root not in path.parents
-    assert path == default_index_path(root, tmp_path / "data")
-    assert path != default_index_path(tmp_path, tmp_path / "data")
 
 
 def test_trash_queue_persists_and_excludes_keep(tmp_path):

@@ -50,21 +50,3 @@ def window(qtbot, settings, data_dir):
     w.stop_scan()
     w.background.wait()
     w.writer.wait()
-
-
-@pytest.fixture
-def trash_home(tmp_path, monkeypatch) -> Path:
-    """A home whose freedesktop trash is under tmp_path. send2trash reads its folders when first imported,
-    so its module constants are pointed there as well as the environment."""
-    home = tmp_path / "home"
-    share = home / ".local" / "share"
-    share.mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_DATA_HOME", str(share))
-    from send2trash import plat_other
-
-    data = os.fsencode(share)
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", data)
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.path.join(data, b"Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", os.fsdecode(os.path.join(data, b"Trash")))
-    return home

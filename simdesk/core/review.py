@@ -1,0 +1,343 @@
+"""One folder's review, without a toolkit: scan, pair and group it, hold the editor's decisions, choose the
+pair to compare, plan and carry out a clean-up, undo it, export. The window and the command line both
+drive this module; neither holds a rule of its own.
+
+    review = open_review(Path("articles"), index, ReviewSettings(), on_progress=print)
+    grouping = review.grouping()                   # the groups at the settings' threshold
+    review.keep_by_rule_everywhere("oldest")       # one copy kept in each group (in memory)
+    plan = review.plan_cleanup()                   # every copy not kept goes
+    report = review.clean_up(plan, "trash")        # verified gone, logged for undo
+
+Two grouping modes, told apart by one rule (`ReviewSettings.verified`): by default SimHash candidates are
+checked on their texts and a pair groups when its similarity reaches `min_similarity` (0.7); with
+`min_similarity` 0, plain SimHash groups, unverified.
+
+`threshold`, in both modes, is the largest distance a grouping pair may have, 0..12. In plain mode it is
+the Hamming distance in bits between the two fingerprints. In verified mode it is that distance scaled to
+the pair's candidate radius (bits * 12 / radius; shorter texts get a wider radius, analysis.py), so 12
+takes every verified candidate; what a verified group means to the editor is its similarity.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simdesk.core import paths, report
+from simdesk.core.analysis import VerifySettings, analyse
+from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_rule, plan_cleanup
+from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+from simdesk.core.index import Index
+from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
+from simdesk.core.scan import CancelToken, ScanResult, scan
+from simdesk.core.undo import UndoReport, undo_last_cleanup
+from simdesk.core.verify import DEFAULT_MIN_SCORE
+
+DEFAULT_MIN_SIMILARITY = DEFAULT_MIN_SCORE
+PLAIN_THRESHOLD = DEFAULT_THRESHOLD  # plain SimHash groups: bits, by default 3
+KEEP = "keep"
+QUEUED = "queued"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSettings:
+    """How a folder is reviewed: plain values that the command line's options and the window's settings
+    fill. Defaults are defined here and nowhere else."""
+
+    min_similarity: float = DEFAULT_MIN_SIMILARITY  # verified mode's least similarity; 0: plain SimHash groups
+    threshold: int | None = None  # the module docstring's meaning; None: the mode's default
+    scan: ScanOptions = ScanOptions()
+    regroup: bool = True  # pairs searched up to MAX_THRESHOLD, so any threshold can be shown (the window)
+
+    @classmethod
+    def from_options(cls, threshold: int | None = None, similarity: float | None = None,
+                     scan: ScanOptions = ScanOptions(), regroup: bool = True) -> ReviewSettings:
+        """The command line's rule: a threshold alone, or a similarity of 0, asks for plain SimHash groups;
+        otherwise groups are verified (at `similarity`, by default 0.7)."""
+        plain = similarity == 0 or (threshold is not None and similarity is None)
+        return cls(0.0 if plain else (DEFAULT_MIN_SIMILARITY if similarity is None else similarity),
+                   threshold, scan, regroup)
+
+    @property
+    def verified(self) -> bool:
+        """The one mode rule: verified grouping unless the least similarity is 0."""
+        return self.min_similarity > 0
+
+    @property
+    def default_threshold(self) -> int:
+        """Every verified candidate in verified mode; 3 bits in plain mode."""
+        return MAX_THRESHOLD if self.verified else PLAIN_THRESHOLD
+
+    @property
+    def shown_threshold(self) -> int:
+        return min(self.default_threshold if self.threshold is None else self.threshold, MAX_THRESHOLD)
+
+    def verify_settings(self) -> VerifySettings:
+        """The analysis settings: the scan's size cap and worker count reach verification too."""
+        return VerifySettings(min_score=self.min_similarity, max_bytes=self.scan.max_bytes, jobs=self.scan.jobs)
+
+
+class Decisions:
+    """The editor's decisions on one folder: copies to keep, copies queued for the trash (exclusive: marking
+    one takes it out of the other) and pairs that are not duplicates (they never group together again).
+
+    A change applies in memory at once and joins a list of pending changes; `save()` writes the pending
+    changes in one transaction through one index connection kept open for the review (a key press costs a
+    row, not a connection and a schema check). Changes may be made on one thread and saved on another.
+    """
+
+    def __init__(self, index_path: Path, keep: Iterable[str] = (), queued: Iterable[str] = (),
+                 not_duplicates: Iterable[tuple[str, str]] = ()) -> None:
+        self.index_path = Path(index_path)
+        self.keep: set[str] = set(keep)
+        self.queued: set[str] = set(queued) - self.keep
+        self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
+        self._pending: list[tuple[str, str, object]] = []  # (kind, path, value), in the order made
+        self._lock = threading.Lock()
+        self._index: Index | None = None
+
+    def of(self, path: str) -> str | None:
+        """'keep', 'queued' or None."""
+        return KEEP if path in self.keep else QUEUED if path in self.queued else None
+
+    def set_keep(self, path: str, on: bool = True) -> None:
+        if on:
+            self.keep.add(path)
+            self.queued.discard(path)
+        else:
+            self.keep.discard(path)
+        self._note(KEEP, path, on)
+
+    def set_queued(self, path: str, on: bool = True) -> None:
+        if on:
+            self.queued.add(path)
+            self.keep.discard(path)
+        else:
+            self.queued.discard(path)
+        self._note(QUEUED, path, on)
+
+    def toggle_keep(self, path: str) -> bool:
+        self.set_keep(path, path not in self.keep)
+        return path in self.keep
+
+    def toggle_queued(self, path: str) -> bool:
+        self.set_queued(path, path not in self.queued)
+        return path in self.queued
+
+    def keep_only(self, group: Group, path: str) -> None:
+        """Keep exactly `path` among the group's members (the one-click rules)."""
+        for m in group.members:
+            if (m.path == path) != (m.path in self.keep):
+                self.set_keep(m.path, m.path == path)
+
+    def mark_not_duplicates(self, a: str, b: str) -> None:
+        self.not_duplicates.add(_pair(a, b))
+        self._note("ignore", a, b)
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files that left the folder (a clean-up) are no longer queued; the index drops them at the rescan."""
+        for p in paths:
+            self.queued.discard(p)
+
+    @property
+    def unsaved(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def _note(self, kind: str, path: str, value: object) -> None:
+        with self._lock:
+            self._pending.append((kind, path, value))
+
+    def adopt(self, older: Decisions) -> None:
+        """Replay on these decisions (read from the index) the changes `older` has not saved yet, so a
+        rescan's fresh review keeps what the editor did while it ran. Writing one twice is harmless."""
+        with older._lock:
+            changes = list(older._pending)
+        for kind, path, value in changes:
+            if kind == "ignore":
+                self.mark_not_duplicates(path, str(value))
+            else:
+                (self.set_keep if kind == KEEP else self.set_queued)(path, bool(value))
+
+    def save(self) -> int:
+        """Write the pending changes in one transaction; return how many. On failure they stay pending
+        (and the error is raised), so the next save tries again."""
+        with self._lock:
+            changes = list(self._pending)
+        if not changes:
+            return 0
+        if self._index is None:
+            self._index = Index(self.index_path)
+        with self._index.transaction():
+            for kind, path, value in changes:
+                if kind == KEEP:
+                    self._index.set_keep(path, bool(value))
+                elif kind == QUEUED:
+                    self._index.set_queued_for_trash(path, bool(value))
+                else:
+                    try:
+                        self._index.ignore_pair(path, str(value))
+                    except KeyError:  # a document no longer indexed: nothing to remember
+                        pass
+        with self._lock:
+            del self._pending[:len(changes)]
+        return len(changes)
+
+    def close(self) -> None:
+        """Close the index session (pending changes stay pending)."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass
+class Review:
+    """What one folder's review holds: its pairs ready to regroup at any threshold, the editor's
+    decisions, the problems of the last scan, and that scan's result."""
+
+    root: Path
+    index_path: Path
+    settings: ReviewSettings
+    grouper: Grouper
+    decisions: Decisions
+    problems: list[Problem] = field(default_factory=list)
+    result: ScanResult | None = None  # None: read from the index without scanning
+    unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
+    notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
+
+    @property
+    def documents(self) -> int:
+        return len(self.grouper.snapshot)
+
+    @property
+    def min_similarity(self) -> float | None:
+        """The verified grouping's least similarity (None: plain SimHash groups)."""
+        return self.grouper.min_score
+
+    def grouping(self, threshold: int | None = None) -> Grouping:
+        """The groups at `threshold` (the settings' when None), regrouped in memory."""
+        t = self.settings.shown_threshold if threshold is None else threshold
+        return self.grouper.at(min(t, self.grouper.max_threshold))
+
+    def prepare(self, threshold: int | None = None, groups: int = 100) -> None:
+        """Group at `threshold` and build the first `groups` groups and the histogram now (all memoised),
+        so a view shows them without computing anything."""
+        grouping = self.grouping(threshold)
+        self.grouper.histogram()
+        for k in range(min(groups, len(grouping))):
+            grouping.group(k)
+
+    # -- decisions that regroup or span every group -----------------------------------------------------
+    def mark_not_duplicates(self, a: str, b: str) -> None:
+        """`a` and `b` never group together again: regrouped at once, remembered in the index on save."""
+        self.decisions.mark_not_duplicates(a, b)
+        self.grouper = self.grouper.without([(a, b)])
+
+    def keep_by_rule(self, group: Group, rule: str) -> str:
+        """Keep the member the rule picks (oldest, newest, largest, shortest_path) and no other; its path."""
+        chosen = keep_by_rule(group, rule).path
+        self.decisions.keep_only(group, chosen)
+        return chosen
+
+    def keep_by_rule_everywhere(self, rule: str, threshold: int | None = None,
+                                keep_in: str | None = None) -> list[int]:
+        """Apply a rule in every group at `threshold`. With `keep_in` (a folder relative to the root), the
+        copy kept is chosen among the members under that folder, and a group with none there is left as
+        it is. Returns the ids of the groups left alone."""
+        left_alone = []
+        for g in self.grouping(threshold):
+            members = g.members if keep_in is None else tuple(m for m in g.members if _under(m.path, keep_in))
+            if not members:
+                left_alone.append(g.id)
+                continue
+            self.decisions.keep_only(g, keep_by_rule(Group(g.id, g.identical, members), rule).path)
+        return left_alone
+
+    # -- clean-up, undo, export ---------------------------------------------------------------------------
+    def plan_cleanup(self, threshold: int | None = None) -> CleanupPlan:
+        """What a clean-up removes at `threshold`: in a group with a copy kept, every other copy; in a group
+        with none kept, the queued copies, unless that is every copy (refused). See cleanup.plan_cleanup."""
+        return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued)
+
+    def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
+                 log: Path | None = None) -> CleanupReport:
+        """Carry out a plan ("trash" or "move" below `dest`); each file is checked unchanged since the scan
+        first, and only files verified gone count as done. Logged to `log` (the user's action log) for undo."""
+        done = execute(plan, self.root, action, dest=dest, log_path=log or paths.action_log())
+        self.decisions.forget(done.done)
+        return done
+
+    def export(self, fmt: str, threshold: int | None = None) -> str:
+        """The groups at `threshold` as "json" (the `simdesk scan --format json` shape), "csv" or "text",
+        with the editor's decisions."""
+        grouping = self.grouping(threshold)
+        decisions = {**{p: QUEUED for p in self.decisions.queued}, **{p: KEEP for p in self.decisions.keep}}
+        if fmt == "json":
+            return report.grouping_json(str(self.root), grouping, self.documents, self.problems, decisions,
+                                        sorted(self.decisions.not_duplicates))
+        if fmt == "csv":
+            return report.groups_csv(grouping, self.problems, decisions)
+        return report.groups_text(str(self.root), grouping, self.documents, self.problems, decisions)
+
+    def write_export(self, path: Path, fmt: str, threshold: int | None = None) -> Path:
+        Path(path).write_text(self.export(fmt, threshold), encoding="utf-8")
+        return Path(path)
+
+
+def _under(path: str, folder: str) -> bool:
+    folder = folder.strip("/")
+    return not folder or folder == "." or path.startswith(folder + "/")
+
+
+def pair_to_compare(selected: Sequence[Member], group: Group | None) -> tuple[Member, Member] | None:
+    """What to compare side by side: the first two selected members; or the one selected and its group's
+    representative; or the group's first two members."""
+    if len(selected) >= 2:
+        return selected[0], selected[1]
+    if group is None or len(group.members) < 2:
+        return None
+    if len(selected) == 1 and selected[0].path != group.members[0].path:
+        return group.members[0], selected[0]
+    return group.members[0], group.members[1]
+
+
+def undo_last(log: Path | None = None) -> UndoReport:
+    """Put back the files of the last clean-up in the action log (the user's, by default)."""
+    return undo_last_cleanup(log or paths.action_log())
+
+
+def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSettings(),
+                on_progress: Callable[[Progress], None] | None = None, cancel: CancelToken | None = None,
+                *, rescan: bool = True, shown: Review | None = None) -> Review:
+    """Bring the index of `root` up to date (unless `rescan` is False: what the index holds now), find and
+    verify its pairs as the settings say, and read the editor's decisions: the review of the folder.
+
+    `shown`, a review of the same folder on screen already: when the scan changed no document, its pairs
+    are reused instead of analysed again (seconds on a large folder). Cancelling keeps what was indexed; the
+    review then holds what the index has. Raises what scan() raises (an unreadable root; a busy index).
+    """
+    root = Path(root)
+    cancel = cancel or CancelToken()
+    result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel) if rescan else None
+    s = result.stats if result is not None else None
+    unchanged = (shown is not None and s is not None and not s.cancelled
+                 and s.new == s.changed == s.moved == s.deleted == 0)
+    if unchanged:
+        grouper = shown.grouper
+    elif settings.verified:
+        grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress,
+                          is_cancelled=lambda: cancel.cancelled)
+    else:
+        grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
+    decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs())
+    return Review(root, index.path, settings, grouper, decisions, index.problems(), result, unchanged,
+                  index.rebuilt_reason if index.rebuilt else "")
+
+
+__all__ = ["DEFAULT_MIN_SIMILARITY", "PLAIN_THRESHOLD", "Decisions", "Review", "ReviewSettings", "open_review",
+           "pair_to_compare", "undo_last"]

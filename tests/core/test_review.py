@@ -1,0 +1,215 @@
+"""core.review without a toolkit, on real folders, a real SQLite index and the real trash under a temporary
+home: the grouping mode rule, the editor's decisions and their exclusivity, saving them in one session,
+the pair to compare, clean-up, undo and export."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from simdesk.core import paths
+from simdesk.core.index import Index
+from simdesk.core.records import Group, Member, ScanOptions
+from simdesk.core.review import (DEFAULT_MIN_SIMILARITY, PLAIN_THRESHOLD, Decisions, ReviewSettings, open_review,
+                                 pair_to_compare, undo_last)
+from tests.folders import OTHER, POEM, POEMS, SNOWS, small_folder
+
+PLAIN = ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1))
+VERIFIED = ReviewSettings(scan=ScanOptions(jobs=1))
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    root = small_folder(tmp_path)
+    os.utime(root / "copies" / "poem-copy.txt", ns=(1_000_000_000, 1_000_000_000))  # the oldest poem
+    return root
+
+
+def review_of(folder: Path, tmp_path: Path, settings: ReviewSettings = PLAIN, **kw):
+    with Index(tmp_path / "index.sqlite") as index:
+        return open_review(folder, index, settings, **kw)
+
+
+def groups(review, threshold=None) -> list[list[str]]:
+    return sorted(sorted(m.path for m in g.members) for g in review.grouping(threshold))
+
+
+# -- settings: one mode rule, defaults defined once ------------------------------------------------------
+def test_the_mode_rule_and_its_defaults():
+    assert ReviewSettings().verified and ReviewSettings().min_similarity == DEFAULT_MIN_SIMILARITY == 0.7
+    assert ReviewSettings().shown_threshold == 12  # every verified candidate
+    assert not PLAIN.verified and PLAIN.shown_threshold == PLAIN_THRESHOLD == 3
+    # the command line: a threshold alone, or similarity 0, is plain; a similarity (with or without a
+    # threshold) is verified
+    assert not ReviewSettings.from_options(threshold=5).verified
+    assert ReviewSettings.from_options(threshold=5).shown_threshold == 5
+    assert not ReviewSettings.from_options(similarity=0).verified
+    assert ReviewSettings.from_options(similarity=0.9).min_similarity == 0.9
+    assert ReviewSettings.from_options(threshold=8, similarity=0.8).verified
+    assert ReviewSettings.from_options().min_similarity == DEFAULT_MIN_SIMILARITY
+
+
+def test_workers_and_the_size_cap_reach_verification():
+    settings = ReviewSettings(scan=ScanOptions(jobs=3, max_bytes=1234))
+    assert (settings.verify_settings().jobs, settings.verify_settings().max_bytes) == (3, 1234)
+    assert settings.verify_settings().min_score == DEFAULT_MIN_SIMILARITY
+
+
+# -- open_review: scan, pair, group ----------------------------------------------------------------------
+def test_open_review_groups_in_both_modes(folder, tmp_path):
+    for settings in (PLAIN, VERIFIED):
+        review = review_of(folder, tmp_path, settings)
+        assert review.documents == 5 and groups(review) == [POEMS, SNOWS]
+        assert review.result is not None and not review.result.stats.cancelled
+        assert (review.min_similarity is not None) == settings.verified
+
+
+def test_an_unchanged_rescan_reuses_the_pairs_shown(folder, tmp_path):
+    first = review_of(folder, tmp_path)
+    again = review_of(folder, tmp_path, shown=first)
+    assert again.unchanged and again.grouper is first.grouper
+    (folder / "new.txt").write_text(OTHER + "多一行。\n", encoding="utf-8")
+    changed = review_of(folder, tmp_path, shown=again)
+    assert not changed.unchanged and changed.documents == 6
+
+
+def test_from_the_index_without_scanning(folder, tmp_path):
+    review_of(folder, tmp_path)
+    (folder / "snow.txt").unlink()
+    stale = review_of(folder, tmp_path, rescan=False)
+    assert stale.result is None and stale.documents == 5  # what the index holds, not what the folder has
+
+
+# -- decisions ----------------------------------------------------------------------------------------------
+def test_keep_and_queued_are_exclusive(tmp_path):
+    d = Decisions(tmp_path / "i.sqlite")
+    d.set_keep("a")
+    d.set_queued("a")
+    assert d.queued == {"a"} and d.keep == set() and d.of("a") == "queued"
+    assert d.toggle_keep("a") and d.queued == set() and d.of("a") == "keep"
+    assert not d.toggle_keep("a") and d.of("a") is None
+    assert d.toggle_queued("b") and not d.toggle_queued("b")
+    assert Decisions(tmp_path / "i.sqlite", keep={"x"}, queued={"x", "y"}).queued == {"y"}  # keep wins
+
+
+def test_decisions_are_saved_in_one_session_and_read_back(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    d = review.decisions
+    d.set_keep("poem.txt")
+    d.set_queued("copies/snow-copy.txt")
+    d.set_keep("copies/snow-copy.txt")  # later change wins: kept, off the queue
+    d.set_queued("snow.txt")
+    assert d.unsaved == 4
+    assert d.save() == 4 and d.unsaved == 0 and d.save() == 0
+    d.set_keep("copies/poem-gbk.txt")
+    assert d.save() == 1
+    d.close()
+    with Index(tmp_path / "index.sqlite") as index:
+        assert index.keep_marks() == {"poem.txt", "copies/snow-copy.txt", "copies/poem-gbk.txt"}
+        assert index.queued_for_trash() == {"snow.txt"}
+    again = review_of(folder, tmp_path)
+    assert again.decisions.keep == {"poem.txt", "copies/snow-copy.txt", "copies/poem-gbk.txt"}
+    assert again.decisions.queued == {"snow.txt"}
+
+
+def test_a_fresh_review_adopts_the_changes_not_saved_yet(folder, tmp_path):
+    shown = review_of(folder, tmp_path)
+    shown.decisions.set_keep("poem.txt")
+    shown.decisions.save()
+    fresh = review_of(folder, tmp_path, shown=shown)  # read while ...
+    shown.decisions.set_queued("poem.txt")  # ... the editor changed their mind, not saved yet
+    shown.decisions.mark_not_duplicates("snow.txt", "copies/snow-copy.txt")
+    fresh.decisions.adopt(shown.decisions)
+    assert fresh.decisions.queued == {"poem.txt"} and fresh.decisions.keep == set()
+    assert fresh.decisions.save() == 2
+    fresh.decisions.close()
+    with Index(tmp_path / "index.sqlite") as index:
+        assert index.keep_marks() == set() and index.queued_for_trash() == {"poem.txt"}
+        assert index.ignored_pairs() == {("copies/snow-copy.txt", "snow.txt")}
+
+
+def test_not_duplicates_regroups_at_once_and_lasts(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    review.mark_not_duplicates("snow.txt", "copies/snow-copy.txt")
+    assert groups(review) == [POEMS]
+    review.decisions.save()
+    review.decisions.close()
+    assert groups(review_of(folder, tmp_path)) == [POEMS]
+
+
+def test_keep_rules_in_one_group_and_everywhere(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    poems = next(g for g in review.grouping() if len(g.members) == 3)
+    review.decisions.set_keep("poem.txt")
+    assert review.keep_by_rule(poems, "oldest") == "copies/poem-copy.txt"
+    assert review.decisions.keep == {"copies/poem-copy.txt"}  # exactly one kept in the group
+    assert review.keep_by_rule_everywhere("shortest_path") == []
+    assert review.decisions.keep == {"poem.txt", "snow.txt"}
+    # keep_in: the copy kept is chosen under that folder; a group with nothing there is left alone
+    review.decisions.set_keep("poem.txt", False)
+    review.decisions.set_keep("snow.txt", False)
+    left = review.keep_by_rule_everywhere("largest", keep_in="copies")
+    assert left == [] and review.decisions.keep <= {p for p in POEMS + SNOWS if p.startswith("copies/")}
+    (folder / "copies" / "snow-copy.txt").unlink()
+    (folder / "elsewhere").mkdir()
+    (folder / "elsewhere" / "snow-2.txt").write_text(OTHER, encoding="utf-8")
+    moved = review_of(folder, tmp_path)
+    snow_group = next(g.id for g in moved.grouping() if any("snow" in m.path for m in g.members))
+    assert moved.keep_by_rule_everywhere("oldest", keep_in="copies") == [snow_group]
+
+
+def test_the_pair_to_compare():
+    a, b, c = (Member(k, p, 0, 1, "utf-8", 0, "h") for k, p in enumerate(("a", "b", "c")))
+    group = Group(1, True, (a, b, c))
+    assert pair_to_compare([c, b], group) == (c, b)  # two selected: those
+    assert pair_to_compare([c], group) == (a, c)  # one: with the representative
+    assert pair_to_compare([a], group) == (a, b)  # the representative itself: with the next member
+    assert pair_to_compare([], group) == (a, b)
+    assert pair_to_compare([], Group(2, True, (a,))) is None and pair_to_compare([], None) is None
+
+
+# -- clean-up, undo, export -------------------------------------------------------------------------------
+def test_plan_keeps_one_copy_and_refuses_an_emptied_group(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    review.decisions.set_keep("poem.txt")
+    review.decisions.set_queued("snow.txt")
+    review.decisions.set_queued("copies/snow-copy.txt")
+    plan = review.plan_cleanup()
+    assert sorted(r.path for r in plan.removals) == ["copies/poem-copy.txt", "copies/poem-gbk.txt"]
+    assert len(plan.refusals) == 1  # every snow copy queued: the group is left alone
+
+
+def test_clean_up_to_the_real_trash_then_undo(folder, tmp_path, trash_home):
+    review = review_of(folder, tmp_path)
+    review.keep_by_rule_everywhere("shortest_path")
+    review.decisions.set_queued("copies/snow-copy.txt")  # queued and not kept: goes with the rest
+    report = review.clean_up(review.plan_cleanup())
+    gone = ["copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt"]
+    assert sorted(report.done) == gone and not report.skipped and not report.failed
+    assert not any((folder / p).exists() for p in gone) and (folder / "poem.txt").exists()
+    trashed = trash_home / ".local" / "share" / "Trash" / "files"
+    assert sorted(p.name for p in trashed.iterdir()) == ["poem-copy.txt", "poem-gbk.txt", "snow-copy.txt"]
+    assert review.decisions.queued == set()  # what left is no longer queued
+    assert paths.action_log().exists()
+    undone = undo_last()
+    assert sorted(undone.restored) == sorted(str((folder / p).absolute()) for p in gone)
+    assert (folder / "copies" / "poem-gbk.txt").read_bytes() == POEM.encode("gb18030")
+
+
+def test_export_carries_the_decisions(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    assert "decision" not in review.export("json")  # nothing decided: the scan's shape exactly
+    review.decisions.set_keep("poem.txt")
+    review.decisions.set_queued("copies/poem-gbk.txt")
+    review.mark_not_duplicates("snow.txt", "copies/snow-copy.txt")
+    doc = json.loads(review.export("json"))
+    members = {m["path"]: m.get("decision") for g in doc["groups"] for m in g["members"]}
+    assert members == {"poem.txt": "keep", "copies/poem-gbk.txt": "queued", "copies/poem-copy.txt": None}
+    assert doc["not_duplicates"] == [["copies/snow-copy.txt", "snow.txt"]]
+    rows = review.export("csv").splitlines()
+    assert rows[0].endswith(",decision") and any(r.endswith(",keep") and "poem.txt" in r for r in rows)
+    assert "poem.txt  [keep]" in review.export("text")
+    out = review.write_export(tmp_path / "groups.json", "json")
+    assert json.loads(out.read_text(encoding="utf-8")) == doc
