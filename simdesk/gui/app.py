@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from simdesk.core import paths
 from simdesk.gui import refcount_guard
 from simdesk.gui.settings import Settings
 from simdesk.gui.translations import install_language
@@ -27,12 +28,6 @@ def preload_native_segmenter() -> None:
         import rjieba  # noqa: F401
     except ImportError:
         pass
-
-
-def default_data_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("simdesk", appauthor=False))
 
 
 def make_window(settings: Settings, data_dir: Path, demo: Callable[[], Path] | None = None):
@@ -97,7 +92,7 @@ def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[]
     app.setOrganizationName("simdesk")
     settings = settings or Settings.user()
     preload_native_segmenter()
-    window = make_window(settings, data_dir or default_data_dir(), demo)
+    window = make_window(settings, data_dir or paths.data_dir(), demo)
     if screenshot is not None:
         window.resize(*SCREENSHOT_SIZE)
         code = {"value": 1}

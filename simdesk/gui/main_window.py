@@ -20,7 +20,7 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, execute, keep_by_r
                                   plan_cleanup)
 from simdesk.core.diff import compare_files
 from simdesk.core.groups import MAX_THRESHOLD
-from simdesk.core.index import default_index_path
+from simdesk.core import paths
 from simdesk.core.records import Member, Progress
 from simdesk.gui.diff_view import DiffView
 from simdesk.gui.groups_model import COL_PATH, GroupsModel, human_size
@@ -32,8 +32,6 @@ from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
 from simdesk.gui.worker import (Background, Review, ScanJob, ScanWorker, write_keep, write_keeps, write_not_duplicates,
                                 write_queued)
-
-ACTION_LOG = "actions.jsonl"
 
 
 class MainWindow(QMainWindow):
@@ -328,7 +326,7 @@ class MainWindow(QMainWindow):
         """Show the folder's groups from its index at once (if it was indexed before), then rescan."""
         self.stop_scan()
         self.root = Path(folder).resolve()
-        self.index_path = default_index_path(self.root, self.data_dir)
+        self.index_path = paths.index_path(self.root, self.data_dir)
         self.settings.add_recent(str(self.root))
         self._refresh_recent()
         self.review = None
@@ -701,7 +699,7 @@ class MainWindow(QMainWindow):
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""
         assert self.root is not None
-        root, log = self.root, self.data_dir / ACTION_LOG
+        root, log = self.root, paths.action_log(self.data_dir)
         self.statusBar().showMessage(self.tr("Cleaning up…"))
         self.background.call(lambda: execute(plan, root, action, dest=dest, log_path=log), self._cleanup_finished,
                              self._cleanup_failed)
@@ -735,7 +733,7 @@ class MainWindow(QMainWindow):
         """Put the files of the last clean-up back (core.undo), off the GUI thread; report what came back."""
         from simdesk.core.undo import undo_last_cleanup
 
-        log = self.data_dir / ACTION_LOG
+        log = paths.action_log(self.data_dir)
         self.background.call(lambda: undo_last_cleanup(log), self._undo_finished, self._cleanup_failed)
 
     def _undo_finished(self, report) -> None:
