@@ -10,13 +10,12 @@ lines never count: a paragraph shared by many documents is content, not boilerpl
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Iterable
 
 import mmh3
 import numpy as np
 
-from simdesk.core.features import LINKS
+from simdesk.core.text import LINKS, fold
 
 MIN_KEY_CHARS = 2
 MAX_KEY_CHARS = 80
@@ -25,9 +24,9 @@ KEY_DROP = re.compile(r"[\W_\d]+")
 
 
 def line_keys(text: str) -> list[str]:
-    """One key per line of the text: the line normalised as features.normalize does (NFKC, case folding,
-    links dropped), then without punctuation, symbols, spaces and digits."""
-    folded = LINKS.sub(" ", unicodedata.normalize("NFKC", text).casefold())
+    """One key per line of the text: the line folded as documents are (text.fold: NFKC, case, script,
+    look-alikes), links dropped, then without punctuation, symbols, spaces and digits."""
+    folded = LINKS.sub(" ", fold(text))
     return [KEY_DROP.sub("", line) for line in folded.splitlines()]
 
 

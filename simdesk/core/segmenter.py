@@ -125,8 +125,8 @@ def _version(package: str) -> str:
 
 def sample_texts() -> list[str]:
     """The shipped sample, normalised as documents are."""
-    from simdesk.core.features import normalize
     from simdesk.core.resources import resource
+    from simdesk.core.text import normalize
 
     lines = resource("segmenter_sample.txt").read_text(encoding="utf-8").splitlines()
     return [normalize(line) for line in lines if line.strip() and not line.startswith("#")]

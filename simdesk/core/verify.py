@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdesk.core.features import normalize
+from simdesk.core.text import normalize
 
 DEFAULT_MIN_SCORE = 0.7
 LENGTH_GATE = 0.5

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from simdesk.core.documents import DecodeError, decode_bytes
-from simdesk.core.features import NON_WORD, normalize, segment, weighted_terms
+from simdesk.core.features import segment, weighted_terms
+from simdesk.core.text import NON_WORD, normalize
 from simdesk.core.fingerprint import hamming, simhash
 from simdesk.core.index import Index
 from simdesk.core.pairs import MAX_PAIR_RADIUS
