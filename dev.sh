@@ -23,6 +23,7 @@ system_packages() {
   for p in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  command -v java >/dev/null || missing+=(default-jre-headless)   # Spark (the cluster engine and its tests)
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -41,7 +42,7 @@ python_env() {
   local stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
   if [ ! -e "$stamp" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$VENV/bin/python" -m pip install -q -e ".[test,bench]"
+    "$VENV/bin/python" -m pip install -q -e ".[test,bench,cluster]"
     rm -f "$VENV"/.installed-*
     touch "$stamp"
   fi

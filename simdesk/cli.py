@@ -358,6 +358,43 @@ def demo(dest: str | None) -> None:
     click.echo(str(ensure_demo(Path(dest)) if dest else demo_dir()))
 
 
+@main.command("cluster-scan")
+@click.argument("source")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="The bundle folder to write.")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True)
+@click.option("--master", help="Spark master URL (default: spark-submit's, else local[*]).")
+@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None, help="As for `simdesk scan`.")
+@click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None, help="As for `simdesk scan`.")
+@click.option("--previous", type=click.Path(file_okay=False, exists=True),
+              help="An earlier bundle of the same source: unchanged objects (size, mtime/ETag) are not read again.")
+@click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (local engine).")
+@include_option
+@click.option("--max-size", "max_size_mb", type=float, default=20.0, show_default=True)
+def cluster_scan(source: str, out: str, engine: str, master: str | None, threshold: int | None,
+                 similarity: float | None, previous: str | None, jobs: int, includes: tuple[str, ...],
+                 max_size_mb: float) -> None:
+    """Scan SOURCE (a folder, a glob, a Parquet/JSONL dataset with path and text columns, or an object-store
+    URL) with the desktop's features and checks, on this machine or on Spark, into the bundle --out.
+
+    Example: simdesk cluster-scan s3://archive/2026/ --out archive.bundle --engine spark --threshold 3
+    """
+    try:
+        from simdesk.cluster.bundle import BundleError
+        from simdesk.cluster.plan import ScanPlan
+        from simdesk.cluster.run import cluster_scan as run
+        from simdesk.cluster.sources import open_source
+    except ImportError as exc:
+        raise UsageFailure(f"cluster scans need the cluster extra ({exc}): pip install 'simdesk[cluster]'") from None
+    max_bytes = int(max_size_mb * 1024 * 1024)
+    try:
+        src = open_source(source, includes or ScanOptions().includes, max_bytes)
+        result = run(src, Path(out), ScanPlan(threshold, similarity, jobs, max_bytes), engine,
+                     Path(previous) if previous else None, master)
+    except (BundleError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from None
+    click.echo(f"simdesk: {result.summary()}", err=True)
+
+
 @main.command()
 @click.argument("folder", required=False)
 @click.option("--screenshot", type=click.Path(dir_okay=False),

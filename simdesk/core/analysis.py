@@ -92,13 +92,15 @@ def _read(root: Path, rel: str, max_bytes: int) -> str | None:
         return None  # vanished or changed into something unreadable since the scan: not verified
 
 
+def verification_shingles(text: str | None, boilerplate: frozenset[int]) -> np.ndarray:
+    """What verification scores a text on: the trigram set (verify.trigrams, 32-bit) of the text without its
+    boilerplate lines; empty for a text that could not be read."""
+    return trigrams(strip_boilerplate(text, boilerplate)) if text else np.empty(0, dtype=np.uint32)
+
+
 def _trigram_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[np.ndarray]:
-    """Trigram sets (verify.trigrams, 32-bit) of the given files without boilerplate (in a worker)."""
-    out = []
-    for rel in rels:
-        text = _read(root, rel, max_bytes)
-        out.append(trigrams(strip_boilerplate(text, boilerplate)) if text else np.empty(0, dtype=np.uint32))
-    return out
+    """Trigram sets of the given files without boilerplate (in a worker)."""
+    return [verification_shingles(_read(root, rel, max_bytes), boilerplate) for rel in rels]
 
 
 def _run_chunks(fn, chunks: list, pool, is_cancelled: Callable[[], bool]) -> list:
@@ -121,11 +123,12 @@ def _run_chunks(fn, chunks: list, pool, is_cancelled: Callable[[], bool]) -> lis
     return out
 
 
-def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], snap: Snapshot, root: Path,
-                      settings: FeatureSettings, max_bytes: int) -> dict[int, np.ndarray]:
-    """SimHash votes of each wanted boilerplate line, from the shortest document that has it."""
+def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: np.ndarray,
+                      read_text: Callable[[int], str | None], settings: FeatureSettings) -> dict[int, np.ndarray]:
+    """SimHash votes of each wanted boilerplate line, from the shortest document that has it (`chars`: each
+    document's length; `read_text(row)`: its text, or None when it cannot be read any more)."""
     source: dict[int, int] = {}
-    for row in np.argsort(snap.chars, kind="stable").tolist():
+    for row in np.argsort(chars, kind="stable").tolist():
         for h in per_document[row].tolist():
             if h in wanted and h not in source:
                 source[h] = row
@@ -136,7 +139,7 @@ def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], snap: Sn
         by_row.setdefault(row, set()).add(h)
     out: dict[int, np.ndarray] = {}
     for row, hashes in by_row.items():
-        text = _read(root, snap.paths[row], max_bytes)
+        text = read_text(row)
         if text is None:
             continue
         for line, key in zip(text.splitlines(), line_keys(text)):
@@ -169,21 +172,26 @@ def clean_fingerprints(root: Path, index: Index, snap: Snapshot, boilerplate: fr
             fps[row] = snap.fingerprints[row]
             updates.append((int(snap.ids[row]), int(snap.fingerprints[row]), key))
     if todo:
-        line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, per_doc, snap, root,
-                                       settings, max_bytes)
-        zero = np.zeros(BITS)
+        line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, per_doc, snap.chars,
+                                       lambda row: _read(root, snap.paths[row], max_bytes), settings)
         for row, key, hits in todo:
-            whole = unpack_votes(tallies[row])
-            rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)
-            # a document that is nothing but boilerplate keeps its own fingerprint (what is left is the
-            # rounding of the stored votes, under 1e-3 of their largest)
-            rounding = VOTES_LEFT * max(float(np.abs(whole).max()), 1e-9)
-            fp = from_votes(rest, tie=rounding) if np.abs(rest).max() > rounding else int(snap.fingerprints[row])
+            fp = clean_fingerprint(tallies[row], hits, line_votes, int(snap.fingerprints[row]))
             fps[row] = np.uint64(fp)
             updates.append((int(snap.ids[row]), fp, key))
     if updates:
         index.set_clean_fingerprints(updates)
     return fps
+
+
+def clean_fingerprint(packed_votes: bytes, hits: np.ndarray, line_votes: dict[int, np.ndarray], plain: int) -> int:
+    """A document's fingerprint without its boilerplate lines: its stored votes (fingerprint.pack_votes) minus
+    the votes of the boilerplate lines it holds (`hits`), or `plain` for a document of nothing but
+    boilerplate (what is left is the rounding of the stored votes, under 1e-3 of their largest)."""
+    whole = unpack_votes(packed_votes)
+    zero = np.zeros(BITS)
+    rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)
+    rounding = VOTES_LEFT * max(float(np.abs(whole).max()), 1e-9)
+    return from_votes(rest, tie=rounding) if np.abs(rest).max() > rounding else plain
 
 
 def pair_radius(chars: np.ndarray, verify: VerifySettings) -> np.ndarray:

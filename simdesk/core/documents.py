@@ -216,10 +216,15 @@ def _detect(data: bytes, candidates: tuple[str, ...] | None) -> tuple[str, str] 
 def read_text_file(path: Path, max_bytes: int) -> TextFile:
     """Read and decode one file. Raises DecodeError or OSError with a reason."""
     data, st = read_bytes(path, max_bytes)
+    return text_file_of(data, st.st_mtime_ns)
+
+
+def text_file_of(data: bytes, mtime_ns: int) -> TextFile:
+    """Decode a file's bytes, however they were fetched (a local file, an object store). Raises DecodeError."""
     if not data.strip():
         raise DecodeError("empty file")
     text, encoding = decode_bytes(data)
-    return TextFile(text, encoding, content_hash(data), len(data), st.st_mtime_ns)
+    return TextFile(text, encoding, content_hash(data), len(data), mtime_ns)
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simdesk.core.boilerplate import line_hashes
-from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, content_hash, describe_os_error,
-                                    read_bytes, read_text_file, walk)
+from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
+                                    describe_os_error, read_bytes, read_text_file, walk)
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
 from simdesk.core.fingerprint import from_votes, pack_votes, votes
 from simdesk.core.index import Index
@@ -78,8 +78,13 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
         # rewritten between listing and reading: another program is writing it, what was read may be passing
         return Problem(entry.rel, CHANGED_WHILE_READ)
+    return text_document(entry.rel, tf, settings)
+
+
+def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document:
+    """The indexed record of a decoded text: fingerprint, boilerplate line hashes and SimHash votes."""
     tallies = votes(weighted_terms(tf.text, settings))
-    return Document(entry.rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
+    return Document(rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
                     from_votes(tallies), line_hashes(tf.text).tobytes(), pack_votes(tallies))
 
 

@@ -1,0 +1,100 @@
+"""The local engine: the cluster plan on one machine. Items are fingerprinted in a process pool (the desktop
+scan's pool, jieba preloaded), pairs come from the desktop's numpy pair search, verified candidates from the
+desktop's length-aware candidate search, scores from the desktop's score function, groups from core.groups.
+So on one collection it gives exactly the fingerprints, pairs and groups of `simdesk scan`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+
+import numpy as np
+
+from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
+from simdesk.cluster.sources import Source, SourceItem
+from simdesk.core.analysis import boilerplate_votes, candidate_pairs, clean_fingerprint
+from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set
+from simdesk.core.features import FeatureSettings
+from simdesk.core.groups import Grouper
+from simdesk.core.pairs import pairs_within
+from simdesk.core.records import Document, Problem
+from simdesk.core.scan import process_pool, worker_count
+from simdesk.core.verify import score
+
+CHUNK_ITEMS = 64
+POOL_FROM = 256  # fewer items: in this process (starting workers costs ~1.5 s)
+
+
+def _in_pool(fn: Callable, chunks: list, jobs: int, size: int) -> list:
+    """fn(chunk) for each chunk, in order: in a process pool when there is work enough for one."""
+    workers = worker_count(jobs)
+    if workers <= 1 or size < POOL_FROM:
+        return [fn(c) for c in chunks]
+    with process_pool(workers) as pool:
+        futures: list[Future] = [pool.submit(fn, c) for c in chunks]
+        return [f.result() for f in futures]
+
+
+def _fingerprint_chunk(args: tuple[Source, list[SourceItem], FeatureSettings]):
+    return fingerprint_items(*args)
+
+
+def _shingle_chunk(args: tuple[Source, list[SourceItem], frozenset[int]]):
+    return shingle_items(*args)
+
+
+def fingerprint(source: Source, items: list[SourceItem], settings: FeatureSettings, jobs: int,
+                reused: dict[str, Document]) -> Collection:
+    """The collection of `items`: those in `reused` (unchanged since the previous bundle) as they were, the
+    others read and fingerprinted in worker processes."""
+    todo = [it for it in items if it.path not in reused]
+    chunks = [(source, todo[s:s + CHUNK_ITEMS], settings) for s in range(0, len(todo), CHUNK_ITEMS)]
+    docs_items, docs = [], []
+    problems: list[tuple[SourceItem | None, Problem]] = []
+    for it in items:
+        if it.path in reused:
+            docs_items.append(it)
+            docs.append(reused[it.path])
+    for result in _in_pool(_fingerprint_chunk, chunks, jobs, len(todo)):
+        for it, r in result:
+            if isinstance(r, Document):
+                docs_items.append(it)
+                docs.append(r)
+            else:
+                problems.append((it, r))
+    return Collection(docs_items, docs, problems)
+
+
+def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: FeatureSettings):
+    """(pairs table, groups table) of a fingerprinted collection, as `simdesk scan` pairs and groups it."""
+    if not plan.verified:
+        snap = col.snapshot()
+        i, j, d = pairs_within(snap.fingerprints, plan.radius)
+        grouping = Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
+        return pairs_table(col.doc_ids, i, j, d, d, None), groups_table(grouping)
+    verify = plan.verify
+    per_doc = col.line_hashes()
+    boilerplate = boilerplate_set(per_doc, len(col))
+    hits = boilerplate_hits(per_doc, boilerplate)
+    wanted = {int(h) for hh in hits for h in hh.tolist()}
+    if wanted:
+        line_votes = boilerplate_votes(wanted, per_doc, col.chars, lambda row: source.read_texts([col.items[row]])[0],
+                                       settings)
+        for row, hh in enumerate(hits):
+            if len(hh) and len(col.docs[row].votes):
+                col.clean[row] = np.uint64(clean_fingerprint(col.docs[row].votes, hh, line_votes,
+                                                             int(col.fingerprints[row])))
+    snap = col.snapshot(col.clean)
+    i, j, d, scaled = candidate_pairs(col.clean, col.chars, verify)
+    rows = np.unique(np.concatenate([i, j])).tolist()
+    chunks = [(source, [col.items[r] for r in rows[s:s + CHUNK_ITEMS]], boilerplate)
+              for s in range(0, len(rows), CHUNK_ITEMS)]
+    grams = {}
+    for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
+        grams.update(zip(rows[s:s + CHUNK_ITEMS], result))
+    scores = np.array([score(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())], dtype=np.float64)
+    grouper = Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
+                      min_score=verify.min_score)
+    grouping = grouper.at(plan.group_threshold)
+    keep = scores >= verify.min_score
+    return pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep]), groups_table(grouping)
