@@ -15,7 +15,7 @@ APT_PACKAGES=(
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0
   libxcb-randr0 libxcb-render-util0 libxcb-image0                         # Qt on a real X display
   xvfb                     # a virtual display for screenshots
-  fortunes-zh manpages-zh  # the texts ../shared/corpus/make_corpus.py builds test collections from
+  fortunes-zh manpages-zh  # the texts bench/corpus builds test collections from
 )
 
 system_packages() {

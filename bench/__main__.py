@@ -1,6 +1,6 @@
 """`python -m bench [--quick]`: every performance figure as `name value unit` lines, measured in one run.
 
-Collections are made with ../shared/corpus/make_corpus.py (seed 7) under --work when not given. Each scan runs
+Collections are made with the project's generator (bench/corpus, seed 7) under --work when not given. Each scan runs
 in a fresh process (bench/scan_run.py) so its segmenter choice and peak memory are its own. The scan
 throughput figures use a 1-in-N sample of the large collection (hard links), the same text for simdesk and
 for bare jieba; everything else uses the whole collection. The machine may be shared: compare the ratios,
@@ -124,7 +124,6 @@ def main(argv: list[str] | None = None) -> None:
                     help="where collections and indexes are made (default: /tmp/simdesk-bench)")
     ap.add_argument("--medium", type=Path, help="an existing medium collection (default: made under --work)")
     ap.add_argument("--large", type=Path, help="an existing large collection (default: made under --work)")
-    ap.add_argument("--corpus-tool", type=Path, default=corpus.MAKE_CORPUS)
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
     ap.add_argument("--sample-every", type=int, default=12,
                     help="scan throughput on every N-th file of the large collection (default 12: 16,667 files, "
@@ -141,11 +140,11 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     out([("cpu_count", os.cpu_count() or 1, "cores"), ("load_average_1min", os.getloadavg()[0], "(before the run)")])
 
-    medium = args.medium or corpus.ensure_collection(work / "medium", "medium", tool=args.corpus_tool)
+    medium = args.medium or corpus.ensure_collection(work / "medium", "medium")
     if args.quick:
         large, every, n_fps = medium, 2, args.fingerprints or 200_000
     else:
-        large = args.large or corpus.ensure_collection(work / "large", "large", tool=args.corpus_tool)
+        large = args.large or corpus.ensure_collection(work / "large", "large")
         every, n_fps = args.sample_every, args.fingerprints or 1_000_000
 
     if "pairs" in parts:

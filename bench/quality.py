@@ -1,7 +1,8 @@
 """Detection quality of simdesk against its peers, on the same documents and the same jieba tokens, in one
-run: `python -m bench.quality CORPUS_DIR` (a collection with truth.json, e.g. make_corpus.py --size medium).
+run: `python -m bench.quality CORPUS_DIR` (a collection with truth.json, e.g.
+`python -m bench.corpus DIR --size medium`).
 
-Prints `name value unit` lines: precision, recall and F1 (pairwise, as ../shared/corpus/evaluate.py counts
+Prints `name value unit` lines: precision, recall and F1 (pairwise, as simdesk.core.evaluation counts
 them), the same for short texts, for
   - simdesk at its default settings (verified) and as plain SimHash at k=3,
   - the `simhash` package (Simhash over the same tokens, SimhashIndex at k=3),

@@ -1,17 +1,16 @@
-"""Shared fixtures: a private home for every test (so the data folder and the trash are temporary), and
-collections made by the team's corpus generator (../shared/corpus/make_corpus.py)."""
+"""Fixtures for every test: a private home (so the data folder and the trash are temporary), and
+collections of real Chinese text with planted near-duplicates made by the project's generator
+(`bench/corpus/`, from the Debian packages fortunes-zh and manpages-zh)."""
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from bench.corpus import build
+
 REPO = Path(__file__).resolve().parents[1]
-SHARED_CORPUS = REPO.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)
@@ -42,24 +41,9 @@ def trash_home(tmp_path, monkeypatch) -> Path:
     return home
 
 
-def make_corpus(out: Path, size: str = "small", seed: int = 7) -> Path:
-    subprocess.run([sys.executable, str(SHARED_CORPUS / "make_corpus.py"), str(out), "--size", size,
-                    "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
-    return out
-
-
 @pytest.fixture(scope="session")
 def small_corpus(tmp_path_factory) -> Path:
     """~300 real Chinese documents with planted near-duplicates and truth.json (seed 7). Read-only."""
-    return make_corpus(tmp_path_factory.mktemp("corpus") / "small")
-
-
-def truth_groups(corpus: Path) -> dict[str, str]:
-    return {path: v["group"] for path, v in json.loads((corpus / "truth.json").read_text("utf-8"))["files"].items()}
-
-
-def evaluate(corpus: Path, result_json: Path) -> dict[str, float]:
-    """Score a result with the team's evaluate.py; returns its `name value` lines as a dict."""
-    out = subprocess.run([sys.executable, str(SHARED_CORPUS / "evaluate.py"), str(corpus), str(result_json)],
-                         check=True, capture_output=True, text=True).stdout
-    return {name: float(value) for name, value in (line.split() for line in out.splitlines() if line.strip())}
+    folder = tmp_path_factory.mktemp("corpus") / "small"
+    build(folder, "small", seed=7)
+    return folder

@@ -1,6 +1,7 @@
-"""Score a grouping against a collection's truth.json (as ../shared/corpus/make_corpus.py writes it):
-pairwise precision, recall and F1, the same over short texts, and recall per edit kind. The same
-definitions as the team's evaluate.py, so figures from either agree.
+"""Score a grouping against a collection's truth.json (as `python -m bench.corpus` writes it): pairwise
+precision, recall and F1 (pairs of files in one found group against pairs in one true group; files in no
+group are singletons), the same over short texts, and recall per edit kind (a variant is found when it
+shares a group with its group's original).
 
     truth = load_truth(Path("corpus"))
     scores = score_groups(truth, [[m.path for m in g.members] for g in grouping])
@@ -33,7 +34,7 @@ class Scores:
     recall_by_edit: dict[str, float] = field(default_factory=dict)
 
     def lines(self, prefix: str = "") -> list[str]:
-        """`name value` lines, as evaluate.py prints them."""
+        """`name value` lines, as `simdesk evaluate` prints them."""
         out = [f"{prefix}{name} {getattr(self, name):.4f}" for name in
                ("precision", "recall", "f1", "short_precision", "short_recall", "short_f1")]
         out += [f"{prefix}recall_{kind} {value:.4f}" for kind, value in sorted(self.recall_by_edit.items())]

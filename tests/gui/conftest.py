@@ -14,7 +14,7 @@ from simdesk.gui.settings import Settings  # noqa: E402
 
 @pytest.fixture(scope="session")
 def corpus(small_corpus) -> Path:
-    """The shared small collection (~300 real Chinese documents with planted near-duplicates). Read-only."""
+    """The small collection (~300 real Chinese documents with planted near-duplicates). Read-only."""
     return small_corpus
 
 

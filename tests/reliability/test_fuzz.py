@@ -124,7 +124,7 @@ def test_fingerprints_are_deterministic(text):
 
 @pytest.fixture(scope="module")
 def long_documents(small_corpus) -> list[str]:
-    """Real Chinese documents of 1,000 characters and more from the shared small collection."""
+    """Real Chinese documents of 1,000 characters and more from the small collection."""
     out = []
     for path in sorted(small_corpus.rglob("*.txt")):
         try:

@@ -1,29 +1,22 @@
-"""The collections the benchmark runs on: made with ../shared/corpus/make_corpus.py when missing, sampled
-with hard links, warmed into the page cache, and modified (then restored) for the incremental figures."""
+"""The collections the benchmark runs on: made with the project's generator when missing, sampled with
+hard links, warmed into the page cache, and modified (then restored) for the incremental figures."""
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-MAKE_CORPUS = REPO.parent / "shared" / "corpus" / "make_corpus.py"
+from bench.corpus.collection import build
+
+REPO = Path(__file__).resolve().parents[2]
 APPENDED = "\n\n（本段为基准测试追加的一句话，用于模拟编辑改动。）\n"
 
 
-def ensure_collection(folder: Path, size: str, seed: int = 7, tool: Path = MAKE_CORPUS) -> Path:
+def ensure_collection(folder: Path, size: str, seed: int = 7) -> Path:
     """The collection at `folder`, made (size, seed) when it has no truth.json yet."""
-    if (folder / "truth.json").exists():
-        return folder
-    if not tool.exists():
-        raise SystemExit(f"bench: {tool} not found; pass --corpus-tool or --{size} FOLDER")
-    if folder.exists():
-        shutil.rmtree(folder)
-    subprocess.run([sys.executable, str(tool), str(folder), "--size", size, "--seed", str(seed)], check=True,
-                   stdout=subprocess.DEVNULL)
+    if not (folder / "truth.json").exists():
+        build(folder, size, seed)
     return folder
 
 

@@ -1,0 +1,137 @@
+"""Write a collection: real Chinese texts in nested folders and mixed encodings, about a third of them with
+planted near-duplicate variants, and `truth.json` saying which files belong together.
+
+    truth.json = {"files": {"稿件/2020/0a1b2c3d.txt": {"group": "g12", "role": "original" | "variant",
+                  "edits": ["typo", "truncate"], "encoding": "gb18030", "short": false}, ...},
+                  "edit_kinds": [...]}
+
+Files that share a `group` are near-duplicates an editor wants to see together; no other pair is. Short
+texts (under 140 characters) are flagged `short`. The same (size, seed) writes the same bytes.
+"""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from bench.corpus import sources
+from bench.corpus.edits import EDIT_KINDS, EDITS, SHORT_TEXT_EDITS, sentences
+
+SIZES = {"small": 300, "medium": 20_000, "large": 200_000}
+SHORT_CHARS = 140
+VARIANT_SHARE = 0.35  # documents that get near-duplicates
+ENCODINGS = (("utf-8", 0.8), ("gb18030", 0.15), ("utf-16", 0.05))
+FOLDERS = tuple(f"{top}/{sub}" for top in ("稿件", "新闻", "archive", "misc") for sub in ("2019", "2020", "2021", "草稿"))
+REAL_SHARE_LARGE = 0.15  # in the large size, most documents are collages so that real texts are not all used up
+
+
+@dataclass(frozen=True)
+class Summary:
+    documents: int
+    groups: int
+    variants: int
+
+    def __str__(self) -> str:
+        return f"{self.documents} documents in {self.groups} groups ({self.variants} variants)"
+
+
+@lru_cache(maxsize=1)
+def distinct_texts() -> tuple[str, ...]:
+    """The source texts less those that repeat each other, in a fixed order (made once per process)."""
+    return tuple(sources.without_repeats(list(sources.chinese_texts())))
+
+
+def collage(rng: random.Random, lines: list[str]) -> str:
+    """A new document of 8-30 real sentences drawn from many texts, in paragraphs of a few sentences."""
+    paras: list[list[str]] = [[]]
+    for _ in range(rng.randint(8, 30)):
+        paras[-1].append(rng.choice(lines))
+        if rng.random() < 0.25:
+            paras.append([])
+    return "\n\n".join("".join(p) for p in paras if p)
+
+
+class Writer:
+    """Puts each text at a fresh random path in one encoding and records its truth entry."""
+
+    def __init__(self, root: Path, rng: random.Random) -> None:
+        self.root = root
+        self.rng = rng
+        self.truth: dict[str, dict] = {}
+
+    def encoding(self) -> str:
+        names, weights = zip(*ENCODINGS)
+        return self.rng.choices(names, weights)[0]
+
+    def write(self, text: str, group: str, role: str, edits: list[str], encoding: str) -> None:
+        text = text if text.strip() else "（此稿为空）"
+        while True:
+            rel = f"{self.rng.choice(FOLDERS)}/{self.rng.getrandbits(32):08x}.txt"
+            if rel not in self.truth:
+                break
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # UTF-16 with its byte-order mark, as Windows editors save it; GB18030 encodes every character
+        path.write_bytes(text.encode(encoding, errors="replace"))
+        self.truth[rel] = {"group": group, "role": role, "edits": edits, "encoding": encoding,
+                           "short": len(text) < SHORT_CHARS}
+
+
+def variants_of(text: str, rng: random.Random, donors: tuple[str, ...]) -> list[tuple[str, list[str], str | None]]:
+    """1-3 near-duplicates of `text`: (text, edit kinds, encoding or None for a fresh one). An exact copy
+    keeps the original's encoding; a re-encoded copy has the same text in a fresh encoding."""
+    short = len(text) < SHORT_CHARS
+    out = []
+    for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
+        draw = rng.random()
+        if draw < 0.08:
+            out.append((text, ["exact"], "same"))
+        elif draw < 0.14:
+            out.append((text, ["reencode"], None))
+        else:
+            kinds = rng.sample(SHORT_TEXT_EDITS, 1) if short else rng.sample(list(EDITS), rng.choice((1, 1, 2, 3)))
+            edited = text
+            for kind in kinds:
+                edited = EDITS[kind](edited, rng, donors)
+            out.append((edited, kinds, None))
+    return out
+
+
+def build(out: Path, size: str = "small", seed: int = 7) -> Summary:
+    """Write the collection (size, seed) to `out` (replacing what is there) and return its counts."""
+    if size not in SIZES:
+        raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
+    rng = random.Random(seed)
+    texts = list(distinct_texts())
+    rng.shuffle(texts)
+    donors = tuple(texts)
+    lines = [s for t in texts[:3000] for s in sentences(t) if 8 <= len(s) <= 200]
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    writer = Writer(out, rng)
+    target = SIZES[size]
+    real = iter(texts)
+    number = 0
+    while len(writer.truth) < target:
+        number += 1
+        group = f"g{number}"
+        text = None
+        if size != "large" or rng.random() < REAL_SHARE_LARGE:
+            text = next(real, None)
+        if text is None:
+            text = collage(rng, lines)
+        original_encoding = writer.encoding()
+        writer.write(text, group, "original", [], original_encoding)
+        if rng.random() < VARIANT_SHARE:
+            for edited, kinds, encoding in variants_of(text, rng, donors):
+                enc = original_encoding if encoding == "same" else writer.encoding()
+                writer.write(edited, group, "variant", kinds, enc)
+    (out / "truth.json").write_text(json.dumps({"files": writer.truth, "edit_kinds": list(EDIT_KINDS)},
+                                               ensure_ascii=False, indent=0), encoding="utf-8")
+    roles = [v["role"] for v in writer.truth.values()]
+    return Summary(len(roles), number, roles.count("variant"))
