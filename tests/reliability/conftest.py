@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gui.conftest import data_dir, settings, trash_home, window  # noqa: F401  (the window's fixtures)
+from tests.gui.conftest import data_dir, settings, window  # noqa: F401  (the window's fixtures; trash_home is in tests/conftest.py)
 
 REPO = Path(__file__).resolve().parents[2]
 NOBODY = 65534
