@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from simdesk.core.records import Progress, ScanOptions
+from simdesk.core import Progress, ScanOptions
 
 FORMATS = click.Choice(["text", "json", "csv"])
 
@@ -27,10 +27,9 @@ class UsageFailure(click.ClickException):
 
 
 def demo_dir() -> Path:
-    from simdesk.core import paths
-    from simdesk.core.demo import ensure_demo
+    from simdesk.core import demo_dir as data_demo_dir, ensure_demo
 
-    return ensure_demo(paths.demo_dir())
+    return ensure_demo(data_demo_dir())
 
 
 def check_folder(folder: str) -> Path:
@@ -47,10 +46,9 @@ def check_folder(folder: str) -> Path:
 
 
 def open_index(folder: Path, db: str | None):
-    from simdesk.core import paths
-    from simdesk.core.index import Index, IndexError_
+    from simdesk.core import Index, IndexError_, index_path
 
-    path = Path(db) if db else paths.index_path(folder)
+    path = Path(db) if db else index_path(folder)
     try:
         index = Index(path)
     except IndexError_ as exc:
@@ -114,26 +112,12 @@ def review_options(f):
 
 def open_folder_review(folder: str, threshold: int | None, similarity: float | None, db: str | None, jobs: int,
                        includes: tuple[str, ...], max_size_mb: float):
-    """Scan FOLDER and group it as the options say (core.review.open_review); returns (index, review)."""
-    from simdesk.core.index import IndexError_
-    from simdesk.core.review import ReviewSettings, open_review
+    """Scan FOLDER and group it as the options say (core.open_review); returns (index, review)."""
+    from simdesk.core import ReviewSettings
 
-    path = check_folder(folder)
     settings = ReviewSettings.from_options(threshold, similarity, scan_options(jobs, includes, max_size_mb),
                                            regroup=False)
-    index = open_index(path, db)
-    update, close = progress_printer()
-    try:
-        review = open_review(path, index, settings, on_progress=update)
-    except IndexError_ as exc:
-        index.close()
-        raise UsageFailure(str(exc)) from None
-    except OSError as exc:
-        index.close()
-        raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
-    finally:
-        close()
-    return index, review
+    return scan_folder(check_folder(folder), db, settings)
 
 
 def print_scan_stats(review) -> None:
@@ -143,23 +127,23 @@ def print_scan_stats(review) -> None:
                err=True)
 
 
-def run_scan(folder: Path, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float):
-    """Scan `folder` into its index; return (index, result). Shared by `scan` and `query`."""
-    from simdesk.core.index import IndexError_
-    from simdesk.core.scan import scan
+def scan_folder(folder: Path, db: str | None, settings):
+    """Scan `folder` into its index and group it as `settings` (ReviewSettings) say: (index, the Review of
+    core.open_review). Errors become one-line usage failures."""
+    from simdesk.core import IndexError_, open_review
 
-    options = scan_options(jobs, includes, max_size_mb)
     index = open_index(folder, db)
     update, close = progress_printer()
     try:
-        result = scan(folder, index, options, on_progress=update)
+        return index, open_review(folder, index, settings, on_progress=update)
     except IndexError_ as exc:
+        index.close()
         raise UsageFailure(str(exc)) from None
     except OSError as exc:
+        index.close()
         raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
     finally:
         close()
-    return index, result
 
 
 @click.group(invoke_without_command=True)
@@ -269,9 +253,7 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
 
     Example: simdesk query articles --text "今天天气很好" --threshold 6
     """
-    from simdesk.core.documents import DecodeError, read_text_file
-    from simdesk.core.features import weighted_terms
-    from simdesk.core.fingerprint import simhash, similarity_percent
+    from simdesk.core import DecodeError, ReviewSettings, read_text_file, simhash, similarity_percent, weighted_terms
 
     if (file is None) == (text is None):
         raise UsageFailure("give either a FILE or --text, not both and not neither")
@@ -281,7 +263,9 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
         except (OSError, DecodeError) as exc:
             raise UsageFailure(f"{file}: {exc}") from None
     path = check_folder(folder)
-    index, _ = run_scan(path, db, jobs, includes, max_size_mb)
+    # the index brought up to date; plain pairs at distance 0 only, which costs nothing
+    index, _ = scan_folder(path, db, ReviewSettings(min_similarity=0, threshold=0, regroup=False,
+                                                    scan=scan_options(jobs, includes, max_size_mb)))
     fp = simhash(weighted_terms(text or ""))
     with index:
         hits = index.near(fp, threshold)
@@ -291,7 +275,7 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
         click.echo(json.dumps({"root": folder, "threshold": threshold, "fingerprint": f"{fp:016x}",
                                "matches": rows}, ensure_ascii=False, indent=2))
     elif fmt == "csv":
-        from simdesk.core.report import safe_cell
+        from simdesk.core import safe_cell
 
         click.echo("path,distance,similarity_percent,size,encoding")
         for r in rows:
@@ -318,18 +302,16 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
 
     Example: simdesk evaluate corpus/medium
     """
-    from simdesk.core.analysis import analyse
-    from simdesk.core.evaluation import load_truth, score_groups
-    from simdesk.core.groups import grouper_for
+    from simdesk.core import ReviewSettings, grouper_for, load_truth, score_groups
 
     path = check_folder(folder)
     try:
         truth = load_truth(path)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageFailure(f"{folder}: no usable truth.json ({exc})") from None
-    index, _ = run_scan(path, db, jobs, (), MAX_SIZE_MB)
+    index, review = scan_folder(path, db, ReviewSettings(scan=scan_options(jobs, (), MAX_SIZE_MB)))
     with index:
-        verified = analyse(path, index)
+        verified = review.grouper
         plain = grouper_for(index)
 
     def paths(grouping):
@@ -353,7 +335,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
 @click.argument("dest", required=False, type=click.Path(file_okay=False))
 def demo(dest: str | None) -> None:
     """Write the built-in demo collection (to DEST, or the user's data folder) and print where it is."""
-    from simdesk.core.demo import ensure_demo
+    from simdesk.core import ensure_demo
 
     click.echo(str(ensure_demo(Path(dest)) if dest else demo_dir()))
 
@@ -422,7 +404,7 @@ def undo(log_path: str | None, fmt: str) -> None:
 
     Example: simdesk undo
     """
-    from simdesk.core.review import undo_last
+    from simdesk.core import undo_last
 
     report = undo_last(Path(log_path) if log_path else None)
     if fmt == "json":

@@ -1,1 +1,54 @@
-"""The simdesk engine: loading, features, fingerprints, the index, grouping, diffing. Imports no Qt."""
+"""The simdesk engine: reading folders, fingerprints, the SQLite index, pairs, verified groups, diffs, the
+editor's review (decisions, clean-up, undo, export). Imports no Qt.
+
+The names below are the engine's public surface: the window, the command line and the benchmarks import
+them from `simdesk.core` and nothing from its modules (an import-linter contract in pyproject.toml keeps it
+so). Each is loaded when first used, so `import simdesk.core` costs nothing at start-up.
+
+    from simdesk.core import Index, ReviewSettings, open_review
+"""
+from __future__ import annotations
+
+import importlib
+
+_WHERE = {
+    # one folder's review: the orchestrator, its settings, the editor's decisions
+    "review": ("Decisions", "DEFAULT_MIN_SIMILARITY", "PLAIN_THRESHOLD", "Review", "ReviewSettings", "open_review",
+               "pair_to_compare", "undo_last"),
+    "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
+    "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
+    # scan.scan is reached through open_review: a package attribute named like its submodule is shadowed
+    # by that module as soon as it is imported
+    "scan": ("CancelToken", "ScanResult", "worker_count"),
+    "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
+    "groups": ("MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "analysis": ("VerifySettings", "analyse"),
+    "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "keep_by_rule"),
+    "undo": ("UndoReport",),
+    "report": ("safe_cell",),
+    "diff": ("Row", "SideBySide", "compare_files"),
+    "documents": ("DecodeError", "decode_bytes", "read_text_file", "walk"),
+    "features": ("DEFAULT_FEATURES", "FeatureSettings", "normalize", "segment", "weighted_terms"),
+    "fingerprint": ("similarity_percent", "simhash"),
+    "pairs": ("brute_force_pairs", "pairs_within"),
+    "segmenter": ("default_segmenter", "segmenter_choice"),
+    "evaluation": ("Scores", "load_truth", "score_groups"),
+    "demo": ("ensure_demo",),
+    "resources": ("resource",),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"simdesk.core has no public name {name!r}")
+    value = getattr(importlib.import_module(f"simdesk.core.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

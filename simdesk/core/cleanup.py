@@ -44,17 +44,6 @@ def keep_by_rule(group: Group, rule: str) -> Member:
     raise ValueError(f"unknown keep rule {rule!r}; use one of {', '.join(KEEP_RULES)}")
 
 
-def keep_marks_by_rule(groups: Iterable[Group], rule: str) -> tuple[set[str], set[str]]:
-    """A one-click rule applied to every group: (paths to mark keep, paths to unmark), one kept per group."""
-    keep: set[str] = set()
-    drop: set[str] = set()
-    for g in groups:
-        chosen = keep_by_rule(g, rule).path
-        keep.add(chosen)
-        drop.update(m.path for m in g.members if m.path != chosen)
-    return keep, drop
-
-
 @dataclass(frozen=True, slots=True)
 class Removal:
     """A file the plan removes, with what the scan saw of it (to check it has not changed since)."""

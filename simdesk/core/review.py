@@ -244,18 +244,30 @@ class Review:
         self.decisions.keep_only(group, chosen)
         return chosen
 
-    def keep_by_rule_everywhere(self, rule: str, threshold: int | None = None,
-                                keep_in: str | None = None) -> list[int]:
-        """Apply a rule in every group at `threshold`. With `keep_in` (a folder relative to the root), the
-        copy kept is chosen among the members under that folder, and a group with none there is left as
-        it is. Returns the ids of the groups left alone."""
-        left_alone = []
+    def rule_choices(self, rule: str, threshold: int | None = None,
+                     keep_in: str | None = None) -> tuple[list[tuple[Group, str]], list[int]]:
+        """What a rule keeps in every group at `threshold`: (group, path kept) pairs, and the ids of the
+        groups left alone. With `keep_in` (a folder relative to the root), the copy kept is chosen among the
+        members under that folder, and a group with none there is left alone. Decides nothing yet (so it
+        may run off the window's thread); apply_choices() does."""
+        chosen, left_alone = [], []
         for g in self.grouping(threshold):
             members = g.members if keep_in is None else tuple(m for m in g.members if _under(m.path, keep_in))
-            if not members:
+            if members:
+                chosen.append((g, keep_by_rule(Group(g.id, g.identical, members), rule).path))
+            else:
                 left_alone.append(g.id)
-                continue
-            self.decisions.keep_only(g, keep_by_rule(Group(g.id, g.identical, members), rule).path)
+        return chosen, left_alone
+
+    def apply_choices(self, chosen: Iterable[tuple[Group, str]]) -> None:
+        for group, path in chosen:
+            self.decisions.keep_only(group, path)
+
+    def keep_by_rule_everywhere(self, rule: str, threshold: int | None = None,
+                                keep_in: str | None = None) -> list[int]:
+        """Keep one copy in every group by a rule (see rule_choices); returns the ids of groups left alone."""
+        chosen, left_alone = self.rule_choices(rule, threshold, keep_in)
+        self.apply_choices(chosen)
         return left_alone
 
     # -- clean-up, undo, export ---------------------------------------------------------------------------

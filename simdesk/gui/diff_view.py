@@ -8,7 +8,7 @@ from PySide6.QtGui import (QColor, QPainter, QPaintEvent, QResizeEvent, QSyntaxH
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, QTextEdit, QToolButton, QVBoxLayout,
                                QWidget)
 
-from simdesk.core.diff import Row, SideBySide
+from simdesk.core import Row, SideBySide
 from simdesk.gui.translations import fill
 
 MAX_LINE_MARKS = 20_000  # filler rows beyond this are still aligned, just not shaded grey

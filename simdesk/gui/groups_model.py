@@ -14,9 +14,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core.fingerprint import similarity_percent
-from simdesk.core.groups import Grouping
-from simdesk.core.records import Group, Member
+from simdesk.core import Decisions, Group, Grouping, Member, similarity_percent
 from simdesk.gui.translations import fill
 
 TOP = 0  # internalId of group rows; member rows carry (group position + 1)
@@ -53,26 +51,23 @@ def human_size(n: int) -> str:
 class GroupsModel(QAbstractItemModel):
     """Groups of the current threshold, sortable and filtered by path; members carry keep/trash marks."""
 
-    keep_toggled = Signal(str, bool)  # path, keep: the window persists it in the index
-    queued_toggled = Signal(str, bool)  # path, queued for the trash: likewise
+    decisions_changed = Signal()  # the editor changed a mark: the window saves the review's decisions
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.grouping: Grouping | None = None
         self.order = np.zeros(0, dtype=np.int64)  # visible row -> group number k
-        self.keep: set[str] = set()
-        self.queued: set[str] = set()
+        self.decisions: Decisions | None = None  # the review's, shared: marks survive a regroup
         self.filter_text = ""
         self.sort_column = COL_MEMBERS
         self.sort_order = Qt.SortOrder.DescendingOrder
         self._row_group: np.ndarray | None = None  # snapshot row -> group number (-1: none), for the filter
 
     # -- contents -------------------------------------------------------------------------------------
-    def set_grouping(self, grouping: Grouping | None, keep: set[str] | None = None) -> None:
+    def set_grouping(self, grouping: Grouping | None, decisions: Decisions | None = None) -> None:
         self.beginResetModel()
         self.grouping = grouping
-        if keep is not None:
-            self.keep = keep  # shared with the window's Review, so regrouping keeps the marks
+        self.decisions = decisions
         self._row_group = None
         self.order = self._ordered(self._filtered())
         self.endResetModel()
@@ -170,18 +165,22 @@ class GroupsModel(QAbstractItemModel):
             return distance if col == COL_DISTANCE else -distance
         return None
 
-    # -- marks ----------------------------------------------------------------------------------------
+    # -- marks: the review's decisions, shown and changed here, saved by the window -------------------------
+    @property
+    def keep(self) -> set[str]:
+        return self.decisions.keep if self.decisions is not None else set()
+
+    @property
+    def queued(self) -> set[str]:
+        return self.decisions.queued if self.decisions is not None else set()
+
     def set_keep(self, index: QModelIndex, keep: bool) -> None:
         member = self.member(index)
-        if member is None:
+        if member is None or self.decisions is None:
             return
-        if keep:
-            self.keep.add(member.path)
-            self.queued.discard(member.path)
-        else:
-            self.keep.discard(member.path)
+        self.decisions.set_keep(member.path, keep)
         self._member_changed(index)
-        self.keep_toggled.emit(member.path, keep)
+        self.decisions_changed.emit()
 
     def toggle_keep(self, index: QModelIndex) -> None:
         member = self.member(index)
@@ -190,33 +189,17 @@ class GroupsModel(QAbstractItemModel):
 
     def toggle_queued(self, index: QModelIndex) -> None:
         member = self.member(index)
-        if member is None:
+        if member is None or self.decisions is None:
             return
-        if member.path in self.queued:
-            self.queued.discard(member.path)
-        else:
-            self.queued.add(member.path)
-            if member.path in self.keep:
-                self.set_keep(index, False)
+        self.decisions.toggle_queued(member.path)
         self._member_changed(index)
-        self.queued_toggled.emit(member.path, member.path in self.queued)
+        self.decisions_changed.emit()
 
-    def keep_only(self, group_index: QModelIndex, path: str) -> None:
-        """Mark exactly one member of a group to keep (the one-click rules)."""
-        parent = group_index if group_index.internalId() == TOP else group_index.parent()
-        for r in range(self.rowCount(parent)):
-            idx = self.index(r, 0, parent)
-            member = self.member(idx)
-            if member is not None and (member.path == path) != (member.path in self.keep):
-                self.set_keep(idx, member.path == path)
-
-    def apply_keep_marks(self, keep: set[str], drop: set[str]) -> None:
-        """Many marks at once (a rule over every group); the caller persists them."""
-        self.keep.difference_update(drop)
-        self.keep.update(keep)
-        self.queued.difference_update(keep)
+    def marks_changed(self) -> None:
+        """Many marks changed at once (a keep rule): every visible row repaints."""
         self.layoutAboutToBeChanged.emit()
-        self.layoutChanged.emit()  # every visible row repaints with its new marks
+        self.layoutChanged.emit()
+        self.decisions_changed.emit()
 
     def _member_changed(self, index: QModelIndex) -> None:
         left = self.index(index.row(), 0, index.parent())
@@ -327,7 +310,7 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_DISTANCE:
                 return g.max_distance
             if col == COL_SIMILARITY:
-                scores = [s for m in g.members[1:] if (s := getattr(m, "score", None)) is not None]
+                scores = [s for m in g.members[1:] if (s := m.score) is not None]
                 if scores:  # verified on the texts: the least similar member
                     least = min(scores) * 100
                     return "100%" if least >= 99.95 else f"≥ {least:.0f}%"
@@ -359,7 +342,7 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_DISTANCE:
                 return m.distance
             if col == COL_SIMILARITY:
-                score = getattr(m, "score", None)
+                score = m.score
                 if score is not None:  # verified on the texts
                     return f"{score * 100:.1f}%"
                 return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
@@ -385,7 +368,7 @@ class GroupsModel(QAbstractItemModel):
         if role == TOOLTIP and col == COL_PATH:
             return m.path
         if role == TOOLTIP and col == COL_SIMILARITY:
-            return (self.tr("Similarity of the texts, checked character by character") if getattr(m, "score", None)
+            return (self.tr("Similarity of the texts, checked character by character") if m.score
                     is not None else self.tr("Share of the 64 fingerprint bits that agree (approximate)"))
         return None
 

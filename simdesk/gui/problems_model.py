@@ -5,7 +5,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from simdesk.core.records import Problem
+from simdesk.core import Problem
 
 
 class ProblemsModel(QAbstractTableModel):

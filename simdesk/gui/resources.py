@@ -8,7 +8,7 @@ from PySide6.QtCore import QLibraryInfo, QLocale
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from simdesk.core.resources import resource
+from simdesk.core import resource
 
 LANGUAGE_NAMES = {"en": "English", "zh_CN": "简体中文"}
 

@@ -1,22 +1,19 @@
 """The window's options, declared once with their types and defaults, kept in QSettings across runs.
 
-Core never reads QSettings: `scan_options()` turns these into the plain ScanOptions the engine takes.
+Core never reads QSettings: `review_settings()` turns these into the plain ReviewSettings the engine takes;
+every default that is the engine's is imported from it.
 """
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from simdesk.core.groups import MAX_THRESHOLD
-from simdesk.core.records import ScanOptions
+from simdesk.core import DEFAULT_MIN_SIMILARITY, MAX_THRESHOLD, ReviewSettings, ScanOptions
 
 SETTINGS_VERSION = 1
-DEFAULT_MIN_SIMILARITY = 0.7  # the engine's default for verified groups (core.verify.DEFAULT_MIN_SCORE)
-PLAIN_THRESHOLD = 3  # the engine's default distance without verification
 RECENT_MAX = 8
 LANGUAGES = ("system", "en", "zh_CN")
 
@@ -88,22 +85,21 @@ class Settings:
         return ScanOptions(includes=includes, max_bytes=int(self.get("scan/max_size_mb") * 1024 * 1024),
                            jobs=max(0, self.get("scan/workers")))
 
-    def min_similarity(self) -> float | None:
-        """The verified grouping's least similarity, or None for plain SimHash groups (verification off, or
-        an engine without it)."""
-        if not self.get("review/verify") or not verification_available():
-            return None
-        return min(max(self.get("review/min_similarity"), 0.0), 1.0)
+    def review_settings(self) -> ReviewSettings:
+        """What the engine needs to review a folder: the grouping mode, the threshold, the scan's options."""
+        similarity = min(max(self.get("review/min_similarity"), 0.0), 1.0) if self.get("review/verify") else 0.0
+        default = self.get("review/default_threshold")
+        return ReviewSettings(similarity, None if default < 0 else min(default, MAX_THRESHOLD), self.scan_options())
 
-    def default_threshold(self) -> int:
-        value = self.get("review/default_threshold")
-        if value < 0:  # verified groups are shown at every candidate distance, plain ones at the engine's 3
-            return MAX_THRESHOLD if self.min_similarity() is not None else PLAIN_THRESHOLD
-        return min(value, MAX_THRESHOLD)
+    def min_similarity(self) -> float | None:
+        """The verified grouping's least similarity, or None for plain SimHash groups."""
+        settings = self.review_settings()
+        return settings.min_similarity if settings.verified else None
 
     def threshold(self) -> int:
+        """The slider's value at start: the last one used, else the default for the grouping mode."""
         last = self.get("review/last_threshold")
-        return min(max(last, 0), MAX_THRESHOLD) if last >= 0 else self.default_threshold()
+        return min(max(last, 0), MAX_THRESHOLD) if last >= 0 else self.review_settings().shown_threshold
 
     def add_recent(self, folder: str) -> None:
         recent = [f for f in self.get("ui/recent_folders") if f != folder]
@@ -122,7 +118,3 @@ class Settings:
         value = self.store.value("ui/state")
         return value if isinstance(value, QByteArray) else None
 
-
-def verification_available() -> bool:
-    """Whether this engine verifies SimHash candidates on the texts (simdesk.core.analysis)."""
-    return importlib.util.find_spec("simdesk.core.analysis") is not None

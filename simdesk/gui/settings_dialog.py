@@ -4,9 +4,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit,
                                QSpinBox, QWidget)
 
-from simdesk.core.groups import MAX_THRESHOLD
+from simdesk.core import MAX_THRESHOLD
 from simdesk.gui.resources import LANGUAGE_NAMES
-from simdesk.gui.settings import Settings, verification_available
+from simdesk.gui.settings import Settings
 
 
 class SettingsDialog(QDialog):
@@ -27,12 +27,10 @@ class SettingsDialog(QDialog):
         self.threshold.setValue(settings.get("review/default_threshold"))
         self.verify = QCheckBox(self.tr("Check each candidate pair on its text"), self)
         self.verify.setChecked(settings.get("review/verify"))
-        self.verify.setEnabled(verification_available())
         self.min_similarity = QDoubleSpinBox(self)
         self.min_similarity.setRange(0.05, 1.0)
         self.min_similarity.setSingleStep(0.05)
         self.min_similarity.setValue(settings.get("review/min_similarity"))
-        self.min_similarity.setEnabled(verification_available())
         self.workers = QSpinBox(self)
         self.workers.setRange(0, 256)
         self.workers.setSpecialValueText(self.tr("one per core"))

@@ -1,5 +1,10 @@
-"""The threshold slider (Hamming distance 0..12, in bits and approximate similarity) over a histogram of
-pair counts per distance, with the counts of the current grouping. Emits `threshold_changed` debounced."""
+"""The threshold slider (0..12) over a histogram of pair counts per distance, with the counts of the current
+grouping. Emits `threshold_changed` debounced.
+
+The label says what the number means in the grouping mode in use (core.review): in plain mode, bits of
+Hamming distance (and the share of fingerprint bits that agree); in verified mode, what a pair shown is,
+its least similarity on the texts, with the distance scaled to the pair's length as the reach (12: every
+verified candidate)."""
 from __future__ import annotations
 
 import math
@@ -8,8 +13,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
-from simdesk.core.fingerprint import similarity_percent
-from simdesk.core.groups import MAX_THRESHOLD
+from simdesk.core import MAX_THRESHOLD, similarity_percent
 from simdesk.gui.translations import fill
 
 DEBOUNCE_MS = 40
@@ -22,6 +26,7 @@ class Histogram(QWidget):
         super().__init__(parent)
         self.counts: list[int] = [0] * (MAX_THRESHOLD + 1)
         self.threshold = 0
+        self.verified = False
         self.setMinimumHeight(36)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
@@ -30,8 +35,8 @@ class Histogram(QWidget):
 
     def set_counts(self, counts: list[int]) -> None:
         self.counts = list(counts) + [0] * (MAX_THRESHOLD + 1 - len(counts))
-        self.setToolTip("\n".join(fill(self.tr("%1 bits: %2 pairs"), str(d), f"{c:,}")
-                                  for d, c in enumerate(self.counts)))
+        template = self.tr("%1/12: %2 pairs") if self.verified else self.tr("%1 bits: %2 pairs")
+        self.setToolTip("\n".join(fill(template, str(d), f"{c:,}") for d, c in enumerate(self.counts)))
         self.update()
 
     def set_threshold(self, threshold: int) -> None:
@@ -69,6 +74,7 @@ class ThresholdBar(QWidget):
         self.counts_label = QLabel(self)
         self.counts_label.setObjectName("counts")
         self.caption = QLabel(self)
+        self.min_similarity: float | None = None  # None: plain SimHash groups
         row = QHBoxLayout()
         row.addWidget(self.caption)
         row.addWidget(self.slider, 1)
@@ -88,8 +94,20 @@ class ThresholdBar(QWidget):
 
     def retranslate(self) -> None:
         self.caption.setText(self.tr("Threshold"))
-        self.slider.setToolTip(self.tr("Largest Hamming distance between near-duplicates (bits of 64)"))
+        if self.min_similarity is None:
+            self.slider.setToolTip(self.tr("Largest Hamming distance between near-duplicates (bits of 64)"))
+        else:
+            self.slider.setToolTip(fill(self.tr(
+                "Every pair shown is at least %1% similar on its text. The slider limits how far apart their "
+                "fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate."),
+                f"{self.min_similarity * 100:.0f}"))
         self._show_value(self.slider.value())
+
+    def set_mode(self, min_similarity: float | None) -> None:
+        """The grouping mode: the verified grouping's least similarity, or None for plain SimHash groups."""
+        self.min_similarity = min_similarity
+        self.histogram.verified = min_similarity is not None
+        self.retranslate()
 
     def value(self) -> int:
         return self.slider.value()
@@ -119,4 +137,9 @@ class ThresholdBar(QWidget):
 
     def _show_value(self, value: int) -> None:
         self.histogram.set_threshold(value)
-        self.value_label.setText(fill(self.tr("≤ %1 bits (~%2% similar)"), value, f"{similarity_percent(value):.0f}"))
+        if self.min_similarity is None:
+            self.value_label.setText(fill(self.tr("≤ %1 bits (~%2% similar)"), value,
+                                          f"{similarity_percent(value):.0f}"))
+        else:
+            self.value_label.setText(fill(self.tr("≥ %1% similar · reach %2/12"),
+                                          f"{self.min_similarity * 100:.0f}", value))

@@ -8,70 +8,16 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
-from simdesk.core.groups import Grouper, grouper_for
-from simdesk.core.index import BUSY_MESSAGE, Index, IndexError_
-from simdesk.core.records import Problem, Progress, ScanOptions
-from simdesk.core.scan import CancelToken, ScanResult, scan
+from simdesk.core import BUSY_MESSAGE, CancelToken, Index, IndexError_, Progress, Review, ReviewSettings, open_review
 
-
-@dataclass
-class Review:
-    """What the window shows for a folder: its pairs ready to regroup, the editor's keep marks, problems."""
-
-    root: Path
-    index_path: Path
-    grouper: Grouper
-    keep: set[str] = field(default_factory=set)
-    problems: list[Problem] = field(default_factory=list)
-    result: ScanResult | None = None  # None while showing what the index held before this scan
-    unchanged: bool = False  # the scan changed no document: the groups shown from the index still hold
-    queued: set[str] = field(default_factory=set)  # copies the editor queued for the trash
-
-    @property
-    def documents(self) -> int:
-        return len(self.grouper.snapshot)
-
-    @property
-    def min_similarity(self) -> float | None:
-        """The least verified similarity of a grouping pair (None: plain SimHash groups)."""
-        return getattr(self.grouper, "min_score", None)
-
-
-def load_review(root: Path, index: Index, max_threshold: int, min_similarity: float | None = None,
-                max_bytes: int = ScanOptions().max_bytes, result: ScanResult | None = None,
-                on_progress: Callable[[Progress], None] | None = None,
-                is_cancelled: Callable[[], bool] = lambda: False) -> Review:
-    """Read a folder's index into a Review: its pairs up to `max_threshold` (verified on the texts when
-    `min_similarity` is given, as `simdesk scan` does by default), the editor's decisions, the problems."""
-    if min_similarity is not None:
-        from simdesk.core.analysis import VerifySettings, analyse
-
-        verify = VerifySettings(long_radius=max_threshold, min_score=min_similarity, max_bytes=max_bytes)
-        grouper = analyse(root, index, verify=verify, on_progress=on_progress, is_cancelled=is_cancelled)
-    else:
-        grouper = grouper_for(index, max_threshold)
-    return Review(root, index.path, grouper, index.keep_marks(), index.problems(), result,
-                  queued=index.queued_for_trash())
-
-
-WARM_GROUPS = 100
 BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index to end
 BUSY_POLL_S = 0.2
-
-
-def warm(review: Review, threshold: int) -> None:
-    """Group at `threshold` and build the first screenful of groups here, off the GUI thread (both are
-    memoised), so the window shows them without computing anything."""
-    grouping = review.grouper.at(min(threshold, review.grouper.max_threshold))
-    review.grouper.histogram()
-    for k in range(min(WARM_GROUPS, len(grouping))):
-        grouping.group(k)
 
 
 class ScanWorker(QObject):
@@ -86,15 +32,13 @@ class ScanWorker(QObject):
     finished = Signal(object)  # Review after the scan (result.stats.cancelled tells a cancelled one)
     failed = Signal(str)
 
-    def __init__(self, root: Path, index_path: Path, options: ScanOptions, max_threshold: int,
-                 show_index_first: bool = True, min_similarity: float | None = None, threshold: int = 0) -> None:
+    def __init__(self, root: Path, index_path: Path, settings: ReviewSettings, show_index_first: bool = True,
+                 threshold: int = 0) -> None:
         super().__init__()
         self.root = root
         self.index_path = index_path
-        self.options = options
-        self.max_threshold = max_threshold
+        self.settings = settings
         self.show_index_first = show_index_first
-        self.min_similarity = min_similarity
         self.threshold = threshold  # the slider's value when the scan started: grouped here, not on the GUI thread
         self.token = CancelToken()
 
@@ -107,18 +51,15 @@ class ScanWorker(QObject):
             with Index(self.index_path) as index:
                 before = None
                 if self.show_index_first and index.count() > 0:
-                    before = self._review(index)
+                    before = open_review(self.root, index, self.settings, self.progress.emit, self.token,
+                                         rescan=False)
+                    before.prepare(self.threshold)
                     self.loaded.emit(before)
-                result = self._scan_when_free(index)
-                if result is None:
+                after = self._review_when_free(index, before)
+                if after is None:
                     return
-                s = result.stats
-                if before is not None and not s.cancelled and s.new == s.changed == s.moved == s.deleted == 0:
-                    # nothing to regroup: skip a second analysis (seconds on a large folder)
-                    after = Review(self.root, index.path, before.grouper, index.keep_marks(), index.problems(),
-                                   result, unchanged=True, queued=index.queued_for_trash())
-                else:
-                    after = self._review(index, result)
+                if not after.unchanged:
+                    after.prepare(self.threshold)
                 self.finished.emit(after)
         except IndexError_ as exc:
             self.failed.emit(str(exc))
@@ -128,14 +69,13 @@ class ScanWorker(QObject):
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
 
-
-    def _scan_when_free(self, index: Index) -> ScanResult | None:
-        """Scan, waiting while another scan of this index (a cancelled one of this window, still ending, or
-        another simdesk) holds it; None when cancelled while waiting."""
+    def _review_when_free(self, index: Index, shown: Review | None) -> Review | None:
+        """Scan and group, waiting while another scan of this index (a cancelled one of this window, still
+        ending, or another simdesk) holds it; None when cancelled while waiting."""
         waited = 0.0
         while True:
             try:
-                return scan(self.root, index, self.options, on_progress=self.progress.emit, cancel=self.token)
+                return open_review(self.root, index, self.settings, self.progress.emit, self.token, shown=shown)
             except IndexError_ as exc:
                 if BUSY_MESSAGE not in str(exc) or waited >= BUSY_WAIT_S:
                     raise
@@ -146,12 +86,6 @@ class ScanWorker(QObject):
                 return None
             time.sleep(BUSY_POLL_S)
             waited += BUSY_POLL_S
-
-    def _review(self, index: Index, result: ScanResult | None = None) -> Review:
-        review = load_review(self.root, index, self.max_threshold, self.min_similarity, self.options.max_bytes,
-                             result, self.progress.emit, lambda: self.token.cancelled)
-        warm(review, self.threshold)
-        return review
 
 
 class ScanJob(QObject):
@@ -184,6 +118,83 @@ class ScanJob(QObject):
         self.worker.cancel()
         self.thread.quit()
         return self.thread.wait(wait_ms)
+
+
+class Scans(QObject):
+    """The window's scans: at most one current; a cancelled one is kept until its thread ends (deleting a
+    running QThread aborts). Only the current worker's reports are passed on, so a stale folder's late
+    result never reaches the screen."""
+
+    loaded = Signal(object)  # ScanWorker.loaded of the current scan
+    progress = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+    ended = Signal()  # the current scan's thread has stopped
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.current: ScanJob | None = None
+        self._retired: set[ScanJob] = set()
+
+    def start(self, worker: ScanWorker) -> None:
+        self.stop()
+        job = ScanJob(worker, self)
+        # slots of this object, which lives on the GUI thread: delivered there, where `current` is decided
+        worker.loaded.connect(self._loaded)
+        worker.progress.connect(self._progress)
+        worker.finished.connect(self._finished)
+        worker.failed.connect(self._failed)
+        job.done.connect(partial(self._ended, job))
+        self.current = job
+        job.start()
+
+    def _from_current(self) -> bool:
+        return self.current is not None and self.sender() is self.current.worker
+
+    @Slot(object)
+    def _loaded(self, review: Review) -> None:
+        if self._from_current():
+            self.loaded.emit(review)
+
+    @Slot(object)
+    def _progress(self, progress: Progress) -> None:
+        if self._from_current():
+            self.progress.emit(progress)
+
+    @Slot(object)
+    def _finished(self, review: Review) -> None:
+        if self._from_current():
+            self.finished.emit(review)
+
+    @Slot(str)
+    def _failed(self, message: str) -> None:
+        if self._from_current():
+            self.failed.emit(message)
+
+    def _ended(self, job: ScanJob) -> None:
+        self._retired.discard(job)
+        job.deleteLater()
+        if job is self.current:
+            self.current = None
+            self.ended.emit()
+
+    def cancel(self) -> None:
+        if self.current is not None:
+            self.current.cancel()
+
+    def stop(self) -> None:
+        """Cancel the current scan and wait a little for its thread; one still busy is kept until it ends."""
+        if self.current is not None:
+            job, self.current = self.current, None
+            if not job.stop():
+                self._retired.add(job)
+
+    def running(self) -> bool:
+        return self.current is not None and self.current.is_running()
+
+    def wait(self) -> None:
+        for job in list(self._retired):
+            job.thread.wait()
 
 
 class _CallSignals(QObject):
@@ -229,7 +240,7 @@ class Background(QObject):
     """Runs plain functions off the GUI thread; the callbacks run on the GUI thread.
 
     `serial=True` gives a one-thread pool whose calls run in submission order (the editor's decisions are
-    written to the index this way, so a write never waits on the GUI thread for a scan's transaction).
+    saved to the index this way, so a write never waits on the GUI thread for a scan's transaction).
     """
 
     def __init__(self, parent: QObject | None = None, serial: bool = False) -> None:
@@ -261,29 +272,3 @@ class Background(QObject):
     def wait(self, ms: int = 10000) -> bool:
         return self.pool.waitForDone(ms)
 
-
-def write_keep(index_path: Path, path: str, keep: bool) -> None:
-    """Persist one keep-mark (runs on the serial writer pool)."""
-    with Index(index_path) as index:
-        index.set_keep(path, keep)
-
-
-def write_keeps(index_path: Path, keep: set[str], drop: set[str]) -> None:
-    """Persist many keep-marks at once (a one-click rule over every group)."""
-    with Index(index_path) as index:
-        for path in sorted(drop):
-            index.set_keep(path, False)
-        for path in sorted(keep):
-            index.set_keep(path, True)
-
-
-def write_queued(index_path: Path, path: str, queued: bool) -> None:
-    """Persist one trash-queue decision (runs on the serial writer pool)."""
-    with Index(index_path) as index:
-        index.set_queued_for_trash(path, queued)
-
-
-def write_not_duplicates(index_path: Path, path_a: str, path_b: str) -> None:
-    """Persist a "not duplicates" decision (runs on the serial writer pool)."""
-    with Index(index_path) as index:
-        index.ignore_pair(path_a, path_b)

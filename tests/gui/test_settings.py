@@ -1,8 +1,9 @@
-"""Settings: typed values kept in QSettings across runs, edited in the dialog, turned into plain ScanOptions."""
+"""Settings: typed values kept in QSettings across runs, edited in the dialog, turned into the engine's plain
+ReviewSettings."""
 from __future__ import annotations
 
-from simdesk.core.records import ScanOptions
-from simdesk.gui.settings import Settings, verification_available
+from simdesk.core import ReviewSettings, ScanOptions
+from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 
 
@@ -10,10 +11,11 @@ def test_settings_survive_a_restart_and_feed_the_engine(qtbot, tmp_path):
     settings = Settings.at(tmp_path / "settings.ini")
     assert settings.scan_options() == ScanOptions()
     # the engine's defaults: every verified candidate (12 bits), or distance 3 for plain SimHash groups
-    assert settings.threshold() == (12 if verification_available() else 3)
-    assert settings.min_similarity() == (0.7 if verification_available() else None)
+    assert settings.threshold() == 12 and settings.min_similarity() == 0.7
+    assert settings.review_settings() == ReviewSettings()  # the engine's defaults, defined once there
     settings.set("review/verify", False)
     assert settings.threshold() == 3 and settings.min_similarity() is None
+    assert not settings.review_settings().verified
     dialog = SettingsDialog(settings)
     qtbot.addWidget(dialog)
     dialog.patterns.setText("*.txt, *.text")
@@ -31,6 +33,7 @@ def test_settings_survive_a_restart_and_feed_the_engine(qtbot, tmp_path):
     again = Settings.at(tmp_path / "settings.ini")
     assert again.scan_options() == ScanOptions(includes=("*.txt", "*.text"), max_bytes=int(2.5 * 1024 * 1024), jobs=1)
     assert again.threshold() == 6  # the default threshold, until the slider has been moved
+    assert again.review_settings() == ReviewSettings(0.6, 6, again.scan_options())  # workers reach verification
     again.set("review/last_threshold", 9)
     assert again.threshold() == 9
     assert again.get("ui/language") == "zh_CN"

@@ -272,6 +272,25 @@ def test_decisions_resume_after_restart(qtbot, window, tmp_path, settings, data_
     again.stop_scan()
 
 
+def test_the_editor_is_told_when_the_index_changed_under_their_decisions(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    assert window.threshold_bar.value_label.text().startswith("≤ 3 bits")  # plain mode: bits
+    window.close()
+    with Index(window.index_path) as index:  # an index written by another version of simdesk
+        with index.transaction():
+            index.set_meta("schema_version", "1")
+    from simdesk.gui.app import make_window
+
+    again = make_window(window.settings, window.data_dir)
+    qtbot.addWidget(again)
+    open_and_wait(qtbot, again, root)
+    text = answer_box(qtbot, again, "index_notice", QMessageBox.StandardButton.Ok)
+    assert "another version of simdesk" in text
+    assert len(shown_groups(again)) == 2
+    again.stop_scan()
+
+
 def _keep_marks(window) -> set[str]:
     with Index(window.index_path) as index:
         return index.keep_marks()
