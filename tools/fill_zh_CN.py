@@ -160,6 +160,12 @@ ZH = {
     "%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed":
         "%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档",
     "≤ %1 bits (~%2% similar)": "≤ %1 位（约 %2% 相似）",
+    "≥ %1% similar · reach %2/12": "≥ %1% 相似 · 范围 %2/12",
+    "%1/12: %2 pairs": "%1/12：%2 对",
+    "Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints "
+    "may be, scaled to the length of the texts: 12 takes every checked candidate.":
+        "显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。",
+    "The index was updated": "索引已更新",
 }
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log, compare_files,
                           index_path, pair_to_compare, undo_last)
-from simdesk.gui import messages, window_parts
+from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import COL_PATH, GroupsModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
@@ -22,7 +22,7 @@ from simdesk.gui.translations import fill
 from simdesk.gui.worker import Background, ScanJob, Scans, ScanWorker
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowMessages):
     """Open a folder, watch it scan, explore groups at a live threshold, compare, clean up."""
 
     review_ready = Signal()  # a scan finished and its groups are shown
@@ -50,9 +50,9 @@ class MainWindow(QMainWindow):
 
         self.groups_model = GroupsModel(self)
         self.problems_model = ProblemsModel(self)
-        window_parts.build_widgets(self)
-        window_parts.create_actions(self)
-        window_parts.create_menus(self)
+        self._build_widgets()
+        self._create_actions()
+        self._create_menus()
         self._wire()
         self.retranslate()
         self.setAcceptDrops(True)
@@ -62,8 +62,8 @@ class MainWindow(QMainWindow):
         if (state := settings.window_state()) is not None:
             self.restoreState(state)
         self.threshold_bar.set_value(settings.threshold())
-        window_parts.refresh_recent(self)
-        window_parts.update_actions(self)
+        self.refresh_recent()
+        self.update_actions()
 
     def _wire(self) -> None:
         self.demo_button.clicked.connect(self.open_demo)
@@ -80,11 +80,11 @@ class MainWindow(QMainWindow):
         self.groups_view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.groups_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.decisions_changed.connect(self.save_decisions)
-        self.groups_model.modelReset.connect(partial(window_parts.update_actions, self))
+        self.groups_model.modelReset.connect(self.update_actions)
 
     def retranslate(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
-        window_parts.retranslate(self)
+        self._retranslate_parts()
         self._show_counts()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.root = Path(folder).resolve()
         self.index_path = index_path(self.root, self.data_dir)
         self.settings.add_recent(str(self.root))
-        window_parts.refresh_recent(self)
+        self.refresh_recent()
         self._set_review(None)
         self.groups_model.set_grouping(None)
         self.problems_model.set_problems([])
@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self._show_progress(True)
         self.progress_label.setText(self.tr("Opening the index…"))
         self.progress_bar.setRange(0, 0)
-        window_parts.update_actions(self)
+        self.update_actions()
 
     @property
     def scan_job(self) -> ScanJob | None:
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         else:
             self._set_review(review)
         if review.result is not None:
-            self.statusBar().showMessage(messages.scan_summary(self, review))
+            self.statusBar().showMessage(self.scan_summary(review))
         self._show_progress(False)
         self.review_ready.emit()
 
@@ -167,17 +167,17 @@ class MainWindow(QMainWindow):
     def _on_failed(self, message: str) -> None:
         self._show_progress(False)
         self.statusBar().showMessage(fill(self.tr("The scan failed: %1"), message))
-        messages.warn(self, "scan_failed", self.tr("The scan failed"), message)
+        self.warn("scan_failed", self.tr("The scan failed"), message)
         self.failed.emit(message)
 
     @Slot()
     def _on_scan_ended(self) -> None:
         self._show_progress(False)
-        window_parts.update_actions(self)
+        self.update_actions()
 
     @Slot(object)
     def _on_progress(self, p: Progress) -> None:
-        text, maximum, value = messages.progress_text(self, p)
+        text, maximum, value = self.progress_text(p)
         self.progress_label.setText(text)
         self.progress_bar.setRange(0, maximum)
         self.progress_bar.setValue(value)
@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
         self.save_decisions()
         if review.notice and (old is None or old.notice != review.notice):
             self.statusBar().showMessage(review.notice)
-            messages.show_box(self, "index_notice", QMessageBox.Icon.Information, self.tr("The index was updated"),
+            self.show_box("index_notice", QMessageBox.Icon.Information, self.tr("The index was updated"),
                               review.notice)
         self.threshold_bar.set_mode(review.min_similarity)
         self.threshold_bar.set_histogram(review.grouper.histogram())
@@ -260,7 +260,7 @@ class MainWindow(QMainWindow):
         return pair_to_compare(self.selected_members(), self.groups_model.group(self.groups_view.currentIndex()))
 
     def _selection_changed(self) -> None:
-        window_parts.update_actions(self)
+        self.update_actions()
         pair = self.current_pair()
         if pair is None or self.root is None:
             self.diff_view.clear()
@@ -338,8 +338,8 @@ class MainWindow(QMainWindow):
     def plan_cleanup(self, action: str, dest: Path | None) -> None:
         if self.review is not None:
             self.background.call(partial(self.review.plan_cleanup, self.threshold_bar.value()),
-                                 lambda plan: messages.confirm_cleanup(self, plan, action, dest,
-                                                                       partial(self.carry_out, plan, action, dest)))
+                                 lambda plan: self.confirm_cleanup(plan, action, dest,
+                                                                   partial(self.carry_out, plan, action, dest)))
 
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""
@@ -350,13 +350,13 @@ class MainWindow(QMainWindow):
 
     def _cleanup_finished(self, report: CleanupReport) -> None:
         self.last_report = report
-        self.statusBar().showMessage(messages.cleanup_summary(self, report))
-        messages.show_cleanup_report(self, report)
+        self.statusBar().showMessage(self.cleanup_summary(report))
+        self.show_cleanup_report(report)
         self.cleanup_done.emit(report)
         self.rescan()  # the index learns what left, and the groups refresh
 
     def _cleanup_failed(self, message: str) -> None:
-        messages.warn(self, "cleanup_failed", self.tr("Clean-up failed"), message)
+        self.warn("cleanup_failed", self.tr("Clean-up failed"), message)
 
     def undo_last_cleanup(self) -> None:
         """Put the files of the last clean-up back, off the GUI thread; report what came back."""
@@ -364,8 +364,8 @@ class MainWindow(QMainWindow):
                              self._cleanup_failed)
 
     def _undo_finished(self, report: UndoReport) -> None:
-        self.statusBar().showMessage(messages.undo_summary(self, report))
-        messages.show_undo_report(self, report)
+        self.statusBar().showMessage(self.undo_summary(report))
+        self.show_undo_report(report)
         self.undo_done.emit(report)
         if report.restored and self.root is not None:
             self.rescan()
@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
         """Write the groups on screen with the editor's decisions as JSON (the `simdesk scan --format json`
         shape) or CSV, off the GUI thread."""
         if self.review is not None:
-            failed = partial(messages.warn, self, "export_failed", self.tr("Export failed"))
+            failed = partial(self.warn, "export_failed", self.tr("Export failed"))
             self.background.call(partial(self.review.write_export, path, fmt, self.threshold_bar.value()),
                                  self._exported, failed)
 
@@ -418,14 +418,14 @@ class MainWindow(QMainWindow):
             self.language_changed.emit(self.settings.get("ui/language"))
 
     def about(self) -> None:
-        QMessageBox.about(self, self.tr("About simdesk"), messages.about_text(self))
+        QMessageBox.about(self, self.tr("About simdesk"), self.about_text())
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if window_parts.dropped_folder(event) is not None:
+        if self.dropped_folder(event) is not None:
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        if (folder := window_parts.dropped_folder(event)) is not None:
+        if (folder := self.dropped_folder(event)) is not None:
             event.acceptProposedAction()
             QTimer.singleShot(0, partial(self.open_folder, folder))
 

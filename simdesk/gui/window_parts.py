@@ -1,18 +1,17 @@
 """The main window's parts: its widgets and their layout, its actions and menus, and every visible text
-(so a change of language applies at once). Functions of the window, kept out of main_window.py, which wires
-these parts to the review."""
+(so a change of language applies at once). A base class of MainWindow, which wires these parts to the
+review."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QProgressBar, QPushButton, QSplitter, QStackedWidget, QTableView,
-                               QTabWidget, QTreeView, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMainWindow, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+                               QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
 
 from simdesk.core import KEEP_RULES
 from simdesk.gui.diff_view import DiffView
@@ -20,263 +19,265 @@ from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
 
-if TYPE_CHECKING:
-    from simdesk.gui.main_window import MainWindow
+
+class WindowParts(QMainWindow):
+    """The main window's widgets, actions, menus and texts; MainWindow adds the wiring to the review.
+    (Their texts are translated in this class's context, which Qt finds for MainWindow too.)"""
+
+    def _build_widgets(self) -> None:
+        self.stack = QStackedWidget(self)
+        self.setCentralWidget(self.stack)
+
+        # the welcome page: demo, open, recent folders
+        self.welcome = QWidget(self.stack)
+        self.welcome_title = QLabel(self.welcome)
+        self.welcome_title.setObjectName("welcome_title")
+        font = self.welcome_title.font()
+        font.setPointSize(font.pointSize() + 6)
+        self.welcome_title.setFont(font)
+        self.welcome_text = QLabel(self.welcome)
+        self.welcome_text.setWordWrap(True)
+        self.demo_button = QPushButton(self.welcome)
+        self.open_button = QPushButton(self.welcome)
+        self.recent_label = QLabel(self.welcome)
+        self.recent_list = QListWidget(self.welcome)
+        col = QVBoxLayout(self.welcome)
+        col.setContentsMargins(60, 40, 60, 40)
+        col.addWidget(self.welcome_title)
+        col.addWidget(self.welcome_text)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.demo_button)
+        buttons.addWidget(self.open_button)
+        buttons.addStretch(1)
+        col.addLayout(buttons)
+        col.addWidget(self.recent_label)
+        col.addWidget(self.recent_list, 1)
+        self.stack.addWidget(self.welcome)
+
+        # the review page: threshold + groups + problems on the left, the diff on the right
+        self.review_page = QSplitter(Qt.Orientation.Horizontal, self.stack)
+        left = QWidget(self.review_page)
+        self.threshold_bar = ThresholdBar(left)
+        self.filter_edit = QLineEdit(left)
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setObjectName("filter")
+        self.groups_view = QTreeView(left)
+        self.groups_view.setObjectName("groups")
+        self.groups_view.setModel(self.groups_model)
+        self.groups_view.setUniformRowHeights(True)  # no per-row size queries over 100,000 groups
+        self.groups_view.setSortingEnabled(True)
+        self.groups_view.header().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
+        self.groups_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.groups_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.groups_view.setAllColumnsShowFocus(True)
+        header = self.groups_view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for col, width in enumerate((310, 76, 70, 70, 80, 120, 70, 100)):
+            header.resizeSection(col, width)
+        self.problems_view = QTableView(left)
+        self.problems_view.setModel(self.problems_model)
+        self.problems_view.horizontalHeader().setStretchLastSection(True)
+        self.problems_view.setColumnWidth(0, 320)
+        self.tabs = QTabWidget(left)
+        self.tabs.addTab(self.groups_view, "")
+        self.tabs.addTab(self.problems_view, "")
+        col = QVBoxLayout(left)
+        col.setContentsMargins(4, 4, 4, 4)
+        col.addWidget(self.threshold_bar)
+        col.addWidget(self.filter_edit)
+        col.addWidget(self.tabs, 1)
+        self.diff_view = DiffView(self.review_page)
+        self.review_page.addWidget(left)
+        self.review_page.addWidget(self.diff_view)
+        self.review_page.setStretchFactor(0, 6)
+        self.review_page.setStretchFactor(1, 5)
+        self.review_page.setSizes([600, 500])
+        self.stack.addWidget(self.review_page)
+
+        # the status bar: scan progress and its Cancel button
+        self.progress_label = QLabel(self)
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setMaximumWidth(260)
+        self.cancel_button = QPushButton(self)
+        self.cancel_button.setObjectName("cancel")
+        bar = self.statusBar()
+        bar.addPermanentWidget(self.progress_label)
+        bar.addPermanentWidget(self.progress_bar)
+        bar.addPermanentWidget(self.cancel_button)
+        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
+            widget.setVisible(False)
 
 
-def build_widgets(w: MainWindow) -> None:
-    w.stack = QStackedWidget(w)
-    w.setCentralWidget(w.stack)
+    def _create_actions(self) -> None:
+        def action(name: str, slot: Callable[[], None], shortcut: QKeySequence | str | None = None,
+                   pixmap: str | None = None) -> QAction:
+            a = QAction(self)
+            a.setObjectName(name)
+            a.triggered.connect(lambda _checked=False: slot())  # the slots take no `checked` argument
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            if pixmap is not None:
+                a.setIcon(icon(pixmap))
+            self.addAction(a)  # shortcuts work wherever the focus is in the window
+            return a
 
-    # the welcome page: demo, open, recent folders
-    w.welcome = QWidget(w.stack)
-    w.welcome_title = QLabel(w.welcome)
-    w.welcome_title.setObjectName("welcome_title")
-    font = w.welcome_title.font()
-    font.setPointSize(font.pointSize() + 6)
-    w.welcome_title.setFont(font)
-    w.welcome_text = QLabel(w.welcome)
-    w.welcome_text.setWordWrap(True)
-    w.demo_button = QPushButton(w.welcome)
-    w.open_button = QPushButton(w.welcome)
-    w.recent_label = QLabel(w.welcome)
-    w.recent_list = QListWidget(w.welcome)
-    col = QVBoxLayout(w.welcome)
-    col.setContentsMargins(60, 40, 60, 40)
-    col.addWidget(w.welcome_title)
-    col.addWidget(w.welcome_text)
-    buttons = QHBoxLayout()
-    buttons.addWidget(w.demo_button)
-    buttons.addWidget(w.open_button)
-    buttons.addStretch(1)
-    col.addLayout(buttons)
-    col.addWidget(w.recent_label)
-    col.addWidget(w.recent_list, 1)
-    w.stack.addWidget(w.welcome)
-
-    # the review page: threshold + groups + problems on the left, the diff on the right
-    w.review_page = QSplitter(Qt.Orientation.Horizontal, w.stack)
-    left = QWidget(w.review_page)
-    w.threshold_bar = ThresholdBar(left)
-    w.filter_edit = QLineEdit(left)
-    w.filter_edit.setClearButtonEnabled(True)
-    w.filter_edit.setObjectName("filter")
-    w.groups_view = QTreeView(left)
-    w.groups_view.setObjectName("groups")
-    w.groups_view.setModel(w.groups_model)
-    w.groups_view.setUniformRowHeights(True)  # no per-row size queries over 100,000 groups
-    w.groups_view.setSortingEnabled(True)
-    w.groups_view.header().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
-    w.groups_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-    w.groups_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    w.groups_view.setAllColumnsShowFocus(True)
-    header = w.groups_view.header()
-    header.setStretchLastSection(False)
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    for col, width in enumerate((310, 76, 70, 70, 80, 120, 70, 100)):
-        header.resizeSection(col, width)
-    w.problems_view = QTableView(left)
-    w.problems_view.setModel(w.problems_model)
-    w.problems_view.horizontalHeader().setStretchLastSection(True)
-    w.problems_view.setColumnWidth(0, 320)
-    w.tabs = QTabWidget(left)
-    w.tabs.addTab(w.groups_view, "")
-    w.tabs.addTab(w.problems_view, "")
-    col = QVBoxLayout(left)
-    col.setContentsMargins(4, 4, 4, 4)
-    col.addWidget(w.threshold_bar)
-    col.addWidget(w.filter_edit)
-    col.addWidget(w.tabs, 1)
-    w.diff_view = DiffView(w.review_page)
-    w.review_page.addWidget(left)
-    w.review_page.addWidget(w.diff_view)
-    w.review_page.setStretchFactor(0, 6)
-    w.review_page.setStretchFactor(1, 5)
-    w.review_page.setSizes([600, 500])
-    w.stack.addWidget(w.review_page)
-
-    # the status bar: scan progress and its Cancel button
-    w.progress_label = QLabel(w)
-    w.progress_bar = QProgressBar(w)
-    w.progress_bar.setMaximumWidth(260)
-    w.cancel_button = QPushButton(w)
-    w.cancel_button.setObjectName("cancel")
-    bar = w.statusBar()
-    bar.addPermanentWidget(w.progress_label)
-    bar.addPermanentWidget(w.progress_bar)
-    bar.addPermanentWidget(w.cancel_button)
-    for widget in (w.progress_label, w.progress_bar, w.cancel_button):
-        widget.setVisible(False)
-
-
-def create_actions(w: MainWindow) -> None:
-    def action(name: str, slot: Callable[[], None], shortcut: QKeySequence | str | None = None,
-               pixmap: str | None = None) -> QAction:
-        a = QAction(w)
-        a.setObjectName(name)
-        a.triggered.connect(lambda _checked=False: slot())  # the slots take no `checked` argument
-        if shortcut is not None:
-            a.setShortcut(QKeySequence(shortcut))
-        if pixmap is not None:
-            a.setIcon(icon(pixmap))
-        w.addAction(a)  # shortcuts work wherever the focus is in the window
-        return a
-
-    K = QKeySequence.StandardKey
-    w.act_open = action("open", w.choose_folder, K.Open, "SP_DirOpenIcon")
-    w.act_demo = action("demo", w.open_demo, None, "SP_FileDialogInfoView")
-    w.act_rescan = action("rescan", w.rescan, K.Refresh, "SP_BrowserReload")
-    w.act_cancel = action("cancel", w.cancel_scan, "Esc", "SP_BrowserStop")
-    w.act_export_json = action("export_json", partial(w.choose_export, "json"))
-    w.act_export_csv = action("export_csv", partial(w.choose_export, "csv"))
-    w.act_settings = action("settings", w.edit_settings, K.Preferences)
-    w.act_quit = action("quit", w.close, K.Quit)
-    w.act_keep = action("keep", w.toggle_keep, "Space")
-    w.act_queue = action("queue", w.toggle_queued, K.Delete)
-    w.act_keep_rules = {rule: action(f"keep_{rule}", partial(w.keep_by_rule, rule))
-                           for rule in KEEP_RULES}
-    w.act_keep_rules_all = {rule: action(f"keep_{rule}_everywhere", partial(w.keep_by_rule_everywhere, rule))
+        K = QKeySequence.StandardKey
+        self.act_open = action("open", self.choose_folder, K.Open, "SP_DirOpenIcon")
+        self.act_demo = action("demo", self.open_demo, None, "SP_FileDialogInfoView")
+        self.act_rescan = action("rescan", self.rescan, K.Refresh, "SP_BrowserReload")
+        self.act_cancel = action("cancel", self.cancel_scan, "Esc", "SP_BrowserStop")
+        self.act_export_json = action("export_json", partial(self.choose_export, "json"))
+        self.act_export_csv = action("export_csv", partial(self.choose_export, "csv"))
+        self.act_settings = action("settings", self.edit_settings, K.Preferences)
+        self.act_quit = action("quit", self.close, K.Quit)
+        self.act_keep = action("keep", self.toggle_keep, "Space")
+        self.act_queue = action("queue", self.toggle_queued, K.Delete)
+        self.act_keep_rules = {rule: action(f"keep_{rule}", partial(self.keep_by_rule, rule))
                                for rule in KEEP_RULES}
-    w.act_not_duplicates = action("not_duplicates", w.mark_not_duplicates)
-    w.act_trash = action("trash", w.trash_marked, "Shift+Del", "SP_TrashIcon")
-    w.act_move = action("move", w.move_marked)
-    w.act_undo = action("undo_cleanup", w.undo_last_cleanup)
-    w.act_open_doc = action("open_document", w.open_document, "Ctrl+Return")
-    w.act_reveal = action("reveal", w.reveal_document)
-    w.act_copy_path = action("copy_path", w.copy_path, "Ctrl+Shift+C")
-    w.act_next = action("next_change", w.diff_view.next_change, "N")
-    w.act_prev = action("previous_change", w.diff_view.previous_change, "P")
-    w.act_filter = action("find", lambda: w.filter_edit.setFocus(), K.Find)
-    w.act_about = action("about", w.about)
+        self.act_keep_rules_all = {rule: action(f"keep_{rule}_everywhere", partial(self.keep_by_rule_everywhere, rule))
+                                   for rule in KEEP_RULES}
+        self.act_not_duplicates = action("not_duplicates", self.mark_not_duplicates)
+        self.act_trash = action("trash", self.trash_marked, "Shift+Del", "SP_TrashIcon")
+        self.act_move = action("move", self.move_marked)
+        self.act_undo = action("undo_cleanup", self.undo_last_cleanup)
+        self.act_open_doc = action("open_document", self.open_document, "Ctrl+Return")
+        self.act_reveal = action("reveal", self.reveal_document)
+        self.act_copy_path = action("copy_path", self.copy_path, "Ctrl+Shift+C")
+        self.act_next = action("next_change", self.diff_view.next_change, "N")
+        self.act_prev = action("previous_change", self.diff_view.previous_change, "P")
+        self.act_filter = action("find", lambda: self.filter_edit.setFocus(), K.Find)
+        self.act_about = action("about", self.about)
 
 
-def create_menus(w: MainWindow) -> None:
-    bar = w.menuBar()
-    w.menu_file = bar.addMenu("")
-    for a in (w.act_open, w.act_demo):
-        w.menu_file.addAction(a)
-    w.menu_recent = w.menu_file.addMenu("")
-    w.menu_file.addSeparator()
-    for a in (w.act_rescan, w.act_cancel):
-        w.menu_file.addAction(a)
-    w.menu_file.addSeparator()
-    for a in (w.act_export_json, w.act_export_csv):
-        w.menu_file.addAction(a)
-    w.menu_file.addSeparator()
-    w.menu_file.addAction(w.act_settings)
-    w.menu_file.addAction(w.act_quit)
-    w.menu_review = bar.addMenu("")
-    w.menu_review.addAction(w.act_keep)
-    w.menu_review.addAction(w.act_queue)
-    w.menu_keep_rules = w.menu_review.addMenu("")
-    for a in w.act_keep_rules.values():
-        w.menu_keep_rules.addAction(a)
-    w.menu_keep_rules_all = w.menu_review.addMenu("")
-    for a in w.act_keep_rules_all.values():
-        w.menu_keep_rules_all.addAction(a)
-    w.menu_review.addAction(w.act_not_duplicates)
-    w.menu_review.addSeparator()
-    w.menu_review.addAction(w.act_trash)
-    w.menu_review.addAction(w.act_move)
-    w.menu_review.addAction(w.act_undo)
-    w.menu_document = bar.addMenu("")
-    for a in (w.act_open_doc, w.act_reveal, w.act_copy_path):
-        w.menu_document.addAction(a)
-    w.menu_view = bar.addMenu("")
-    for a in (w.act_next, w.act_prev, w.act_filter):
-        w.menu_view.addAction(a)
-    w.menu_help = bar.addMenu("")
-    w.menu_help.addAction(w.act_about)
-    toolbar = w.addToolBar("main")
-    toolbar.setObjectName("toolbar")
-    for a in (w.act_open, w.act_rescan, w.act_cancel, w.act_trash):
-        toolbar.addAction(a)
-    w.toolbar = toolbar
+    def _create_menus(self) -> None:
+        bar = self.menuBar()
+        self.menu_file = bar.addMenu("")
+        for a in (self.act_open, self.act_demo):
+            self.menu_file.addAction(a)
+        self.menu_recent = self.menu_file.addMenu("")
+        self.menu_file.addSeparator()
+        for a in (self.act_rescan, self.act_cancel):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
+        for a in (self.act_export_json, self.act_export_csv):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_settings)
+        self.menu_file.addAction(self.act_quit)
+        self.menu_review = bar.addMenu("")
+        self.menu_review.addAction(self.act_keep)
+        self.menu_review.addAction(self.act_queue)
+        self.menu_keep_rules = self.menu_review.addMenu("")
+        for a in self.act_keep_rules.values():
+            self.menu_keep_rules.addAction(a)
+        self.menu_keep_rules_all = self.menu_review.addMenu("")
+        for a in self.act_keep_rules_all.values():
+            self.menu_keep_rules_all.addAction(a)
+        self.menu_review.addAction(self.act_not_duplicates)
+        self.menu_review.addSeparator()
+        self.menu_review.addAction(self.act_trash)
+        self.menu_review.addAction(self.act_move)
+        self.menu_review.addAction(self.act_undo)
+        self.menu_document = bar.addMenu("")
+        for a in (self.act_open_doc, self.act_reveal, self.act_copy_path):
+            self.menu_document.addAction(a)
+        self.menu_view = bar.addMenu("")
+        for a in (self.act_next, self.act_prev, self.act_filter):
+            self.menu_view.addAction(a)
+        self.menu_help = bar.addMenu("")
+        self.menu_help.addAction(self.act_about)
+        toolbar = self.addToolBar("main")
+        toolbar.setObjectName("toolbar")
+        for a in (self.act_open, self.act_rescan, self.act_cancel, self.act_trash):
+            toolbar.addAction(a)
+        self.toolbar = toolbar
 
 
-def retranslate(w: MainWindow) -> None:
-    """Every visible text, so switching the language in the settings applies at once."""
-    w.setWindowTitle(w.tr("simdesk — near-duplicate documents") if w.root is None
-                        else fill(w.tr("simdesk — %1"), str(w.root)))
-    w.welcome_title.setText(w.tr("Find near-duplicate documents"))
-    w.welcome_text.setText(w.tr(
-        "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the "
-        "documents that are nearly the same, and lets you compare them side by side and clean up safely."))
-    w.demo_button.setText(w.tr("Open the demo collection"))
-    w.open_button.setText(w.tr("Open a folder…"))
-    w.recent_label.setText(w.tr("Recent folders"))
-    w.filter_edit.setPlaceholderText(w.tr("Filter by path"))
-    w.tabs.setTabText(0, w.tr("Groups"))
-    w.tabs.setTabText(1, fill(w.tr("Problems (%1)"), str(len(w.problems_model.problems))))
-    w.cancel_button.setText(w.tr("Cancel"))
-    texts = {
-        w.act_open: w.tr("&Open folder…"), w.act_demo: w.tr("Open the &demo collection"),
-        w.act_rescan: w.tr("&Rescan"), w.act_cancel: w.tr("&Cancel scan"),
-        w.act_export_json: w.tr("Export groups as &JSON…"),
-        w.act_export_csv: w.tr("Export groups as C&SV…"),
-        w.act_settings: w.tr("&Settings…"), w.act_quit: w.tr("&Quit"),
-        w.act_keep: w.tr("&Keep this copy"), w.act_queue: w.tr("&Queue for the trash"),
-        w.act_keep_rules["oldest"]: w.tr("Keep the &oldest"),
-        w.act_keep_rules["newest"]: w.tr("Keep the &newest"),
-        w.act_keep_rules["largest"]: w.tr("Keep the &largest"),
-        w.act_keep_rules["shortest_path"]: w.tr("Keep the &shortest path"),
-        w.act_keep_rules_all["oldest"]: w.tr("Keep the &oldest"),
-        w.act_keep_rules_all["newest"]: w.tr("Keep the &newest"),
-        w.act_keep_rules_all["largest"]: w.tr("Keep the &largest"),
-        w.act_keep_rules_all["shortest_path"]: w.tr("Keep the &shortest path"),
-        w.act_not_duplicates: w.tr("&Not duplicates"),
-        w.act_trash: w.tr("Move the others to the &trash…"),
-        w.act_move: w.tr("Move the others to a &folder…"),
-        w.act_undo: w.tr("&Undo last clean-up"),
-        w.act_open_doc: w.tr("&Open in the default application"),
-        w.act_reveal: w.tr("&Reveal in the file manager"), w.act_copy_path: w.tr("&Copy path"),
-        w.act_next: w.tr("&Next change"), w.act_prev: w.tr("&Previous change"),
-        w.act_filter: w.tr("&Filter by path"), w.act_about: w.tr("&About simdesk"),
-    }
-    for a, text in texts.items():
-        a.setText(text)
-    w.act_not_duplicates.setToolTip(w.tr("The two selected documents never group together again"))
-    w.menu_file.setTitle(w.tr("&File"))
-    w.menu_recent.setTitle(w.tr("Open &recent"))
-    w.menu_review.setTitle(w.tr("&Review"))
-    w.menu_keep_rules.setTitle(w.tr("Keep in this group"))
-    w.menu_keep_rules_all.setTitle(w.tr("Keep in every group"))
-    w.menu_document.setTitle(w.tr("&Document"))
-    w.menu_view.setTitle(w.tr("&View"))
-    w.menu_help.setTitle(w.tr("&Help"))
-    w.threshold_bar.retranslate()
-    w.diff_view.retranslate()
-    w.groups_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, w.groups_model.columnCount() - 1)
+    def _retranslate_parts(self) -> None:
+        """Every visible text, so switching the language in the settings applies at once."""
+        self.setWindowTitle(self.tr("simdesk — near-duplicate documents") if self.root is None
+                            else fill(self.tr("simdesk — %1"), str(self.root)))
+        self.welcome_title.setText(self.tr("Find near-duplicate documents"))
+        self.welcome_text.setText(self.tr(
+            "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the "
+            "documents that are nearly the same, and lets you compare them side by side and clean up safely."))
+        self.demo_button.setText(self.tr("Open the demo collection"))
+        self.open_button.setText(self.tr("Open a folder…"))
+        self.recent_label.setText(self.tr("Recent folders"))
+        self.filter_edit.setPlaceholderText(self.tr("Filter by path"))
+        self.tabs.setTabText(0, self.tr("Groups"))
+        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(self.problems_model.problems))))
+        self.cancel_button.setText(self.tr("Cancel"))
+        texts = {
+            self.act_open: self.tr("&Open folder…"), self.act_demo: self.tr("Open the &demo collection"),
+            self.act_rescan: self.tr("&Rescan"), self.act_cancel: self.tr("&Cancel scan"),
+            self.act_export_json: self.tr("Export groups as &JSON…"),
+            self.act_export_csv: self.tr("Export groups as C&SV…"),
+            self.act_settings: self.tr("&Settings…"), self.act_quit: self.tr("&Quit"),
+            self.act_keep: self.tr("&Keep this copy"), self.act_queue: self.tr("&Queue for the trash"),
+            self.act_keep_rules["oldest"]: self.tr("Keep the &oldest"),
+            self.act_keep_rules["newest"]: self.tr("Keep the &newest"),
+            self.act_keep_rules["largest"]: self.tr("Keep the &largest"),
+            self.act_keep_rules["shortest_path"]: self.tr("Keep the &shortest path"),
+            self.act_keep_rules_all["oldest"]: self.tr("Keep the &oldest"),
+            self.act_keep_rules_all["newest"]: self.tr("Keep the &newest"),
+            self.act_keep_rules_all["largest"]: self.tr("Keep the &largest"),
+            self.act_keep_rules_all["shortest_path"]: self.tr("Keep the &shortest path"),
+            self.act_not_duplicates: self.tr("&Not duplicates"),
+            self.act_trash: self.tr("Move the others to the &trash…"),
+            self.act_move: self.tr("Move the others to a &folder…"),
+            self.act_undo: self.tr("&Undo last clean-up"),
+            self.act_open_doc: self.tr("&Open in the default application"),
+            self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
+            self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),
+            self.act_filter: self.tr("&Filter by path"), self.act_about: self.tr("&About simdesk"),
+        }
+        for a, text in texts.items():
+            a.setText(text)
+        self.act_not_duplicates.setToolTip(self.tr("The two selected documents never group together again"))
+        self.menu_file.setTitle(self.tr("&File"))
+        self.menu_recent.setTitle(self.tr("Open &recent"))
+        self.menu_review.setTitle(self.tr("&Review"))
+        self.menu_keep_rules.setTitle(self.tr("Keep in this group"))
+        self.menu_keep_rules_all.setTitle(self.tr("Keep in every group"))
+        self.menu_document.setTitle(self.tr("&Document"))
+        self.menu_view.setTitle(self.tr("&View"))
+        self.menu_help.setTitle(self.tr("&Help"))
+        self.threshold_bar.retranslate()
+        self.diff_view.retranslate()
+        self.groups_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.groups_model.columnCount() - 1)
 
 
-def update_actions(w: MainWindow) -> None:
-    """Enable what applies to the current selection."""
-    has_groups = w.groups_model.grouping is not None
-    has_member = w.groups_model.member(w.groups_view.currentIndex()) is not None
-    has_group = w.groups_model.group(w.groups_view.currentIndex()) is not None
-    for a in (w.act_export_json, w.act_export_csv, w.act_trash, w.act_move,
-              *w.act_keep_rules_all.values()):
-        a.setEnabled(has_groups)
-    for a in (w.act_keep, w.act_queue):
-        a.setEnabled(has_member)
-    for a in (*w.act_keep_rules.values(), w.act_not_duplicates, w.act_open_doc, w.act_reveal,
-              w.act_copy_path):
-        a.setEnabled(has_group)
-    w.act_rescan.setEnabled(w.root is not None)
-    w.act_cancel.setEnabled(w.scan_job is not None)
+    def update_actions(self) -> None:
+        """Enable what applies to the current selection."""
+        has_groups = self.groups_model.grouping is not None
+        has_member = self.groups_model.member(self.groups_view.currentIndex()) is not None
+        has_group = self.groups_model.group(self.groups_view.currentIndex()) is not None
+        for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move,
+                  *self.act_keep_rules_all.values()):
+            a.setEnabled(has_groups)
+        for a in (self.act_keep, self.act_queue):
+            a.setEnabled(has_member)
+        for a in (*self.act_keep_rules.values(), self.act_not_duplicates, self.act_open_doc, self.act_reveal,
+                  self.act_copy_path):
+            a.setEnabled(has_group)
+        self.act_rescan.setEnabled(self.root is not None)
+        self.act_cancel.setEnabled(self.scan_job is not None)
 
 
-def refresh_recent(w: MainWindow) -> None:
-    w.recent_list.clear()
-    w.menu_recent.clear()
-    for folder in w.settings.get("ui/recent_folders"):
-        QListWidgetItem(folder, w.recent_list)
-        w.menu_recent.addAction(folder).triggered.connect(partial(w.open_folder, folder))
+    def refresh_recent(self) -> None:
+        self.recent_list.clear()
+        self.menu_recent.clear()
+        for folder in self.settings.get("ui/recent_folders"):
+            QListWidgetItem(folder, self.recent_list)
+            self.menu_recent.addAction(folder).triggered.connect(partial(self.open_folder, folder))
 
 
-def dropped_folder(event: QDragEnterEvent | QDropEvent) -> str | None:
-    """The folder dragged onto the window, if what is dragged is one local folder."""
-    urls = event.mimeData().urls()
-    if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).is_dir():
-        return urls[0].toLocalFile()
-    return None
+    @staticmethod
+    def dropped_folder(event: QDragEnterEvent | QDropEvent) -> str | None:
+        """The folder dragged onto the window, if what is dragged is one local folder."""
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).is_dir():
+            return urls[0].toLocalFile()
+        return None

@@ -3,62 +3,62 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="153" />
+        <location filename="../../gui/diff_view.py" line="155" />
         <source>◀ Previous change</source>
         <translation>◀ 上一处改动</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="154" />
+        <location filename="../../gui/diff_view.py" line="156" />
         <source>Next change ▶</source>
         <translation>下一处改动 ▶</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="155" />
+        <location filename="../../gui/diff_view.py" line="157" />
         <source>Previous change (P)</source>
         <translation>上一处改动 (P)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="156" />
+        <location filename="../../gui/diff_view.py" line="158" />
         <source>Next change (N)</source>
         <translation>下一处改动 (N)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="168" />
+        <location filename="../../gui/diff_view.py" line="170" />
         <source>Select a group, or two members, to compare them side by side.</source>
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="174" />
+        <location filename="../../gui/diff_view.py" line="176" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="175" />
+        <location filename="../../gui/diff_view.py" line="177" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="208" />
+        <location filename="../../gui/diff_view.py" line="210" />
         <source>1 change</source>
         <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="208" />
+        <location filename="../../gui/diff_view.py" line="210" />
         <source>%1 changes</source>
         <translation>%1 处改动</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="209" />
+        <location filename="../../gui/diff_view.py" line="211" />
         <source>%1% of the text in common</source>
         <translation>%1% 的文字相同</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="211" />
+        <location filename="../../gui/diff_view.py" line="213" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/diff_view.py" line="213" />
+        <location filename="../../gui/diff_view.py" line="215" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -66,87 +66,87 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="287" />
+        <location filename="../../gui/groups_model.py" line="272" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="287" />
+        <location filename="../../gui/groups_model.py" line="272" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="287" />
+        <location filename="../../gui/groups_model.py" line="272" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="287" />
+        <location filename="../../gui/groups_model.py" line="272" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="288" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="288" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="288" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="288" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="320" />
+        <location filename="../../gui/groups_model.py" line="305" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="336" />
+        <location filename="../../gui/groups_model.py" line="322" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="336" />
+        <location filename="../../gui/groups_model.py" line="322" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="337" />
+        <location filename="../../gui/groups_model.py" line="323" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="369" />
+        <location filename="../../gui/groups_model.py" line="355" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="371" />
+        <location filename="../../gui/groups_model.py" line="357" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="372" />
+        <location filename="../../gui/groups_model.py" line="358" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="385" />
+        <location filename="../../gui/groups_model.py" line="371" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/groups_model.py" line="386" />
+        <location filename="../../gui/groups_model.py" line="372" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -154,454 +154,123 @@
 <context>
     <name>Histogram</name>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="33" />
+        <location filename="../../gui/threshold_bar.py" line="38" />
         <source>%1 bits: %2 pairs</source>
         <translation>%1 位：%2 对</translation>
+    </message>
+    <message>
+        <location filename="../../gui/threshold_bar.py" line="38" />
+        <source>%1/12: %2 pairs</source>
+        <translation>%1/12：%2 对</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="265" />
-        <source>simdesk — near-duplicate documents</source>
-        <translation>simdesk — 近似重复文档</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="266" />
-        <source>simdesk — %1</source>
-        <translation>simdesk — %1</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="267" />
-        <source>Find near-duplicate documents</source>
-        <translation>查找近似重复的文档</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="269" />
-        <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
-        <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="271" />
-        <source>Open the demo collection</source>
-        <translation>打开示例文集</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="272" />
-        <source>Open a folder…</source>
-        <translation>打开文件夹…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="273" />
-        <source>Recent folders</source>
-        <translation>最近的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="274" />
-        <source>Filter by path</source>
-        <translation>按路径筛选</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="275" />
-        <source>Groups</source>
-        <translation>分组</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="276" />
-        <location filename="../../simdesk/gui/main_window.py" line="408" />
-        <location filename="../../simdesk/gui/main_window.py" line="480" />
+        <location filename="../../gui/main_window.py" line="212" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="277" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
-        <source>&amp;Open folder…</source>
-        <translation>打开文件夹(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="279" />
-        <source>Open the &amp;demo collection</source>
-        <translation>打开示例文集(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
-        <source>&amp;Rescan</source>
-        <translation>重新扫描(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="280" />
-        <source>&amp;Cancel scan</source>
-        <translation>取消扫描(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="281" />
-        <source>Export groups as &amp;JSON…</source>
-        <translation>导出分组为 &amp;JSON…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="282" />
-        <source>Export groups as C&amp;SV…</source>
-        <translation>导出分组为 C&amp;SV…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="283" />
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="283" />
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="284" />
-        <source>&amp;Keep this copy</source>
-        <translation>保留这一份(&amp;K)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="284" />
-        <source>&amp;Queue for the trash</source>
-        <translation>加入待删除(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="285" />
-        <location filename="../../simdesk/gui/main_window.py" line="289" />
-        <source>Keep the &amp;oldest</source>
-        <translation>保留最早的(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="286" />
-        <location filename="../../simdesk/gui/main_window.py" line="290" />
-        <source>Keep the &amp;newest</source>
-        <translation>保留最新的(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="287" />
-        <location filename="../../simdesk/gui/main_window.py" line="291" />
-        <source>Keep the &amp;largest</source>
-        <translation>保留最大的(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="288" />
-        <location filename="../../simdesk/gui/main_window.py" line="292" />
-        <source>Keep the &amp;shortest path</source>
-        <translation>保留路径最短的(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="293" />
-        <source>&amp;Not duplicates</source>
-        <translation>不是重复(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="294" />
-        <source>Move the others to the &amp;trash…</source>
-        <translation>把其余的移到废纸篓(&amp;T)…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="295" />
-        <source>Move the others to a &amp;folder…</source>
-        <translation>把其余的移到文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="296" />
-        <source>&amp;Undo last clean-up</source>
-        <translation>撤销上一次清理(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="297" />
-        <source>&amp;Open in the default application</source>
-        <translation>用默认程序打开(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="298" />
-        <source>&amp;Reveal in the file manager</source>
-        <translation>在文件管理器中显示(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="298" />
-        <source>&amp;Copy path</source>
-        <translation>复制路径(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="299" />
-        <source>&amp;Next change</source>
-        <translation>下一处改动(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="299" />
-        <source>&amp;Previous change</source>
-        <translation>上一处改动(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="300" />
-        <source>&amp;Filter by path</source>
-        <translation>按路径筛选(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="300" />
-        <source>&amp;About simdesk</source>
-        <translation>关于 simdesk(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="304" />
-        <source>The two selected documents never group together again</source>
-        <translation>选中的两个文档以后不再分到同一组</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="305" />
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="306" />
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="307" />
-        <source>&amp;Review</source>
-        <translation>审阅(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="308" />
-        <source>Keep in this group</source>
-        <translation>本组保留规则</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="309" />
-        <source>Keep in every group</source>
-        <translation>所有组保留规则</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="310" />
-        <source>&amp;Document</source>
-        <translation>文档(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="311" />
-        <source>&amp;View</source>
-        <translation>查看(&amp;V)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="312" />
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="347" />
+        <location filename="../../gui/main_window.py" line="116" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="369" />
+        <location filename="../../gui/main_window.py" line="131" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="377" />
+        <location filename="../../gui/main_window.py" line="142" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="414" />
-        <source>Scan cancelled: %1 documents indexed so far are kept</source>
-        <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="417" />
-        <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
-        <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="429" />
+        <location filename="../../gui/main_window.py" line="169" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="430" />
+        <location filename="../../gui/main_window.py" line="170" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="449" />
-        <source>Waiting for another scan of this folder to end…</source>
-        <translation>正在等待这个文件夹的另一次扫描结束…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="452" />
-        <source>Listing files… %1 found</source>
-        <translation>正在列出文件… 已找到 %1 个</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="456" />
-        <source>about %1 s left</source>
-        <translation>约剩 %1 秒</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="457" />
-        <source>%1 / %2 files · %3 files/s · %4</source>
-        <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="462" />
-        <source>Checking %1 candidate pairs on their texts…</source>
-        <translation>正在逐一核对 %1 对候选文本…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="466" />
-        <source>Grouping…</source>
-        <translation>正在分组…</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="556" />
+        <location filename="../../gui/main_window.py" line="270" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="569" />
+        <location filename="../../gui/main_window.py" line="283" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="607" />
+        <location filename="../../gui/main_window.py" line="308" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="634" />
+        <location filename="../../gui/main_window.py" line="316" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="637" />
+        <location filename="../../gui/main_window.py" line="324" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="644" />
+        <location filename="../../gui/main_window.py" line="331" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="663" />
-        <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
-        <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="668" />
-        <source>Clean up</source>
-        <translation>清理</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="671" />
-        <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
-        <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="675" />
-        <source>Move %1 files (%2) to the trash?</source>
-        <translation>把 %1 个文件（%2）移到废纸篓？</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="676" />
-        <source>Move %1 files (%2) to %3?</source>
-        <translation>把 %1 个文件（%2）移到 %3？</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="678" />
-        <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
-        <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="690" />
+        <location filename="../../gui/main_window.py" line="347" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="697" />
-        <source>%1 files sent to the trash (%2).</source>
-        <translation>%1 个文件已移到废纸篓（%2）。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="698" />
-        <source>%1 files moved (%2).</source>
-        <translation>已移动 %1 个文件（%2）。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="702" />
-        <source>%1 skipped.</source>
-        <translation>跳过 %1 个。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="704" />
-        <source>%1 failed.</source>
-        <translation>失败 %1 个。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="706" />
-        <source>Clean-up finished</source>
-        <translation>清理完成</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="717" />
+        <location filename="../../gui/main_window.py" line="359" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="727" />
-        <source>Nothing to undo.</source>
-        <translation>没有可撤销的清理。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="728" />
-        <source>%1 files restored, %2 not restored.</source>
-        <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="731" />
-        <source>Undo last clean-up</source>
-        <translation>撤销上一次清理</translation>
-    </message>
-    <message>
-        <location filename="../../simdesk/gui/main_window.py" line="766" />
+        <location filename="../../gui/main_window.py" line="396" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="787" />
+        <location filename="../../gui/main_window.py" line="410" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="791" />
+        <location filename="../../gui/main_window.py" line="405" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="808" />
-        <source>About simdesk</source>
-        <translation>关于 simdesk</translation>
+        <location filename="../../gui/main_window.py" line="203" />
+        <source>The index was updated</source>
+        <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/main_window.py" line="809" />
-        <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
-        <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
+        <location filename="../../gui/main_window.py" line="421" />
+        <source>About simdesk</source>
+        <translation>关于 simdesk</translation>
     </message>
 </context>
 <context>
     <name>ProblemsModel</name>
     <message>
-        <location filename="../../simdesk/gui/problems_model.py" line="29" />
+        <location filename="../../gui/problems_model.py" line="29" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/problems_model.py" line="29" />
+        <location filename="../../gui/problems_model.py" line="29" />
         <source>Problem</source>
         <translation>问题</translation>
     </message>
@@ -609,72 +278,72 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="16" />
+        <location filename="../../gui/settings_dialog.py" line="16" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="18" />
+        <location filename="../../gui/settings_dialog.py" line="18" />
         <source>File name patterns to index, separated by spaces, e.g. *.txt *.md</source>
         <translation>要索引的文件名模式，用空格分隔，例如 *.txt *.md</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="25" />
+        <location filename="../../gui/settings_dialog.py" line="25" />
         <source> bits</source>
         <translation> 位</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="26" />
+        <location filename="../../gui/settings_dialog.py" line="26" />
         <source>the engine's default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="28" />
+        <location filename="../../gui/settings_dialog.py" line="28" />
         <source>Check each candidate pair on its text</source>
         <translation>逐对核对候选文本</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="38" />
+        <location filename="../../gui/settings_dialog.py" line="36" />
         <source>one per core</source>
         <translation>每核一个</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="41" />
+        <location filename="../../gui/settings_dialog.py" line="39" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="46" />
+        <location filename="../../gui/settings_dialog.py" line="44" />
         <source>File patterns</source>
         <translation>文件模式</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="47" />
+        <location filename="../../gui/settings_dialog.py" line="45" />
         <source>Skip files larger than</source>
         <translation>跳过大于此值的文件</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="48" />
+        <location filename="../../gui/settings_dialog.py" line="46" />
         <source>Default threshold</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="49" />
+        <location filename="../../gui/settings_dialog.py" line="47" />
         <source>Verification</source>
         <translation>核对</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="50" />
+        <location filename="../../gui/settings_dialog.py" line="48" />
         <source>Least similarity of the texts</source>
         <translation>文本最低相似度</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="51" />
+        <location filename="../../gui/settings_dialog.py" line="49" />
         <source>Worker processes</source>
         <translation>工作进程数</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/settings_dialog.py" line="52" />
+        <location filename="../../gui/settings_dialog.py" line="50" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -682,29 +351,389 @@
 <context>
     <name>ThresholdBar</name>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="90" />
+        <location filename="../../gui/threshold_bar.py" line="96" />
         <source>Threshold</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="91" />
+        <location filename="../../gui/threshold_bar.py" line="98" />
         <source>Largest Hamming distance between near-duplicates (bits of 64)</source>
         <translation>近似重复之间允许的最大汉明距离（64 位中的位数）</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="109" />
+        <location filename="../../gui/threshold_bar.py" line="101" />
+        <source>Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate.</source>
+        <translation>显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/threshold_bar.py" line="127" />
         <source>%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed</source>
         <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="112" />
+        <location filename="../../gui/threshold_bar.py" line="130" />
         <source>Each pair checked on its text: at least %1% alike</source>
         <translation>每一对都核对过文本：相似度至少 %1%</translation>
     </message>
     <message>
-        <location filename="../../simdesk/gui/threshold_bar.py" line="122" />
+        <location filename="../../gui/threshold_bar.py" line="141" />
         <source>≤ %1 bits (~%2% similar)</source>
         <translation>≤ %1 位（约 %2% 相似）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/threshold_bar.py" line="144" />
+        <source>≥ %1% similar · reach %2/12</source>
+        <translation>≥ %1% 相似 · 范围 %2/12</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMessages</name>
+    <message>
+        <location filename="../../gui/messages.py" line="24" />
+        <source>Waiting for another scan of this folder to end…</source>
+        <translation>正在等待这个文件夹的另一次扫描结束…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="26" />
+        <source>Listing files… %1 found</source>
+        <translation>正在列出文件… 已找到 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="28" />
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="29" />
+        <source>%1 / %2 files · %3 files/s · %4</source>
+        <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="33" />
+        <source>Checking %1 candidate pairs on their texts…</source>
+        <translation>正在逐一核对 %1 对候选文本…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="34" />
+        <source>Grouping…</source>
+        <translation>正在分组…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="39" />
+        <source>Scan cancelled: %1 documents indexed so far are kept</source>
+        <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="40" />
+        <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
+        <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="45" />
+        <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
+        <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="64" />
+        <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
+        <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="70" />
+        <source>Clean up</source>
+        <translation>清理</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="73" />
+        <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
+        <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="77" />
+        <source>Move %1 files (%2) to the trash?</source>
+        <translation>把 %1 个文件（%2）移到废纸篓？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="78" />
+        <source>Move %1 files (%2) to %3?</source>
+        <translation>把 %1 个文件（%2）移到 %3？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="80" />
+        <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
+        <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="89" />
+        <source>%1 files sent to the trash (%2).</source>
+        <translation>%1 个文件已移到废纸篓（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="90" />
+        <source>%1 files moved (%2).</source>
+        <translation>已移动 %1 个文件（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="93" />
+        <source>%1 skipped.</source>
+        <translation>跳过 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="95" />
+        <source>%1 failed.</source>
+        <translation>失败 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="100" />
+        <source>Clean-up finished</source>
+        <translation>清理完成</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="104" />
+        <source>Nothing to undo.</source>
+        <translation>没有可撤销的清理。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="105" />
+        <source>%1 files restored, %2 not restored.</source>
+        <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="109" />
+        <source>Undo last clean-up</source>
+        <translation>撤销上一次清理</translation>
+    </message>
+</context>
+<context>
+    <name>WindowParts</name>
+    <message>
+        <location filename="../../gui/window_parts.py" line="199" />
+        <source>simdesk — near-duplicate documents</source>
+        <translation>simdesk — 近似重复文档</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="200" />
+        <source>simdesk — %1</source>
+        <translation>simdesk — %1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="201" />
+        <source>Find near-duplicate documents</source>
+        <translation>查找近似重复的文档</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="203" />
+        <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
+        <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="205" />
+        <source>Open the demo collection</source>
+        <translation>打开示例文集</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="206" />
+        <source>Open a folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="207" />
+        <source>Recent folders</source>
+        <translation>最近的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="208" />
+        <source>Filter by path</source>
+        <translation>按路径筛选</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="209" />
+        <source>Groups</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="210" />
+        <source>Problems (%1)</source>
+        <translation>问题 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="211" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="213" />
+        <source>&amp;Open folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="213" />
+        <source>Open the &amp;demo collection</source>
+        <translation>打开示例文集(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="214" />
+        <source>&amp;Rescan</source>
+        <translation>重新扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="214" />
+        <source>&amp;Cancel scan</source>
+        <translation>取消扫描(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="215" />
+        <source>Export groups as &amp;JSON…</source>
+        <translation>导出分组为 &amp;JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="216" />
+        <source>Export groups as C&amp;SV…</source>
+        <translation>导出分组为 C&amp;SV…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="217" />
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="217" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="218" />
+        <source>&amp;Keep this copy</source>
+        <translation>保留这一份(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="218" />
+        <source>&amp;Queue for the trash</source>
+        <translation>加入待删除(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="219" />
+        <location filename="../../gui/window_parts.py" line="223" />
+        <source>Keep the &amp;oldest</source>
+        <translation>保留最早的(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="220" />
+        <location filename="../../gui/window_parts.py" line="224" />
+        <source>Keep the &amp;newest</source>
+        <translation>保留最新的(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="221" />
+        <location filename="../../gui/window_parts.py" line="225" />
+        <source>Keep the &amp;largest</source>
+        <translation>保留最大的(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="222" />
+        <location filename="../../gui/window_parts.py" line="226" />
+        <source>Keep the &amp;shortest path</source>
+        <translation>保留路径最短的(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="227" />
+        <source>&amp;Not duplicates</source>
+        <translation>不是重复(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="228" />
+        <source>Move the others to the &amp;trash…</source>
+        <translation>把其余的移到废纸篓(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="229" />
+        <source>Move the others to a &amp;folder…</source>
+        <translation>把其余的移到文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="230" />
+        <source>&amp;Undo last clean-up</source>
+        <translation>撤销上一次清理(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="231" />
+        <source>&amp;Open in the default application</source>
+        <translation>用默认程序打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="232" />
+        <source>&amp;Reveal in the file manager</source>
+        <translation>在文件管理器中显示(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="232" />
+        <source>&amp;Copy path</source>
+        <translation>复制路径(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="233" />
+        <source>&amp;Next change</source>
+        <translation>下一处改动(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="233" />
+        <source>&amp;Previous change</source>
+        <translation>上一处改动(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="234" />
+        <source>&amp;Filter by path</source>
+        <translation>按路径筛选(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="234" />
+        <source>&amp;About simdesk</source>
+        <translation>关于 simdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="238" />
+        <source>The two selected documents never group together again</source>
+        <translation>选中的两个文档以后不再分到同一组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="239" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="240" />
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="241" />
+        <source>&amp;Review</source>
+        <translation>审阅(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="242" />
+        <source>Keep in this group</source>
+        <translation>本组保留规则</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="243" />
+        <source>Keep in every group</source>
+        <translation>所有组保留规则</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="244" />
+        <source>&amp;Document</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="245" />
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="246" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
     </message>
 </context>
 </TS>
