@@ -49,8 +49,7 @@ def scan_once(root: Path, db: Path, segmenter: str, jobs: int, fresh: bool) -> d
 def throughput_figures(sample_root: Path, work: Path, jobs: int, every: int) -> Iterator[Figure]:
     """Targets 1 and 2: scan throughput with jieba and with the default (rjieba when identical) segmenter
     against bare jieba.lcut on the same decoded text and the same number of processes."""
-    from simdesk.core.features import DEFAULT_FEATURES
-    from simdesk.core.scan import worker_count
+    from simdesk.core import DEFAULT_FEATURES, worker_count
 
     from bench.throughput import bare_jieba
 
@@ -153,9 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         out(synthetic_figures(n_fps, 20_000))
     if "peers" in parts:
         from bench.pairs_bench import peer_figures
-        from simdesk.core.features import weighted_terms
-        from simdesk.core.fingerprint import simhash
-        from simdesk.core.documents import DecodeError, read_text_file
+        from simdesk.core import DecodeError, read_text_file, simhash, weighted_terms
 
         import numpy as np
 

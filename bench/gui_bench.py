@@ -24,9 +24,7 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
 
-from simdesk.core.groups import Grouper  # noqa: E402
-from simdesk.core.index import Snapshot  # noqa: E402
-from simdesk.core.paths import index_path  # noqa: E402
+from simdesk.core import Grouper, Snapshot, index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
 from simdesk.gui.groups_model import COL_SIZE, GroupsModel  # noqa: E402

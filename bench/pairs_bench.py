@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from simdesk.core.pairs import brute_force_pairs, pairs_within
+from simdesk.core import brute_force_pairs, pairs_within
 
 Figure = tuple[str, float, str]
 
@@ -112,7 +112,7 @@ def peer_figures(weights: list[dict[str, float]], fps: np.ndarray, k: int = 3) -
     yield "pairs_vs_numpy_allpairs_speedup", seconds / ours, f"x (same pairs: {everything == ours_pairs})"
 
     # fingerprinting the same weighted features: simhash's Simhash (md5 per feature) vs simdesk (mmh3, numpy)
-    from simdesk.core.fingerprint import simhash
+    from simdesk.core import simhash
 
     sample = weights[: min(len(weights), 5000)]
     _, mine = _timed(lambda: [simhash(w) for w in sample])

@@ -20,14 +20,8 @@ from pathlib import Path
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.analysis import analyse
-from simdesk.core.documents import DecodeError, read_text_file
-from simdesk.core.evaluation import Scores, load_truth, score_groups
-from simdesk.core.features import FeatureSettings, normalize, segment
-from simdesk.core.groups import Grouper
-from simdesk.core.index import Index
-from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core import (DecodeError, FeatureSettings, Grouper, Index, ScanOptions, Scores, analyse, load_truth,
+                          normalize, read_text_file, scan_folder, score_groups, segment)
 
 
 def components(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
@@ -52,7 +46,7 @@ def main(corpus: Path) -> None:
     paths = sorted(truth)
     with tempfile.TemporaryDirectory() as tmp, Index(Path(tmp) / "q.sqlite") as index:
         started = time.perf_counter()
-        scan(corpus, index, ScanOptions())
+        scan_folder(corpus, index, ScanOptions())
         grouper = analyse(corpus, index)
         emit("simdesk_default", score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
              time.perf_counter() - started)
@@ -107,7 +101,7 @@ def features(corpus: Path) -> None:
     for name, settings in FEATURE_OPTIONS.items():
         with tempfile.TemporaryDirectory() as tmp, Index(Path(tmp) / "q.sqlite") as index:
             started = time.perf_counter()
-            scan(corpus, index, ScanOptions(), settings=settings)
+            scan_folder(corpus, index, ScanOptions(), settings=settings)
             grouper = analyse(corpus, index, settings=settings)
             emit(f"features_{name}", score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
                  time.perf_counter() - started)

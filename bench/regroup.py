@@ -12,8 +12,7 @@ FIRST_SCREEN = 50  # groups a window shows at once
 
 
 def regroup_figures(db: Path) -> Iterator[tuple[str, float, str]]:
-    from simdesk.core.groups import MAX_THRESHOLD, Grouper
-    from simdesk.core.index import Index
+    from simdesk.core import MAX_THRESHOLD, Grouper, Index
 
     with Index(db, create=False) as index:
         started = time.perf_counter()

@@ -76,17 +76,13 @@ class PeakRss:
 
 
 def run(root: Path, db: Path, jobs: int, threshold: int) -> dict:
-    from simdesk.core.groups import Grouper
-    from simdesk.core.index import Index
-    from simdesk.core.records import ScanOptions
-    from simdesk.core.scan import scan
-    from simdesk.core.segmenter import segmenter_choice
+    from simdesk.core import Grouper, Index, ScanOptions, scan_folder, segmenter_choice
 
     out: dict = {}
     with PeakRss() as rss:
         started = time.perf_counter()
         with Index(db) as index:
-            result = scan(root, index, ScanOptions(jobs=jobs))
+            result = scan_folder(root, index, ScanOptions(jobs=jobs))
             scanned = time.perf_counter()
             snap = index.snapshot()
             i, j, d = index.pairs_within(threshold, snap)

@@ -33,8 +33,8 @@ def main() -> None:
     os.environ["SIMDESK_SEGMENTER"] = args.segmenter
     import importlib
 
-    from simdesk.core import segmenter_preload  # noqa: F401  (what a worker has loaded before its first file)
-    from simdesk.core.segmenter import default_segmenter
+    importlib.import_module("simdesk.core.segmenter_preload")  # what a worker has loaded before its first file
+    from simdesk.core import default_segmenter
 
     default_segmenter()
     spent: dict[str, float] = defaultdict(float)
@@ -67,13 +67,11 @@ def main() -> None:
         owner, attr = (getattr(mod, name.split(".")[0]), name.split(".")[1]) if "." in name else (mod, name)
         if hasattr(owner, attr):  # stages the engine of this checkout has
             setattr(owner, attr, timed(getattr(owner, attr), label))
-    from simdesk.core.index import Index
-    from simdesk.core.records import ScanOptions
-    from simdesk.core.scan import scan
+    from simdesk.core import Index, ScanOptions, scan_folder
 
     with tempfile.TemporaryDirectory() as tmp, Index(Path(tmp) / "i.sqlite") as index:
         cpu, t = time.process_time(), time.perf_counter()
-        result = scan(args.folder, index, ScanOptions(jobs=1))
+        result = scan_folder(args.folder, index, ScanOptions(jobs=1))
         total, cpu = time.perf_counter() - t, time.process_time() - cpu
     s = result.stats
     print(f"scan_in_process_seconds {total:.2f} s ({s.listed} files, {s.chars} chars, {default_segmenter().choice.name})")

@@ -12,7 +12,7 @@ _texts: list[str] = []
 def _load(paths: list[str], max_bytes: int) -> None:
     import jieba
 
-    from simdesk.core.documents import DecodeError, read_text_file
+    from simdesk.core import DecodeError, read_text_file
 
     jieba.setLogLevel(60)
     jieba.initialize()

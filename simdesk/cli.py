@@ -117,7 +117,7 @@ def open_folder_review(folder: str, threshold: int | None, similarity: float | N
 
     settings = ReviewSettings.from_options(threshold, similarity, scan_options(jobs, includes, max_size_mb),
                                            regroup=False)
-    return scan_folder(check_folder(folder), db, settings)
+    return review_of(check_folder(folder), db, settings)
 
 
 def print_scan_stats(review) -> None:
@@ -127,7 +127,7 @@ def print_scan_stats(review) -> None:
                err=True)
 
 
-def scan_folder(folder: Path, db: str | None, settings):
+def review_of(folder: Path, db: str | None, settings):
     """Scan `folder` into its index and group it as `settings` (ReviewSettings) say: (index, the Review of
     core.open_review). Errors become one-line usage failures."""
     from simdesk.core import IndexError_, open_review
@@ -264,7 +264,7 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
             raise UsageFailure(f"{file}: {exc}") from None
     path = check_folder(folder)
     # the index brought up to date; plain pairs at distance 0 only, which costs nothing
-    index, _ = scan_folder(path, db, ReviewSettings(min_similarity=0, threshold=0, regroup=False,
+    index, _ = review_of(path, db, ReviewSettings(min_similarity=0, threshold=0, regroup=False,
                                                     scan=scan_options(jobs, includes, max_size_mb)))
     fp = simhash(weighted_terms(text or ""))
     with index:
@@ -309,7 +309,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
         truth = load_truth(path)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageFailure(f"{folder}: no usable truth.json ({exc})") from None
-    index, review = scan_folder(path, db, ReviewSettings(scan=scan_options(jobs, (), MAX_SIZE_MB)))
+    index, review = review_of(path, db, ReviewSettings(scan=scan_options(jobs, (), MAX_SIZE_MB)))
     with index:
         verified = review.grouper
         plain = grouper_for(index)

@@ -21,8 +21,7 @@ def ensure_collection(folder: Path, size: str, seed: int = 7) -> Path:
 
 
 def text_files(root: Path) -> list[Path]:
-    from simdesk.core.documents import walk
-    from simdesk.core.records import ScanOptions
+    from simdesk.core import ScanOptions, walk
 
     options = ScanOptions()
     return [e.path for e in walk(root, options.includes, options.max_bytes)]
@@ -66,7 +65,7 @@ class Edits:
         self.saved: dict[Path, tuple[bytes, int]] = {}
 
     def apply(self) -> int:
-        from simdesk.core.documents import decode_bytes
+        from simdesk.core import decode_bytes
 
         for path in self.paths:
             data = path.read_bytes()

@@ -17,8 +17,6 @@ _WHERE = {
                "pair_to_compare", "undo_last"),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
-    # scan.scan is reached through open_review: a package attribute named like its submodule is shadowed
-    # by that module as soon as it is imported
     "scan": ("CancelToken", "ScanResult", "worker_count"),
     "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
     "groups": ("MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
@@ -38,6 +36,10 @@ _WHERE = {
     "resources": ("resource",),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+# the scan function is public as scan_folder: an attribute named `scan` would be replaced by the submodule of
+# that name as soon as it is imported
+_RENAMED = {"scan_folder": ("scan", "scan")}
+_MODULE_OF.update({public: module for public, (module, _) in _RENAMED.items()})
 
 __all__ = sorted(_MODULE_OF)
 
@@ -46,7 +48,7 @@ def __getattr__(name: str):
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"simdesk.core has no public name {name!r}")
-    value = getattr(importlib.import_module(f"simdesk.core.{module}"), name)
+    value = getattr(importlib.import_module(f"simdesk.core.{module}"), _RENAMED.get(name, (module, name))[1])
     globals()[name] = value
     return value
 
