@@ -18,8 +18,8 @@ from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Document, Problem
-from simdesk.core.scan import process_pool, worker_count
 from simdesk.core.verify import score
+from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64
 POOL_FROM = 256  # fewer items: in this process (starting workers costs ~1.5 s)

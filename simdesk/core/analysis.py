@@ -41,8 +41,8 @@ from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Progress
-from simdesk.core.scan import process_pool, worker_count
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, score, trigrams
+from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
 POOL_FROM_TEXTS = 1000  # fewer texts to read: in this process (starting workers costs ~1.5 s)
@@ -101,26 +101,6 @@ def verification_shingles(text: str | None, boilerplate: frozenset[int]) -> np.n
 def _trigram_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[np.ndarray]:
     """Trigram sets of the given files without boilerplate (in a worker)."""
     return [verification_shingles(_read(root, rel, max_bytes), boilerplate) for rel in rels]
-
-
-def _run_chunks(fn, chunks: list, pool, is_cancelled: Callable[[], bool]) -> list:
-    """fn(chunk) for each chunk, in a process pool when one is given; results in order, [] when cancelled."""
-    if pool is None:
-        out = []
-        for chunk in chunks:
-            if is_cancelled():
-                return []
-            out.append(fn(chunk))
-        return out
-    futures = [pool.submit(fn, chunk) for chunk in chunks]
-    out = []
-    for fut in futures:
-        if is_cancelled():
-            for f in futures:
-                f.cancel()
-            return []
-        out.append(fut.result())
-    return out
 
 
 def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: np.ndarray,
@@ -279,7 +259,7 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
 
 def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
                  boilerplate: frozenset[int], max_bytes: int, jobs: int = 0,
-                 is_cancelled: Callable[[], bool] = lambda: False) -> np.ndarray:
+                 cancel: CancelToken | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
     Each text involved is read once (in the worker processes), then every pair is scored here."""
@@ -300,7 +280,7 @@ def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.
     chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
     fn = partial(_trigram_chunk, root, boilerplate=boilerplate, max_bytes=max_bytes)
     with _maybe_pool(jobs, len(rows)) as pool:
-        results = _run_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, is_cancelled)
+        results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken())
     if len(results) < len(chunks):  # cancelled
         return out
     grams = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
@@ -316,7 +296,7 @@ def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
             verify: VerifySettings = DEFAULT_VERIFY,
             on_progress: Callable[[Progress], None] | None = None,
-            is_cancelled: Callable[[], bool] = lambda: False) -> Grouper:
+            cancel: CancelToken | None = None) -> Grouper:
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
     any scaled distance 0..long_radius and any minimum score in memory."""
     started = time.perf_counter()
@@ -345,8 +325,9 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     else:
         i, j, d, scaled = candidate_pairs(fps, snap.chars, verify)
     report("verifying", 0, len(i))
-    scores = verify_pairs(root, index, clean, i, j, boilerplate, verify.max_bytes, verify.jobs, is_cancelled)
-    if not is_cancelled() and dirty.any():
+    cancel = cancel or CancelToken()
+    scores = verify_pairs(root, index, clean, i, j, boilerplate, verify.max_bytes, verify.jobs, cancel)
+    if not cancel.cancelled and dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),

@@ -30,9 +30,10 @@ from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_ru
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
-from simdesk.core.scan import CancelToken, ScanResult, scan
+from simdesk.core.scan import ScanResult, scan
 from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
+from simdesk.core.workers import CancelToken
 
 DEFAULT_MIN_SIMILARITY = DEFAULT_MIN_SCORE
 PLAIN_THRESHOLD = DEFAULT_THRESHOLD  # plain SimHash groups: bits, by default 3
@@ -342,8 +343,7 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     if unchanged:
         grouper = shown.grouper
     elif settings.verified:
-        grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress,
-                          is_cancelled=lambda: cancel.cancelled)
+        grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
     decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs())

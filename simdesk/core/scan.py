@@ -6,13 +6,10 @@ write the results to the folder's index from this process alone. Incremental, ca
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
-import sys
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,26 +20,13 @@ from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_te
 from simdesk.core.fingerprint import from_votes, pack_votes, votes
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
+from simdesk.core.workers import CancelToken, process_pool, worker_count
 
 IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)
 CHUNK_FILES = 32
 CHUNK_BYTES = 512 * 1024
 COMMIT_EVERY_S = 1.0
 PROGRESS_EVERY_S = 0.1
-
-
-class CancelToken:
-    """Set from any thread to stop a scan; the scan keeps what it has already written to the index."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
 
 
 @dataclass
@@ -110,20 +94,6 @@ def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
     if cur:
         out.append(cur)
     return out
-
-
-def worker_count(jobs: int) -> int:
-    return jobs if jobs > 0 else (os.cpu_count() or 1)
-
-
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere)."""
-    if sys.platform.startswith("linux"):
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
-    else:
-        ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
 
 
 def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),

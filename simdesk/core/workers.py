@@ -1,0 +1,66 @@
+"""Long work in core, one idiom for every job (scan, verification, cluster scans): the caller passes
+`on_progress(Progress)` (or None) and a CancelToken it may set from any thread; the work checks the token
+between steps and keeps what it finished. Work spread over processes runs in `process_pool`, whose workers
+start with the segmenter loaded; `map_chunks` runs a function over chunks, in a pool or in this process.
+
+    cancel = CancelToken()
+    with process_pool(worker_count(jobs)) as pool:
+        results = map_chunks(read_texts, chunks, pool, cancel)
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+
+class CancelToken:
+    """Set from any thread to stop a long job (a scan, a verification); the job keeps what it finished."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+def worker_count(jobs: int) -> int:
+    """Worker processes for a `jobs` setting (0: one per core)."""
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere)."""
+    if sys.platform.startswith("linux"):
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+
+def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken) -> list:
+    """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled."""
+    if pool is None:
+        out = []
+        for chunk in chunks:
+            if cancel.cancelled:
+                return []
+            out.append(fn(chunk))
+        return out
+    futures = [pool.submit(fn, chunk) for chunk in chunks]
+    out = []
+    for fut in futures:
+        if cancel.cancelled:
+            for f in futures:
+                f.cancel()
+            return []
+        out.append(fut.result())
+    return out
