@@ -13,14 +13,14 @@ import importlib
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
-    "review": ("Decisions", "DEFAULT_MIN_SIMILARITY", "PLAIN_THRESHOLD", "Review", "ReviewSettings", "open_review",
-               "pair_to_compare", "undo_last"),
+    "review": ("Decisions", "Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
     "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
-    "groups": ("MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "verify": ("DEFAULT_MIN_SCORE",),
     "analysis": ("VerifySettings", "analyse"),
     "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "keep_by_rule"),
     "undo": ("UndoReport",),

@@ -16,7 +16,7 @@ from scipy.sparse.csgraph import connected_components
 from simdesk.core.index import Snapshot
 from simdesk.core.records import Group, Member
 
-DEFAULT_THRESHOLD = 3
+DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
 MAX_THRESHOLD = 12
 
 

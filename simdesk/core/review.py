@@ -35,8 +35,6 @@ from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken
 
-DEFAULT_MIN_SIMILARITY = DEFAULT_MIN_SCORE
-PLAIN_THRESHOLD = DEFAULT_THRESHOLD  # plain SimHash groups: bits, by default 3
 KEEP = "keep"
 QUEUED = "queued"
 
@@ -46,7 +44,7 @@ class ReviewSettings:
     """How a folder is reviewed: plain values that the command line's options and the window's settings
     fill. Defaults are defined here and nowhere else."""
 
-    min_similarity: float = DEFAULT_MIN_SIMILARITY  # verified mode's least similarity; 0: plain SimHash groups
+    min_similarity: float = DEFAULT_MIN_SCORE  # verified mode's least similarity; 0: plain SimHash groups
     threshold: int | None = None  # the module docstring's meaning; None: the mode's default
     scan: ScanOptions = ScanOptions()
     regroup: bool = True  # pairs searched up to MAX_THRESHOLD, so any threshold can be shown (the window)
@@ -57,7 +55,7 @@ class ReviewSettings:
         """The command line's rule: a threshold alone, or a similarity of 0, asks for plain SimHash groups;
         otherwise groups are verified (at `similarity`, by default 0.7)."""
         plain = similarity == 0 or (threshold is not None and similarity is None)
-        return cls(0.0 if plain else (DEFAULT_MIN_SIMILARITY if similarity is None else similarity),
+        return cls(0.0 if plain else (DEFAULT_MIN_SCORE if similarity is None else similarity),
                    threshold, scan, regroup)
 
     @property
@@ -68,7 +66,7 @@ class ReviewSettings:
     @property
     def default_threshold(self) -> int:
         """Every verified candidate in verified mode; 3 bits in plain mode."""
-        return MAX_THRESHOLD if self.verified else PLAIN_THRESHOLD
+        return MAX_THRESHOLD if self.verified else DEFAULT_THRESHOLD
 
     @property
     def shown_threshold(self) -> int:
@@ -351,5 +349,4 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
                   index.rebuilt_reason if index.rebuilt else "")
 
 
-__all__ = ["DEFAULT_MIN_SIMILARITY", "PLAIN_THRESHOLD", "Decisions", "Review", "ReviewSettings", "open_review",
-           "pair_to_compare", "undo_last"]
+__all__ = ["Decisions", "Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"]

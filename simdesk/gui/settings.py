@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from simdesk.core import DEFAULT_MIN_SIMILARITY, MAX_THRESHOLD, ReviewSettings, ScanOptions
+from simdesk.core import MAX_THRESHOLD, ReviewSettings, ScanOptions
 
 SETTINGS_VERSION = 1
 RECENT_MAX = 8
@@ -31,7 +31,7 @@ OPTIONS = {o.key: o for o in (
     Option("scan/workers", int, 0),
     Option("review/default_threshold", int, -1),  # -1: the engine's default for the grouping mode
     Option("review/verify", bool, True),
-    Option("review/min_similarity", float, DEFAULT_MIN_SIMILARITY),
+    Option("review/min_similarity", float, ReviewSettings().min_similarity),
     Option("review/last_threshold", int, -1),  # -1: use the default threshold
     Option("ui/language", str, "system"),
     Option("ui/last_folder", str, ""),

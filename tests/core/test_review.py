@@ -9,11 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import paths
-from simdesk.core.index import Index
-from simdesk.core.records import Group, Member, ScanOptions
-from simdesk.core.review import (DEFAULT_MIN_SIMILARITY, PLAIN_THRESHOLD, Decisions, ReviewSettings, open_review,
-                                 pair_to_compare, undo_last)
+from simdesk.core import (DEFAULT_MIN_SCORE, DEFAULT_THRESHOLD, Decisions, Group, Index, Member, ReviewSettings,
+                          ScanOptions, action_log, open_review, pair_to_compare, undo_last)
 from tests.folders import OTHER, POEM, POEMS, SNOWS, small_folder
 
 PLAIN = ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1))
@@ -38,9 +35,9 @@ def groups(review, threshold=None) -> list[list[str]]:
 
 # -- settings: one mode rule, defaults defined once ------------------------------------------------------
 def test_the_mode_rule_and_its_defaults():
-    assert ReviewSettings().verified and ReviewSettings().min_similarity == DEFAULT_MIN_SIMILARITY == 0.7
+    assert ReviewSettings().verified and ReviewSettings().min_similarity == DEFAULT_MIN_SCORE == 0.7
     assert ReviewSettings().shown_threshold == 12  # every verified candidate
-    assert not PLAIN.verified and PLAIN.shown_threshold == PLAIN_THRESHOLD == 3
+    assert not PLAIN.verified and PLAIN.shown_threshold == DEFAULT_THRESHOLD == 3
     # the command line: a threshold alone, or similarity 0, is plain; a similarity (with or without a
     # threshold) is verified
     assert not ReviewSettings.from_options(threshold=5).verified
@@ -48,13 +45,13 @@ def test_the_mode_rule_and_its_defaults():
     assert not ReviewSettings.from_options(similarity=0).verified
     assert ReviewSettings.from_options(similarity=0.9).min_similarity == 0.9
     assert ReviewSettings.from_options(threshold=8, similarity=0.8).verified
-    assert ReviewSettings.from_options().min_similarity == DEFAULT_MIN_SIMILARITY
+    assert ReviewSettings.from_options().min_similarity == DEFAULT_MIN_SCORE
 
 
 def test_workers_and_the_size_cap_reach_verification():
     settings = ReviewSettings(scan=ScanOptions(jobs=3, max_bytes=1234))
     assert (settings.verify_settings().jobs, settings.verify_settings().max_bytes) == (3, 1234)
-    assert settings.verify_settings().min_score == DEFAULT_MIN_SIMILARITY
+    assert settings.verify_settings().min_score == DEFAULT_MIN_SCORE
 
 
 # -- open_review: scan, pair, group ----------------------------------------------------------------------
@@ -192,7 +189,7 @@ def test_clean_up_to_the_real_trash_then_undo(folder, tmp_path, trash_home):
     trashed = trash_home / ".local" / "share" / "Trash" / "files"
     assert sorted(p.name for p in trashed.iterdir()) == ["poem-copy.txt", "poem-gbk.txt", "snow-copy.txt"]
     assert review.decisions.queued == set()  # what left is no longer queued
-    assert paths.action_log().exists()
+    assert action_log().exists()
     undone = undo_last()
     assert sorted(undone.restored) == sorted(str((folder / p).absolute()) for p in gone)
     assert (folder / "copies" / "poem-gbk.txt").read_bytes() == POEM.encode("gb18030")
