@@ -166,6 +166,8 @@ ZH = {
     "may be, scaled to the length of the texts: 12 takes every checked candidate.":
         "显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。",
     "The index was updated": "索引已更新",
+    "Without verification: bits of Hamming distance. With verification: the distance scaled to the length of "
+    "the texts (12: every checked candidate).": "不核对时：汉明距离（位）。核对时：按文本长度折算的距离（12 表示所有已核对的候选）。",
 }
 
 

@@ -17,6 +17,7 @@ from simdesk.core.fingerprint import to_signed
 from simdesk.core.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.index import Snapshot
 from simdesk.core.records import Document, Problem
+from simdesk.core.review import ReviewSettings
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class ScanPlan:
 
     @property
     def verified(self) -> bool:
-        return not ((self.threshold is not None and self.similarity is None) or self.similarity == 0)
+        """The desktop's one rule for the grouping mode (core.review)."""
+        return ReviewSettings.from_options(self.threshold, self.similarity).verified
 
     @property
     def radius(self) -> int:

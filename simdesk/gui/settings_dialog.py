@@ -22,7 +22,8 @@ class SettingsDialog(QDialog):
         self.max_size.setValue(settings.get("scan/max_size_mb"))
         self.threshold = QSpinBox(self)
         self.threshold.setRange(-1, MAX_THRESHOLD)
-        self.threshold.setSuffix(self.tr(" bits"))
+        self.threshold.setToolTip(self.tr("Without verification: bits of Hamming distance. With verification: the "
+                                          "distance scaled to the length of the texts (12: every checked candidate)."))
         self.threshold.setSpecialValueText(self.tr("the engine's default"))
         self.threshold.setValue(settings.get("review/default_threshold"))
         self.verify = QCheckBox(self.tr("Check each candidate pair on its text"), self)

@@ -289,61 +289,61 @@
     </message>
     <message>
         <location filename="../../gui/settings_dialog.py" line="25" />
-        <source> bits</source>
-        <translation> 位</translation>
+        <source>Without verification: bits of Hamming distance. With verification: the distance scaled to the length of the texts (12: every checked candidate).</source>
+        <translation>不核对时：汉明距离（位）。核对时：按文本长度折算的距离（12 表示所有已核对的候选）。</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="26" />
+        <location filename="../../gui/settings_dialog.py" line="27" />
         <source>the engine's default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="28" />
+        <location filename="../../gui/settings_dialog.py" line="29" />
         <source>Check each candidate pair on its text</source>
         <translation>逐对核对候选文本</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="36" />
+        <location filename="../../gui/settings_dialog.py" line="37" />
         <source>one per core</source>
         <translation>每核一个</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="39" />
+        <location filename="../../gui/settings_dialog.py" line="40" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="44" />
+        <location filename="../../gui/settings_dialog.py" line="45" />
         <source>File patterns</source>
         <translation>文件模式</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="45" />
+        <location filename="../../gui/settings_dialog.py" line="46" />
         <source>Skip files larger than</source>
         <translation>跳过大于此值的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="46" />
+        <location filename="../../gui/settings_dialog.py" line="47" />
         <source>Default threshold</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="47" />
+        <location filename="../../gui/settings_dialog.py" line="48" />
         <source>Verification</source>
         <translation>核对</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="48" />
+        <location filename="../../gui/settings_dialog.py" line="49" />
         <source>Least similarity of the texts</source>
         <translation>文本最低相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="49" />
+        <location filename="../../gui/settings_dialog.py" line="50" />
         <source>Worker processes</source>
         <translation>工作进程数</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="50" />
+        <location filename="../../gui/settings_dialog.py" line="51" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
