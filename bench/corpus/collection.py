@@ -54,6 +54,15 @@ def collage(rng: random.Random, lines: list[str]) -> str:
     return "\n\n".join("".join(p) for p in paras if p)
 
 
+def fresh_path(root: Path, rng: random.Random, folders: tuple[str, ...], taken: dict, suffix: str = ".txt") -> str:
+    """A random relative path in one of `folders` that `taken` does not hold yet; its folder is made."""
+    while True:
+        rel = f"{rng.choice(folders)}/{rng.getrandbits(32):08x}{suffix}"
+        if rel not in taken:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            return rel
+
+
 class Writer:
     """Puts each text at a fresh random path in one encoding and records its truth entry."""
 
@@ -68,14 +77,9 @@ class Writer:
 
     def write(self, text: str, group: str, role: str, edits: list[str], encoding: str) -> None:
         text = text if text.strip() else "（此稿为空）"
-        while True:
-            rel = f"{self.rng.choice(FOLDERS)}/{self.rng.getrandbits(32):08x}.txt"
-            if rel not in self.truth:
-                break
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
+        rel = fresh_path(self.root, self.rng, FOLDERS, self.truth)
         # UTF-16 with its byte-order mark, as Windows editors save it; GB18030 encodes every character
-        path.write_bytes(text.encode(encoding, errors="replace"))
+        (self.root / rel).write_bytes(text.encode(encoding, errors="replace"))
         self.truth[rel] = {"group": group, "role": role, "edits": edits, "encoding": encoding,
                            "short": len(text) < SHORT_CHARS}
 
@@ -108,7 +112,9 @@ def build(out: Path, size: str = "small", seed: int = 7) -> Summary:
     texts = list(distinct_texts())
     rng.shuffle(texts)
     donors = tuple(texts)
-    lines = [s for t in texts[:3000] for s in sentences(t) if 8 <= len(s) <= 200]
+    # collage sentences: short, and each under half of its text, so that no collage holds most of a real
+    # text (a saying of one long "sentence" would make the collage its near-duplicate)
+    lines = [s for t in texts[:3000] for s in sentences(t) if 8 <= len(s) <= 80 and 2 * len(s) < len(t)]
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)

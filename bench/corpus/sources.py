@@ -157,11 +157,14 @@ def gram_hashes(text: str, gram: int) -> np.ndarray:
     return np.unique(h ^ (h >> np.uint64(32)))
 
 
-def without_repeats(texts: list[str], gram: int = 5, keep_one_in: int = 4, overlap: float = 0.3) -> list[str]:
+def without_repeats(texts: list[str], gram: int = 5, keep_one_in: int = 4, overlap: float = 0.3,
+                    common: int | None = None) -> list[str]:
     """`texts` in order, less each text that shares `overlap` of its sampled character n-grams (of letters
     and digits) with an earlier kept text: a page installed under two names, a saying quoted twice. Only
     planted variants may be near-duplicates in a collection. Strict on purpose: two manual pages made from
-    one template (`DROP USER`, `DROP GROUP`) are left out too, as an editor would not call them distinct."""
+    one template (`DROP USER`, `DROP GROUP`) are left out too, as an editor would not call them distinct.
+    `common`: n-grams already in that many kept texts no longer count (for English, where frequent
+    n-grams are everywhere and counting them is slow)."""
     owner: dict[int, list[int]] = {}
     sizes: list[int] = []
     kept: list[str] = []
@@ -169,7 +172,7 @@ def without_repeats(texts: list[str], gram: int = 5, keep_one_in: int = 4, overl
         grams = gram_hashes(text, gram)
         sampled = grams[grams % np.uint64(keep_one_in) == 0]
         sample = (sampled if len(sampled) else grams).tolist()
-        hits = Counter(k for g in sample for k in owner.get(g, ()))
+        hits = Counter(k for g in sample for k in owner.get(g, ()) if common is None or len(owner[g]) < common)
         if any(n >= overlap * min(len(sample), sizes[k]) for k, n in hits.items()):
             continue
         for g in sample:
