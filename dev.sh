@@ -16,6 +16,7 @@ APT_PACKAGES=(
   libxcb-randr0 libxcb-render-util0 libxcb-image0                         # Qt on a real X display
   xvfb                     # a virtual display for screenshots
   fortunes-zh manpages-zh  # the texts bench/corpus builds test collections from
+  fortunes debian-reference-zh-cn debian-reference-zh-tw python3-doc  # the evaluation kit's texts (bench/quality)
 )
 
 system_packages() {

@@ -32,7 +32,7 @@ _WHERE = {
     "fingerprint": ("similarity_percent", "simhash"),
     "pairs": ("brute_force_pairs", "pairs_within"),
     "segmenter": ("default_segmenter", "segmenter_choice"),
-    "evaluation": ("Scores", "load_truth", "score_groups"),
+    "evaluation": ("ClassScores", "Scores", "load_truth", "score_classes", "score_groups"),
     "demo": ("ensure_demo",),
     "resources": ("resource",),
 }

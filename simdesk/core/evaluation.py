@@ -21,6 +21,30 @@ class TruthFile:
     role: str  # "original" or "variant"
     edits: tuple[str, ...]
     short: bool
+    category: str = ""  # the evaluation kit's "class" (script, markup, long, mixed, short, combined)
+
+
+@dataclass(frozen=True)
+class ClassScores:
+    """Pairwise scores over the pairs that touch one class: true pairs (within the class's groups) and
+    found pairs with at least one file of the class, so a false group across classes counts against both."""
+    files: int
+    true_pairs: int
+    found_pairs: int
+    right_pairs: int
+
+    @property
+    def precision(self) -> float:
+        return self.right_pairs / self.found_pairs if self.found_pairs else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.right_pairs / self.true_pairs if self.true_pairs else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass(frozen=True)
@@ -44,7 +68,8 @@ class Scores:
 def load_truth(corpus: Path) -> dict[str, TruthFile]:
     """The truth.json of a collection. Raises FileNotFoundError when the folder has none."""
     data = json.loads((Path(corpus) / "truth.json").read_text(encoding="utf-8"))["files"]
-    return {path: TruthFile(v["group"], v["role"], tuple(v["edits"]), bool(v["short"])) for path, v in data.items()}
+    return {path: TruthFile(v["group"], v["role"], tuple(v["edits"]), bool(v["short"]), v.get("class", ""))
+            for path, v in data.items()}
 
 
 def _prf(true_label: dict[str, str], pred: dict[str, int], files: list[str]) -> tuple[float, float, float]:
@@ -84,3 +109,27 @@ def score_groups(truth: dict[str, TruthFile], groups: Iterable[Iterable[str]]) -
             total[kind] += 1
             found[kind] += hit
     return Scores(p, r, f1, sp, sr, sf1, {k: found[k] / total[k] for k in total})
+
+
+def score_classes(truth: dict[str, TruthFile], groups: Iterable[Iterable[str]]) -> dict[str, ClassScores]:
+    """ClassScores for each class of the truth (in first-seen order) and for "all" files. A true group
+    lies within one class; paths not in the truth are ignored."""
+    pairs = lambda n: n * (n - 1) // 2  # noqa: E731
+    classes = list(dict.fromkeys(t.category for t in truth.values())) + ["all"]
+    in_class = lambda t, c: c == "all" or t.category == c  # noqa: E731
+    found: dict[str, list[str]] = {}
+    for k, g in enumerate(groups):
+        for path in g:
+            if path in truth:
+                found.setdefault(f"f{k}", []).append(path)
+    out = {}
+    for c in classes:
+        files = [f for f, t in truth.items() if in_class(t, c)]
+        true_pairs = sum(pairs(n) for n in Counter(truth[f].group for f in files).values())
+        found_pairs = right = 0
+        for members in found.values():
+            n_c = sum(in_class(truth[f], c) for f in members)
+            found_pairs += pairs(len(members)) - pairs(len(members) - n_c)
+            right += sum(pairs(n) for n in Counter(truth[f].group for f in members if in_class(truth[f], c)).values())
+        out[c] = ClassScores(len(files), true_pairs, found_pairs, right)
+    return out
