@@ -6,7 +6,10 @@
 """
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
 import sys
 from pathlib import Path
 
@@ -26,6 +29,58 @@ class UsageFailure(click.ClickException):
         click.echo(f"simdesk: error: {self.format_message()}", err=True)
 
 
+class OutputFailure(click.ClickException):
+    """The work is done but its output could not be written (a full device): one line, exit code 1."""
+
+    exit_code = 1
+
+    def show(self, file=None) -> None:
+        click.echo(f"simdesk: error: {self.format_message()}", err=True)
+
+
+class Number(click.ParamType):
+    """A finite number, parsed strictly: `nan`, `inf` and values outside [low, high] are refused (greater
+    than `low` when `low_open`)."""
+
+    name = "number"
+
+    def __init__(self, low: float, high: float = math.inf, low_open: bool = False) -> None:
+        self.low, self.high, self.low_open = low, high, low_open
+
+    def convert(self, value, param, ctx) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        if number < self.low or (self.low_open and number == self.low) or number > self.high:
+            bound = f"greater than {self.low:g}" if self.low_open else f"at least {self.low:g}"
+            limit = bound if math.isinf(self.high) else f"{bound} and at most {self.high:g}"
+            self.fail(f"{value} is out of range: give a number {limit}", param, ctx)
+        return number
+
+
+MEGABYTES = Number(0, low_open=True)  # --max-size
+
+
+class SimdeskGroup(click.Group):
+    """The command group: a failure to write the output (stdout on a full device) is one line, not a
+    traceback. Exit codes (README): 0 done, 1 done with failures or output lost, 2 refused."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
+                raise
+            try:  # nothing more can reach that device: later flushes (at exit) write to /dev/null instead
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            raise OutputFailure(f"the output could not be written ({exc.strerror or exc})") from None
+
+
 def demo_dir() -> Path:
     from simdesk.core import demo_dir as data_demo_dir, ensure_demo
 
@@ -43,6 +98,19 @@ def check_folder(folder: str) -> Path:
     except OSError as exc:
         raise UsageFailure(f"{folder}: cannot be read ({exc.strerror or exc})") from None
     return path
+
+
+def check_writable(path: Path) -> None:
+    """Refuse at once a file that cannot be written (rather than work for a minute and fail silently)."""
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as exc:
+        raise UsageFailure(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
 def open_index(folder: Path, db: str | None):
@@ -96,14 +164,14 @@ def review_options(f):
                      help="Largest distance of a grouping pair, 0..12. Alone: plain SimHash groups within N bits "
                           "(unverified). With verification: the bits scaled to the pair's candidate radius "
                           "(shorter texts get a wider one), 12 (the default) taking every verified candidate."),
-        click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None,
+        click.option("--similarity", "-s", type=Number(0.0, 1.0), default=None,
                      help="Verified mode's least similarity (character trigrams, 0..1; default 0.7). "
                           "0 turns verification off."),
         click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder)."),
         click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0,
                      help="Worker processes for reading and verifying (0: one per core)."),
         include_option,
-        click.option("--max-size", "max_size_mb", type=float, default=MAX_SIZE_MB, show_default=True,
+        click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True,
                      help="Files larger than this many MB are skipped and reported."),
     )):
         f = option(f)
@@ -146,7 +214,7 @@ def review_of(folder: Path, db: str | None, settings):
         close()
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=SimdeskGroup, invoke_without_command=True)
 @click.version_option(package_name="simdesk")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -246,7 +314,7 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
 @click.option("--db", type=click.Path(dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
 @include_option
-@click.option("--max-size", "max_size_mb", type=float, default=MAX_SIZE_MB, show_default=True)
+@click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True)
 def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: str, db: str | None,
           jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
     """List the documents of FOLDER within THRESHOLD bits of FILE (or of --text).
@@ -385,6 +453,8 @@ def gui(folder: str | None, screenshot: str | None) -> None:
     """Open the window (on FOLDER, or offering the demo collection)."""
     if folder is not None:
         check_folder(folder)
+    if screenshot is not None:
+        check_writable(Path(screenshot))
     try:
         from simdesk.gui.app import run_app
     except ImportError as exc:
@@ -404,9 +474,16 @@ def undo(log_path: str | None, fmt: str) -> None:
 
     Example: simdesk undo
     """
-    from simdesk.core import undo_last
+    from simdesk.core import UndoReport, undo_last
 
-    report = undo_last(Path(log_path) if log_path else None)
+    try:
+        report = undo_last(Path(log_path) if log_path else None)
+    except FileNotFoundError:
+        if log_path:
+            raise UsageFailure(f"{log_path}: no such action log") from None
+        report = UndoReport(None)  # nothing was ever cleaned up here
+    except OSError as exc:
+        raise UsageFailure(f"{log_path or 'the action log'}: {exc.strerror or exc}") from None
     if fmt == "json":
         click.echo(json.dumps({"run": report.run, "restored": report.restored,
                                "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored]},

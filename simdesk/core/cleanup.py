@@ -5,26 +5,32 @@ Safety rules, each answering a way other tools lost people's files:
   the caller passes `allow_last_copy=True` because the editor confirmed that very case;
 - each file is re-checked against the scan (size, modification time, content hash) right before it is
   touched, and skipped when it changed;
-- a group whose kept copies have vanished from disk is refused at execution time;
-- the report counts a file as done only when it is verified gone from its place;
-- every action is appended to a JSON-lines log in the user's data folder, with what undo.py needs to put
-  the files of the last clean-up back.
+- before a group's first file goes, a copy it keeps is re-read and must still be what the scan saw (a
+  regular file, not a link or a folder, with the scanned content hash, and not the very file being removed
+  under another name); otherwise the whole group is left alone with the reason;
+- a file is only ever removed as itself: one that became a symbolic link or anything but a regular file
+  since the scan is skipped;
+- the report counts a file as done only when it is verified gone from its place, and counts the bytes
+  freed only for files that were their content's last name (a hard link's removal frees nothing);
+- write-ahead logging (actionlog.py): each file's intent is on disk before it moves, its outcome after;
+  when the log cannot be written (a full disk) nothing more is moved, so undo.py can always find every
+  file the clean-up touched.
 
     plan = plan_cleanup(grouping, keep={"a.txt"})
     report = execute(plan, root, "trash", log_path=data_dir / "actions.jsonl")
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import time
+import stat
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.documents import content_hash
+from simdesk.core.actionlog import ActionLog, utc_now
+from simdesk.core.documents import DecodeError, content_hash, open_regular
 from simdesk.core.records import Group, Member
 
 KEEP_RULES = ("oldest", "newest", "largest", "shortest_path")
@@ -67,7 +73,7 @@ class CleanupPlan:
 
     removals: tuple[Removal, ...]
     refusals: tuple[Refusal, ...]
-    survivors: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    survivors: dict[int, tuple[Member, ...]] = field(default_factory=dict)  # with what the scan saw of them
     allow_last_copy: bool = False  # the editor confirmed removing every copy of some groups (plan_cleanup)
 
     @property
@@ -90,7 +96,7 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
     """
     removals: list[Removal] = []
     refusals: list[Refusal] = []
-    survivors: dict[int, tuple[str, ...]] = {}
+    survivors: dict[int, tuple[Member, ...]] = {}
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
@@ -104,24 +110,69 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
             continue
         removals.extend(Removal(m.path, m.size, m.mtime_ns, m.content_hash, g.id) for m in doomed)
         doomed_paths = {m.path for m in doomed}
-        survivors[g.id] = tuple(m.path for m in g.members if m.path not in doomed_paths)
+        survivors[g.id] = tuple(m for m in g.members if m.path not in doomed_paths)
     return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy)
 
 
-def changed_since_scan(root: Path, removal: Removal) -> str | None:
-    """Why the file no longer is what the scan saw (None when it is unchanged)."""
-    path = root / removal.path
+def _regular_file_state(path: Path) -> tuple[os.stat_result, str] | str:
+    """(its stat, its content hash) for a regular file read as itself (never through a link at its place);
+    otherwise why it cannot be taken for the scanned file."""
     try:
-        st = path.stat()
-        if st.st_size != removal.size or st.st_mtime_ns != removal.mtime_ns:
-            return "changed since the scan (size or modification time differs)"
-        if content_hash(path.read_bytes()) != removal.content_hash:
-            return "changed since the scan (content differs)"
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            return "is now a symbolic link"
+        if stat.S_ISDIR(st.st_mode):
+            return "is now a folder"
+        if not stat.S_ISREG(st.st_mode):
+            return "is no longer a regular file"
+        fd = open_regular(path, follow_links=False)
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            digest = content_hash(fh.read())
     except FileNotFoundError:
         return "no longer there"
+    except DecodeError:
+        return "is no longer a regular file"
     except OSError as exc:
         return f"cannot be checked: {exc.strerror or exc}"
+    return st, digest
+
+
+def changed_since_scan(root: Path, removal: Removal | Member) -> str | None:
+    """Why the file no longer is what the scan saw (None when it is unchanged)."""
+    state = _regular_file_state(root / removal.path)
+    if isinstance(state, str):
+        return state
+    st, digest = state
+    if st.st_size != removal.size or st.st_mtime_ns != removal.mtime_ns:
+        return "changed since the scan (size or modification time differs)"
+    if digest != removal.content_hash:
+        return "changed since the scan (content differs)"
     return None
+
+
+def kept_copy_problem(root: Path, kept: tuple[Member, ...], removals: list[Removal]) -> str | None:
+    """None when at least one copy the group keeps is still, verified by its content, what the scan saw
+    and is not one of the files being removed under another name; else why the group must be left alone."""
+    doomed = set()
+    for r in removals:
+        try:
+            st = os.lstat(root / r.path)  # a removal is never followed through a link (changed_since_scan)
+            doomed.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
+    reasons = []
+    for m in kept:
+        why = changed_since_scan(root, m)
+        if why is None:
+            st = os.stat(root / m.path)
+            if (st.st_dev, st.st_ino) not in doomed:
+                return None
+            why = "is the same file as a copy to remove (another name for it)"
+        reasons.append(f"{m.path} {why}")
+    if not kept:
+        return "the group keeps no copy"
+    return "the copy to keep cannot be verified: " + "; ".join(reasons)
 
 
 @dataclass
@@ -133,18 +184,24 @@ class CleanupReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why it was left alone)
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, what went wrong)
     refused_groups: list[Refusal] = field(default_factory=list)
-    bytes_done: int = 0
+    bytes_done: int = 0  # bytes freed: files that had other names (hard links) free nothing
+    hard_links: list[str] = field(default_factory=list)  # done, but their content stays under another name
+    stopped: str | None = None  # why the clean-up stopped early (the action log could not be written)
 
     def summary(self) -> str:
         verb = {"trash": "sent to the trash", "move": "moved"}.get(self.action, self.action)
         parts = [f"{len(self.done)} files {verb} ({self.bytes_done:,} bytes)"]
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.hard_links:
+            parts.append(f"{len(self.hard_links)} of them hard links (another name keeps their content: no space "
+                         "freed)")
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
         if self.refused_groups:
             parts.append(f"{len(self.refused_groups)} groups refused")
-        return ", ".join(parts)
+        text = ", ".join(parts)
+        return f"{text}; {self.stopped}" if self.stopped else text
 
 
 def _send_to_trash(path: Path) -> None:
@@ -167,87 +224,106 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
             log_path: Path | None = None, trash: Callable[[Path], None] = _send_to_trash,
             on_progress: Callable[[int, int], None] | None = None) -> CleanupReport:
     """Carry out `plan` under `root`: "trash" sends files to the system trash, "move" moves them below `dest`
-    keeping their relative paths (never overwriting). Changed files are skipped; a group whose kept copies
-    are gone from disk is refused. Returns what was verified done; appends each outcome to `log_path`."""
+    keeping their relative paths (never overwriting). Changed files are skipped; a group none of whose kept
+    copies verifies is refused. Returns what was verified done. With `log_path`, each file's intent is
+    written and synced before it moves and its outcome after; a log that cannot be written stops the
+    clean-up before the next file moves."""
     if action not in ("trash", "move"):
         raise ValueError(f"unknown action {action!r}; use 'trash' or 'move'")
     if action == "move" and dest is None:
         raise ValueError("moving needs a destination folder")
-    root = Path(root)
+    root = Path(root).absolute()
     report = CleanupReport(action, refused_groups=list(plan.refusals))
-    bad_groups = set() if plan.allow_last_copy else {gid for gid, paths in plan.survivors.items()
-                                                     if not any(os.path.lexists(root / p) for p in paths)}
-    for gid in sorted(bad_groups):
-        report.refused_groups.append(Refusal(gid, "the copies to keep are no longer on disk"))
-    log = _ActionLog(log_path, action, root)
+    by_group: dict[int, list[Removal]] = {}
+    for r in plan.removals:
+        by_group.setdefault(r.group_id, []).append(r)
+    verdicts: dict[int, str | None] = {}  # group -> why it is left alone (None: go), decided at its first file
+    run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/undo.py)
+    try:
+        log = ActionLog(log_path) if log_path is not None else None
+    except OSError as exc:
+        raise OSError(exc.errno, f"the action log {log_path} cannot be written ({exc.strerror or exc}); "
+                                 "nothing was moved") from None
+    stopped: str | None = None  # set when the log fails: nothing more moves
+
+    def write(r: Removal, outcome: str, reason: str | None = None, **extra: str) -> None:
+        nonlocal stopped
+        if log is None:
+            return
+        stamp, at = utc_now()
+        entry = {"time": stamp, "at": at, "action": action, "root": str(root), "path": r.path, "size": r.size,
+                 "mtime_ns": r.mtime_ns, "content_hash": r.content_hash, "outcome": outcome, "run": run,
+                 "source": str(root / r.path), **extra}
+        if dest is not None:
+            entry["dest"] = str(Path(dest).absolute())
+        if reason:
+            entry["reason"] = reason
+        try:
+            log.append(entry, sync=outcome == "intent")
+        except OSError as exc:
+            stopped = f"the action log cannot be written ({exc.strerror or exc}): stopped before moving more files"
+            if outcome == "intent":
+                raise
+
     try:
         for k, r in enumerate(plan.removals):
             if on_progress is not None:
                 on_progress(k, len(plan.removals))
-            if r.group_id in bad_groups:
-                report.skipped.append((r.path, "its group has no copy left to keep"))
-                log.write(r, "skipped", "its group has no copy left to keep")
+            if stopped:
+                report.skipped.append((r.path, stopped))
+                continue
+            if r.group_id not in verdicts:
+                verdicts[r.group_id] = None if plan.allow_last_copy else kept_copy_problem(
+                    root, plan.survivors.get(r.group_id, ()), by_group[r.group_id])
+                if verdicts[r.group_id] is not None:
+                    report.refused_groups.append(Refusal(r.group_id, verdicts[r.group_id]))
+            if verdicts[r.group_id] is not None:
+                why = f"its group was left alone: {verdicts[r.group_id]}"
+                report.skipped.append((r.path, why))
+                write(r, "skipped", why)
                 continue
             why = changed_since_scan(root, r)
             if why is not None:
                 report.skipped.append((r.path, why))
-                log.write(r, "skipped", why)
+                write(r, "skipped", why)
                 continue
             source = root / r.path
-            target = None
             try:
-                if action == "trash":
+                target = _unique_destination(Path(dest).absolute() / r.path) if action == "move" else None
+                nlink = os.lstat(source).st_nlink
+            except OSError as exc:
+                report.failed.append((r.path, str(exc)))
+                write(r, "failed", str(exc))
+                continue
+            try:
+                write(r, "intent", **({"to": str(target)} if target else {}))
+            except OSError:
+                report.skipped.append((r.path, stopped or "the action log cannot be written"))
+                continue
+            try:
+                if target is None:
                     trash(source)
                 else:
-                    target = _unique_destination(Path(dest) / r.path)  # type: ignore[arg-type]
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.move(str(source), str(target))
             except Exception as exc:  # any failure costs this file, never the rest of the clean-up
                 report.failed.append((r.path, str(exc) or type(exc).__name__))
-                log.write(r, "failed", str(exc) or type(exc).__name__)
+                write(r, "failed", str(exc) or type(exc).__name__)
                 continue
             if os.path.lexists(source):
                 report.failed.append((r.path, "still in its place after the action"))
-                log.write(r, "failed", "still in its place after the action")
+                write(r, "failed", "still in its place after the action")
                 continue
             report.done.append(r.path)
-            report.bytes_done += r.size
-            log.write(r, "done", None, str(target) if target else None, source=str(source.absolute()))
+            if nlink > 1:
+                report.hard_links.append(r.path)
+            else:
+                report.bytes_done += r.size
+            write(r, "done", **({"to": str(target)} if target else {}))
     finally:
-        log.close()
+        if log is not None:
+            log.close()
+    report.stopped = stopped
     if on_progress is not None:
         on_progress(len(plan.removals), len(plan.removals))
     return report
-
-
-class _ActionLog:
-    """Appends one JSON object a line: when, what, which file, the outcome. Nothing when path is None."""
-
-    def __init__(self, path: Path | None, action: str, root: Path) -> None:
-        self.action = action
-        self.root = str(root)
-        self.run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/undo.py)
-        self.fh = None
-        if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.fh = open(path, "a", encoding="utf-8")
-
-    def write(self, r: Removal, outcome: str, reason: str | None, to: str | None = None,
-              source: str | None = None) -> None:
-        if self.fh is None:
-            return
-        entry = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "action": self.action, "root": self.root,
-                 "path": r.path, "size": r.size, "content_hash": r.content_hash, "outcome": outcome,
-                 "run": self.run, "at": time.time(), "mtime_ns": r.mtime_ns}
-        if source:  # what undo needs: the absolute place the file left (matched to the trash's Path=)
-            entry["source"] = source
-        if reason:
-            entry["reason"] = reason
-        if to:
-            entry["to"] = to
-        self.fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        self.fh.flush()
-
-    def close(self) -> None:
-        if self.fh is not None:
-            self.fh.close()

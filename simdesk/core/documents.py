@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,16 @@ def matches(rel: str, includes: tuple[str, ...]) -> bool:
     return False
 
 
+LINK_TO_FILE = ("a symbolic link to a file: not indexed (a document is a file, indexed where it lies, so a link "
+                "is never taken for a second copy)")
+NOT_REGULAR = "not a regular file (a named pipe, device or socket): not read"
+LOOP = "folder skipped: a symbolic link leads back to a folder already scanned"
+SNIFF_BYTES = 64 * 1024  # the first bytes of a large file decide whether it is binary before the rest is read
+SNIFF_ABOVE = 1024 * 1024
+READ_CHUNK = 1024 * 1024
+READ_BUDGET_S = 60.0  # one file taking longer than this to read (a stalled network drive) is a problem
+
+
 def walk(
     root: Path,
     includes: tuple[str, ...],
@@ -80,17 +91,25 @@ def walk(
     on_problem: Callable[[Problem], None] = lambda p: None,
     is_cancelled: Callable[[], bool] = lambda: False,
 ) -> Iterator[FileEntry]:
-    """Yield the files under `root` to index, in a stable order.
+    """Yield the files under `root` to index, in a stable order, each file once.
 
-    Hidden folders and files (name starting with '.') are skipped, symlinked folders are followed once
-    (a loop is reported, not followed), and files over `max_bytes` are reported, not yielded.
+    A document is a file, known by its (device, inode), not by a path:
+    - real folders are walked first, folders reached through a symbolic link only after all of them, so a
+      folder that is both in the tree and behind a link (`latest -> reports`) is walked once, under its
+      real name; a link leading to a folder already walked is reported (LOOP) and not followed;
+    - a symbolic link to a file is reported (LINK_TO_FILE), never indexed;
+    - a second name of the same file (a hard link) is reported and indexed once, under the first name;
+    - named pipes, devices and sockets are reported (NOT_REGULAR), never opened.
+    Hidden folders and files (name starting with '.') are skipped, and files over `max_bytes` are reported.
     """
     seen_dirs: set[tuple[int, int]] = set()
+    seen_files: dict[tuple[int, int], str] = {}
     stack: list[tuple[Path, str]] = [(root, "")]
-    while stack:
+    linked: list[tuple[Path, str]] = []  # folders behind symbolic links: walked after every real folder
+    while stack or linked:
         if is_cancelled():
             return
-        folder, prefix = stack.pop()
+        folder, prefix = stack.pop() if stack else linked.pop(0)
         try:
             st = folder.stat()
         except OSError as exc:
@@ -99,7 +118,7 @@ def walk(
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
-            on_problem(Problem(prefix, "folder skipped: a symbolic link leads back to a folder already scanned"))
+            on_problem(Problem(prefix, LOOP))
             continue
         seen_dirs.add(key)
         try:
@@ -124,9 +143,10 @@ def walk(
             try:
                 is_link = entry.is_symlink()
                 if entry.is_dir(follow_symlinks=follow_symlinks):
-                    if is_link and not follow_symlinks:
-                        continue
-                    subfolders.append((Path(entry.path), rel + "/"))
+                    if not is_link:
+                        subfolders.append((Path(entry.path), rel + "/"))
+                    elif follow_symlinks:
+                        linked.append((Path(entry.path), rel + "/"))
                     continue
                 if not matches(rel, includes):
                     continue
@@ -135,6 +155,15 @@ def walk(
                 on_problem(Problem(rel, f"cannot be read: {exc.strerror or exc}"))
                 continue
             if not stat.S_ISREG(st.st_mode):
+                on_problem(Problem(rel, NOT_REGULAR))
+                continue
+            if is_link:
+                on_problem(Problem(rel, LINK_TO_FILE))
+                continue
+            first = seen_files.setdefault((st.st_dev, st.st_ino), rel)
+            if first != rel:
+                on_problem(Problem(rel, f"the same file as {first} (a hard link, a second name of one file): "
+                                        "indexed once, under that name"))
                 continue
             if st.st_size > max_bytes:
                 on_problem(Problem(rel, f"skipped: {st.st_size / MB:.1f} MB is over the size cap of {max_bytes / MB:.1f} MB"))
@@ -143,18 +172,65 @@ def walk(
         stack.extend(reversed(subfolders))
 
 
-def read_bytes(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
-    """Read a whole file, refusing one that has grown past `max_bytes` since it was listed, or that changed
-    while it was read (another program writing it: the bytes may be half old, half new)."""
-    with open(path, "rb") as fh:
+def open_regular(path: Path, follow_links: bool = True) -> int:
+    """Open a file for reading without ever blocking: O_NONBLOCK (a named pipe with no writer would block
+    `open` for ever), then a type check on the open descriptor (what was listed may have been swapped for
+    a pipe or device since). Raises DecodeError(NOT_REGULAR) for anything but a regular file, OSError
+    (ELOOP) for a symbolic link when `follow_links` is False. Returns a descriptor the caller closes."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DecodeError(NOT_REGULAR)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(path: Path, max_bytes: int, follow_links: bool = True,
+               budget_s: float = READ_BUDGET_S) -> tuple[bytes, os.stat_result]:
+    """Read a whole regular file, refusing one that has grown past `max_bytes` since it was listed, that
+    changed while it was read (another program writing it: the bytes may be half old, half new), that takes
+    longer than `budget_s` to read, or whose first SNIFF_BYTES already show a large file is binary (500 MB
+    of NUL bytes is refused after 64 KB, not read whole)."""
+    started = time.monotonic()
+    with os.fdopen(open_regular(path, follow_links), "rb") as fh:
         st = os.fstat(fh.fileno())
-        data = fh.read(max_bytes + 1)
+        parts: list[bytes] = []
+        total = 0
+        while total <= max_bytes:
+            chunk = fh.read(min(READ_CHUNK, max_bytes + 1 - total))
+            if not chunk:
+                break
+            if not parts and st.st_size > SNIFF_ABOVE:
+                _sniff(chunk[:SNIFF_BYTES])
+            parts.append(chunk)
+            total += len(chunk)
+            if time.monotonic() - started > budget_s:
+                raise DecodeError(f"took longer than {budget_s:.0f} s to read (a slow or stalled drive?); "
+                                  "scan again to index it")
+        data = b"".join(parts)
         after = os.fstat(fh.fileno())
     if len(data) > max_bytes:
         raise DecodeError(f"skipped: grew past the size cap of {max_bytes / MB:.1f} MB while being read")
     if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns) or len(data) != st.st_size:
         raise DecodeError(CHANGED_WHILE_READ)
     return data, st
+
+
+def _sniff(head: bytes) -> None:
+    """Raise DecodeError when the first bytes of a large file are binary (what decode_bytes would say of
+    them), so the rest is never read."""
+    if b"\x00" not in head and not CONTROL_CHAR.search(head.decode("latin-1")):
+        return
+    try:
+        decode_bytes(head[:len(head) - len(head) % 4])
+    except DecodeError as exc:
+        if str(exc).startswith("binary"):
+            raise
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -213,9 +289,9 @@ def _detect(data: bytes, candidates: tuple[str, ...] | None) -> tuple[str, str] 
         return None
 
 
-def read_text_file(path: Path, max_bytes: int) -> TextFile:
+def read_text_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
     """Read and decode one file. Raises DecodeError or OSError with a reason."""
-    data, st = read_bytes(path, max_bytes)
+    data, st = read_bytes(path, max_bytes, follow_links)
     return text_file_of(data, st.st_mtime_ns)
 
 

@@ -20,9 +20,10 @@ from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_te
 from simdesk.core.fingerprint import from_votes, pack_votes, votes
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.workers import CancelToken, process_pool, worker_count
+from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
-IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)
+IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)...
+IN_PROCESS_BYTES = 1024 * 1024  # ...unless they are large: a worker can be killed on cancel, this process's read cannot
 CHUNK_FILES = 32
 CHUNK_BYTES = 512 * 1024
 COMMIT_EVERY_S = 1.0
@@ -50,11 +51,11 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
     of each document that vanished from the index to its old path: such a file is a move, not new text."""
     try:
         if moved_from:
-            data, st = read_bytes(entry.path, max_bytes)
+            data, st = read_bytes(entry.path, max_bytes, follow_links=False)
             old = moved_from.get(content_hash(data))
             if old is not None:
                 return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
-        tf = read_text_file(entry.path, max_bytes)
+        tf = read_text_file(entry.path, max_bytes, follow_links=False)  # listed as a file, not a link
     except DecodeError as exc:
         return Problem(entry.rel, str(exc))
     except OSError as exc:
@@ -128,14 +129,15 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
         if index.meta("features") != settings.to_json():
             index.conn.execute("UPDATE documents SET size = -1")  # stale: re-fingerprinted below
             index.set_meta("features", settings.to_json())
-        index.set_meta("root", str(root.resolve()))
+        # a folder name that is not valid UTF-8 is stored with escapes (it is shown, never used as a path)
+        index.set_meta("root", os.fsencode(root.resolve()).decode("utf-8", "backslashreplace"))
 
     problems: list[Problem] = []
     folder_problems: list[str] = []
 
     def on_walk_problem(p: Problem) -> None:
         problems.append(p)
-        if p.error.startswith("folder"):
+        if p.error.startswith("folder cannot"):  # unreachable for now: its documents are kept
             folder_problems.append(p.path.rstrip("/") + "/")
 
     entries: list[FileEntry] = []
@@ -198,16 +200,15 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
-    chunks = _chunks(to_read)
     workers = worker_count(options.jobs)
-    if workers <= 1 or len(to_read) < IN_PROCESS_BELOW:
-        for chunk in chunks:
+    if workers <= 1 or (len(to_read) < IN_PROCESS_BELOW and sum(e.size for e in to_read) < IN_PROCESS_BYTES):
+        for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
             if cancel.cancelled:
                 break
-            take(_fingerprint_chunk(chunk, options.max_bytes, settings, moved_from))
+            take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from))
     else:
         with process_pool(workers) as pool:
-            queue = iter(chunks)
+            queue = iter(_chunks(to_read))
             running: set[Future] = set()
             try:
                 for chunk in queue:  # keep a bounded number of chunks in flight
@@ -225,8 +226,8 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
                         if len(running) >= workers * 4:
                             break
             finally:
-                for fut in running:
-                    fut.cancel()
+                if running:  # cancelled (or failing): what workers are still reading is not waited for
+                    stop_workers(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
     flush()
 

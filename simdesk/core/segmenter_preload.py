@@ -3,10 +3,14 @@ jieba's dictionary, the IDF table and the checked segmenter (rjieba's sample che
 of loading them (~1 s, and 0.15 s for the check) itself."""
 from __future__ import annotations
 
-import jieba
+from simdesk.core.parent_watch import die_with_parent, scanning_process
 
-from simdesk.core import features
-from simdesk.core.segmenter import default_segmenter
+die_with_parent(scanning_process())  # before the seconds of loading below: a fork server never outlives a killed scan
+
+import jieba  # noqa: E402
+
+from simdesk.core import features  # noqa: E402
+from simdesk.core.segmenter import default_segmenter  # noqa: E402
 
 jieba.setLogLevel(60)
 jieba.initialize()

@@ -4,27 +4,33 @@ The action log (cleanup.py) names each clean-up (`run`) and each file's absolute
 content hash. A trashed file is found in the trash by its `.trashinfo` (`Path=` equal to that place, the
 `DeletionDate` nearest the logged time) and checked against the logged size and hash before it is moved
 back. Nothing is ever overwritten: a file now standing at the original place is left as it is and the
-trashed copy stays in the trash. What was and was not restored is reported and appended to the log, and an
-undone clean-up is not undone twice (the next undo takes the clean-up before it).
+trashed copy stays in the trash. What was and was not restored is reported and appended to the log.
+
+A trashed file is recognised by its original place and its content (size and hash), never by the time alone:
+the trash dates deletions in local time without a zone, so an undo in another time zone (or after a clock
+change) finds the same files; the time only orders copies of the same content. The log is read ahead-written
+(actionlog.py): a file whose intent is logged without an outcome (a crash, a full disk) is looked for where
+it would have gone, and reported as never moved when it is still in its place.
+
+Undo is idempotent and retries: a clean-up stays "the last" until each of its files is restored, found
+never moved, or known gone from the trash; running undo again after a partial undo retries the files
+still away, never an older clean-up.
 
     report = undo_last_cleanup(data_dir / "actions.jsonl")
     print(report.summary())
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
+from simdesk.core.actionlog import ActionLog, read_entries, utc_now
 from simdesk.core.documents import content_hash
-
-TIME_TOLERANCE_S = 120.0  # a trash entry deleted this far from the logged time is another deletion
 
 
 @dataclass
@@ -35,13 +41,17 @@ class UndoReport:
     action: str = ""
     restored: list[str] = field(default_factory=list)
     not_restored: list[tuple[str, str]] = field(default_factory=list)  # (path, why it stayed away)
+    ignored_lines: int = 0  # log lines that were not valid entries (cut short, hand-edited, wrong types)
 
     def summary(self) -> str:
         if self.run is None:
-            return "nothing to undo: no clean-up in the action log that is not undone already"
-        text = f"{len(self.restored)} files restored"
-        if self.not_restored:
-            text += f", {len(self.not_restored)} not restored"
+            text = "nothing to undo: no clean-up in the action log that is not undone already"
+        else:
+            text = f"{len(self.restored)} files restored"
+            if self.not_restored:
+                text += f", {len(self.not_restored)} not restored"
+        if self.ignored_lines:
+            text += f" ({self.ignored_lines} log lines ignored: not valid entries)"
         return text
 
 
@@ -54,39 +64,42 @@ class _TrashEntry:
 
 
 def read_log(log_path: Path) -> list[dict]:
-    """The log's entries in order; a line cut short by a crash is skipped, not fatal."""
-    entries = []
-    try:
-        lines = Path(log_path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except FileNotFoundError:
-        return []
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict):
-            entries.append(entry)
-    return entries
+    """The log's valid entries in order (actionlog.read_entries: bad lines are ignored, never fatal)."""
+    return read_entries(log_path)[0]
+
+
+SETTLED = ("restored", "never moved", "gone")  # an undo outcome after which a file is not tried again
 
 
 def last_cleanup(entries: list[dict]) -> tuple[str | None, list[dict]]:
-    """The last clean-up not undone yet: (its run id, its entries whose outcome is 'done')."""
-    undone = {e.get("undoes") for e in entries if e.get("action") == "undo"}
-    runs: dict[str, list[dict]] = {}
+    """The last clean-up with files still to put back: (its run id, one entry per such file: its `done`
+    entry, or its `intent` when no outcome followed). Files already settled by an undo are left out."""
+    settled = {(e["undoes"], os.path.normpath(e["path"])) for e in entries
+               if e.get("action") == "undo" and e.get("outcome") in SETTLED}
+    runs: dict[str, dict[str, dict]] = {}
     order: list[str] = []
     for e in entries:
-        if e.get("action") not in ("trash", "move") or e.get("outcome") != "done":
+        if e.get("action") not in ("trash", "move"):
             continue
-        run = e.get("run") or f"{e.get('action')}:{e.get('root')}:{e.get('time', '')[:16]}"  # logs before runs
+        run = e.get("run") or f"{e['action']}:{e['root']}:{str(e.get('time', ''))[:16]}"  # logs before runs
         if run not in runs:
-            runs[run] = []
+            runs[run] = {}
             order.append(run)
-        runs[run].append(e)
+        files = runs[run]
+        source = _source(e)
+        if e["outcome"] in ("intent", "done"):
+            files[source] = e
+        else:  # failed or skipped: the file never left
+            files.pop(source, None)
     for run in reversed(order):
-        if run not in undone:
-            return run, runs[run]
+        pending = [e for source, e in runs[run].items() if (run, source) not in settled]
+        if pending:
+            return run, pending
     return None, []
+
+
+def _source(entry: dict) -> str:
+    return os.path.normpath(entry.get("source") or os.path.join(entry["root"], entry["path"]))
 
 
 def home_trash() -> Path:
@@ -143,7 +156,7 @@ def _logged_time(entry: dict) -> float | None:
     if isinstance(entry.get("at"), (int, float)):
         return float(entry["at"])
     try:
-        return datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S%z").timestamp()
+        return datetime.fromisoformat(entry["time"]).timestamp()
     except (KeyError, ValueError, TypeError):
         return None
 
@@ -173,67 +186,75 @@ def _put_back(src: Path, dest: Path) -> None:
 
 
 def undo_last_cleanup(log_path: Path) -> UndoReport:
-    """Restore the files of the last clean-up in the action log at `log_path` (see the module docstring)."""
+    """Restore the files of the last clean-up in the action log at `log_path` (see the module docstring).
+    Raises FileNotFoundError when there is no log at `log_path`."""
     log_path = Path(log_path)
-    run, done = last_cleanup(read_log(log_path))
-    report = UndoReport(run, done[0].get("action", "") if done else "")
+    if not log_path.is_file():
+        raise FileNotFoundError(2, "no action log here (no clean-up was logged to this file)", str(log_path))
+    entries, ignored = read_entries(log_path)
+    run, pending = last_cleanup(entries)
+    report = UndoReport(run, pending[0]["action"] if pending else "", ignored_lines=ignored)
     if run is None:
         return report
-    sources = [e.get("source") or os.path.join(e.get("root", ""), e.get("path", "")) for e in done]
+    sources = [_source(e) for e in pending]
     trash_entries: dict[str, list[_TrashEntry]] = {}
     if report.action == "trash":
         for trash, top in _trash_dirs(sources):
             for t in _entries_in(trash, top):
                 trash_entries.setdefault(t.original, []).append(t)
-    outcomes = []
-    for entry, source in zip(done, sources):
-        why = _restore(entry, Path(source), trash_entries)
-        if why is None:
-            report.restored.append(source)
-        else:
-            report.not_restored.append((source, why))
-        outcomes.append((source, why))
-    with open(log_path, "a", encoding="utf-8") as fh:
-        stamp, undo_run = time.strftime("%Y-%m-%dT%H:%M:%S%z"), uuid.uuid4().hex
-        for source, why in outcomes:
-            line = {"time": stamp, "action": "undo", "run": undo_run, "undoes": run, "path": source,
-                    "outcome": "restored" if why is None else "not restored"}
+    with ActionLog(log_path) as log:
+        undo_run = uuid.uuid4().hex
+        for entry, source in zip(pending, sources):
+            outcome, why = _restore(entry, Path(source), trash_entries)
+            if outcome == "restored":
+                report.restored.append(source)
+            elif outcome != "never moved":
+                report.not_restored.append((source, why))
+            stamp, at = utc_now()
+            line = {"time": stamp, "at": at, "action": "undo", "run": undo_run, "undoes": run, "path": source,
+                    "outcome": outcome}
             if why:
                 line["reason"] = why
-            fh.write(json.dumps(line, ensure_ascii=False) + "\n")
+            log.append(line, sync=True)
     return report
 
 
-def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntry]]) -> str | None:
-    """Put one file back; None when done, else why not."""
+def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntry]]) -> tuple[str, str | None]:
+    """Put one file back: ("restored", None), ("never moved", None) for a logged intent whose file is still
+    in its place, ("gone", why) when it is nowhere to be found, ("not restored", why) otherwise (a retry
+    may succeed once the reason is dealt with)."""
+    intent_only = entry["outcome"] == "intent"
     if os.path.lexists(source):
-        return "a file is at its place again; left as it is (the removed copy was not touched)"
-    if entry.get("action") == "move":
+        if intent_only and _same_file(source, entry):
+            return "never moved", None
+        return "not restored", "a file is at its place again; left as it is (the removed copy was not touched)"
+    found: _TrashEntry | None = None
+    if entry["action"] == "move":
         moved = Path(entry.get("to", ""))
         if not entry.get("to") or not moved.exists():
-            return "no longer where it was moved to"
+            return "gone", "no longer where it was moved to"
         if not _same_file(moved, entry):
-            return "the moved copy has changed since; left where it is"
+            return "not restored", "the moved copy has changed since; left where it is"
         candidate = moved
     else:
         when = _logged_time(entry)
-        matches = [t for t in trash_entries.get(os.path.normpath(str(source)), []) if t.file.exists()
-                   and (when is None or abs(t.deleted_at - when) <= TIME_TOLERANCE_S)]
-        matches.sort(key=lambda t: abs(t.deleted_at - when) if when is not None else -t.deleted_at)
-        found = next((t for t in matches if _same_file(t.file, entry)), None)
+        candidates = [t for t in trash_entries.get(os.path.normpath(str(source)), []) if t.file.exists()]
+        candidates.sort(key=lambda t: abs(t.deleted_at - when) if when is not None else -t.deleted_at)
+        found = next((t for t in candidates if _same_file(t.file, entry)), None)
         if found is None:
-            return ("not in the trash any more (emptied, restored by hand, or in a trash simdesk cannot read)"
-                    if not matches else "the copy in the trash differs from the one removed")
+            if candidates:
+                return "not restored", "the copy in the trash differs from the one removed"
+            return "gone", "not in the trash any more (emptied, restored by hand, or in a trash simdesk cannot read)"
         candidate = found.file
     try:
         _put_back(candidate, source)
     except FileExistsError:
-        return "a file is at its place again; left as it is (the removed copy was not touched)"
+        return "not restored", "a file is at its place again; left as it is (the removed copy was not touched)"
     except OSError as exc:
-        return f"could not be put back: {exc.strerror or exc}"
-    if entry.get("action") != "move":
+        return "not restored", f"could not be put back: {exc.strerror or exc}"
+    if found is not None:
         try:
             found.info.unlink()
         except OSError:
             pass
-    return None
+    return "restored", None

@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
+from simdesk.core.parent_watch import die_with_parent, mark_scanning_process
+
 
 class CancelToken:
     """Set from any thread to stop a long job (a scan, a verification); the job keeps what it finished."""
@@ -37,13 +39,30 @@ def worker_count(jobs: int) -> int:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere)."""
+    """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere), and that
+    end with this process even when it is killed (parent_watch)."""
     if sys.platform.startswith("linux"):
         ctx = multiprocessing.get_context("forkserver")
+        mark_scanning_process()
         ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
     else:
         ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=die_with_parent)
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's worker processes at once (they only compute; the calling process does every write),
+    so a cancel does not wait for a large file a worker is halfway through. Python 3.14 names this
+    `terminate_workers`; before it, the executor's process table is the only handle on them."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for proc in list((pool._processes or {}).values()):
+        try:
+            proc.kill()
+        except (OSError, AttributeError):
+            pass
 
 
 def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken) -> list:
@@ -61,6 +80,7 @@ def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, can
         if cancel.cancelled:
             for f in futures:
                 f.cancel()
+            stop_workers(pool)
             return []
         out.append(fut.result())
     return out

@@ -74,8 +74,13 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
         window.select_members([model.index(0, 0, group), model.index(1, 0, group)])
 
     def save() -> None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        ok = window.grab().save(str(out), "PNG")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            ok = window.grab().save(str(out), "PNG")
+        except OSError:
+            ok = False
+        if not ok:
+            print(f"simdesk: error: the screenshot could not be saved to {out}", file=sys.stderr)
         on_exit(0 if ok else 1)
 
     window.review_ready.connect(ready)

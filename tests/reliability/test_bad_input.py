@@ -86,15 +86,15 @@ def test_the_size_cap_skips_a_huge_file_without_reading_it(tmp_path, monkeypatch
         fh.truncate(HUGE_BYTES)  # sparse
     (root / "ok.txt").write_text(ARTICLE, encoding="utf-8")
     opened: list[str] = []
-    real_open = open
+    import simdesk.core.documents as documents
+
+    real_open = documents.open_regular
 
     def spy_open(file, *args, **kwargs):
         opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
-    import simdesk.core.documents as documents
-
-    monkeypatch.setattr(documents, "open", spy_open, raising=False)
+    monkeypatch.setattr(documents, "open_regular", spy_open)  # every read of a file goes through it
     with Index(tmp_path / "i.sqlite") as index:
         result = scan(root, index, ScanOptions(jobs=1, max_bytes=20 * 1024 * 1024))
     assert [p.path for p in result.problems] == ["huge.txt"]

@@ -1,0 +1,44 @@
+"""Makes a helper process die with the process that started it, so no fork server or scan worker outlives
+a scan that was killed (Linux: PR_SET_PDEATHSIG; elsewhere spawned workers notice their closed pipes).
+
+Called first thing in the scan's fork server (segmenter_preload, so it dies with the scanning process
+even while still loading) and in each worker process as it starts (which then dies with the fork server).
+Never called in the scanning process itself, which belongs to whoever started it.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1
+PARENT_ENV = "SIMDESK_SCAN_PROCESS"  # the scanning process's id, for the fork server it starts
+
+
+def mark_scanning_process() -> None:
+    """Called in the scanning process before its fork server starts: the server, started with this
+    environment, can then tell whether its parent died before it could ask to die with it."""
+    os.environ[PARENT_ENV] = str(os.getpid())
+
+
+def scanning_process() -> int | None:
+    """In the fork server: the id of the scanning process that started it (None when not marked)."""
+    value = os.environ.get(PARENT_ENV, "")
+    return int(value) if value.isdigit() else None
+
+
+def die_with_parent(expected_parent: int | None = None) -> None:
+    """Ask the kernel to SIGKILL this process when its parent ends; exit now if the parent has already
+    ended (it is not `expected_parent`, or it changed while asking)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent or (expected_parent is not None and parent != expected_parent):
+        os._exit(1)

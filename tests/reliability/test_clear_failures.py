@@ -1,0 +1,92 @@
+"""One clear line, never a traceback: each way the command can fail ends with `simdesk: error: ...` (or
+click's usage message for a bad option) and a documented exit code (README: 0 done, 1 done with failures or
+output lost, 2 refused). The real command in a subprocess."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.folders import OTHER, POEM
+from tests.reliability.conftest import REPO, simdesk
+
+
+def no_traceback(proc: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "poem.txt").write_text(POEM, encoding="utf-8")
+    (root / "poem-copy.txt").write_text(POEM, encoding="utf-8")
+    (root / "snow.txt").write_text(OTHER, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("option,value", [("--max-size", "nan"), ("--max-size", "inf"), ("--max-size", "0"),
+                                          ("--max-size", "-1"), ("--similarity", "nan"), ("--similarity", "1.5")])
+def test_numbers_are_parsed_strictly(folder, tmp_path, option, value):
+    proc = simdesk("scan", folder, option, value, "--db", tmp_path / "i.sqlite")
+    no_traceback(proc)
+    assert proc.returncode == 2 and f"Invalid value for '{option}'" in proc.stderr
+    assert not (tmp_path / "i.sqlite").exists()  # refused before anything was done
+
+
+def test_a_folder_whose_path_is_not_utf8_is_scanned(tmp_path):
+    root = os.path.join(os.fsencode(tmp_path), b"caf\xe9-docs")  # Latin-1 bytes, as an old archive has them
+    os.mkdir(root)
+    for name, text in ((b"a.txt", POEM), (b"b.txt", POEM)):
+        with open(os.path.join(root, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
+    proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", root, "-t", "3", "--format", "json", "--db",
+                           str(tmp_path / "i.sqlite")], cwd=REPO, capture_output=True)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b'"a.txt"' in proc.stdout and b'"b.txt"' in proc.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_stdout_on_a_full_device_is_one_line(folder, tmp_path):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(folder), "-t", "3", "--db",
+                               str(tmp_path / "i.sqlite")], cwd=REPO, stdout=full, stderr=subprocess.PIPE,
+                              text=True)
+    no_traceback(proc)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == "simdesk: error: the output could not be written (No space left on device)"
+
+
+def test_a_screenshot_to_an_unwritable_place_is_refused_at_once(folder, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    proc = simdesk("gui", folder, "--screenshot", blocker / "shot.png", timeout=60)
+    no_traceback(proc)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(f"simdesk: error: {blocker / 'shot.png'}: cannot be written (")
+
+
+def test_a_read_only_folder_is_scanned_and_its_clean_up_fails_per_file(folder, tmp_path, trash_home, shared_tmp):
+    """As an unprivileged user: the folder is read, nothing can leave it; each file says why, no traceback."""
+    root = shared_tmp / "ro"
+    root.mkdir()
+    for p in folder.iterdir():
+        (root / p.name).write_bytes(p.read_bytes())
+    home = shared_tmp / "home"
+    (home / ".local" / "share").mkdir(parents=True)
+    subprocess.run(["chmod", "-R", "a+rwX", str(home)], check=True)
+    root.chmod(0o555)
+    env = os.environ.copy()
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
+    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.getuid() == 0 else []
+    if as_user and subprocess.run(["which", "setpriv"], capture_output=True).returncode != 0:
+        pytest.skip("setpriv is needed to drop root's privileges")
+    proc = subprocess.run([*as_user, sys.executable, "-m", "simdesk", "clean", str(root), "--keep", "oldest", "-t",
+                           "3"], cwd=REPO, capture_output=True, text=True, env=env, timeout=300)
+    no_traceback(proc)
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["poem-copy.txt", "poem.txt", "snow.txt"]
+    assert any(line.startswith("failed  ") for line in proc.stdout.splitlines()), proc.stdout
