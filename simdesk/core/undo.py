@@ -223,10 +223,9 @@ def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntr
     """Put one file back: ("restored", None), ("never moved", None) for a logged intent whose file is still
     in its place, ("gone", why) when it is nowhere to be found, ("not restored", why) otherwise (a retry
     may succeed once the reason is dealt with)."""
-    intent_only = entry["outcome"] == "intent"
     if os.path.lexists(source):
-        if intent_only and _same_file(source, entry):
-            return "never moved", None
+        if _same_file(source, entry):  # never moved (an intent alone), or put back by an undo cut short
+            return ("never moved" if entry["outcome"] == "intent" else "restored"), None
         return "not restored", "a file is at its place again; left as it is (the removed copy was not touched)"
     found: _TrashEntry | None = None
     if entry["action"] == "move":

@@ -1,0 +1,126 @@
+"""Kills during a clean-up and during an undo lose no file. The real `simdesk clean` and `simdesk undo` are
+SIGKILLed (with their whole process group) at random moments while they move files; after every kill, each
+file is in its place or in the trash, and undo, run until nothing is left to undo, puts every file back with
+its bytes. CI runs 10 kills of each; the `stress` runs 100 of each."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simdesk.core.cleanup import execute, plan_cleanup
+from simdesk.core.undo import undo_last_cleanup
+from tests.folders import OTHER, POEM
+from tests.reliability.conftest import REPO
+from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed
+
+GROUPS = 40
+
+
+def write_folder(root: Path) -> dict[str, bytes]:
+    """GROUPS groups of two copies each (the same text twice, different from every other group)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for g in range(GROUPS):
+        text = (POEM if g % 2 else OTHER) + f"第{g}号文件。" * 30
+        for c in range(2):
+            (root / f"g{g:02d}-{c}.txt").write_text(text, encoding="utf-8")
+            os.utime(root / f"g{g:02d}-{c}.txt", ns=(10**18, 10**18 + c))  # copy 0 is the oldest
+    return contents(root)
+
+
+def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
+    """Start `simdesk ARGS`; once it has appended its first line to `log`, SIGKILL its process group after a
+    random pause. Returns True when it was killed while still running."""
+    proc = subprocess.Popen([sys.executable, "-m", "simdesk", *args], cwd=REPO, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if log.exists() and log.read_bytes().count(b"\n") > before_lines:
+            break
+        time.sleep(0.005)
+    time.sleep(rng.uniform(0.0, 0.25))
+    running = proc.poll() is None
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(30)
+    return running
+
+
+def lines(log: Path) -> int:
+    return log.read_bytes().count(b"\n") if log.exists() else 0
+
+
+def undo_everything(log: Path) -> None:
+    for _ in range(50):
+        report = undo_last_cleanup(log)
+        if report.run is None:
+            return
+        assert report.not_restored == [], report.not_restored
+    raise AssertionError("undo never finished")
+
+
+def clean_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[int, int]:
+    """(kills that landed while `simdesk clean` was moving files, files lost)."""
+    rng = random.Random(seed)
+    root = tmp_path / "docs"
+    before = write_folder(root)
+    log = home / ".local" / "share" / "simdesk" / "actions.jsonl"
+    db = tmp_path / "i.sqlite"
+    landed = lost = 0
+    for _ in range(kills):
+        landed += kill_when_moving(["clean", str(root), "--keep", "oldest", "-t", "3", "--db", str(db)],
+                                   cli_env(home), log, rng, before_lines=lines(log))
+        now, bin_ = contents(root), trashed(home)
+        lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
+        undo_everything(log)
+        assert contents(root) == before and trashed(home) == {}
+    return landed, lost
+
+
+def undo_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[int, int]:
+    """(kills that landed while `simdesk undo` was putting files back, files lost)."""
+    rng = random.Random(seed)
+    root = tmp_path / "docs"
+    before = write_folder(root)
+    log = home / ".local" / "share" / "simdesk" / "actions.jsonl"
+    _, _, groups = scanned(root, tmp_path / "i.sqlite")
+    keep = {f"g{g:02d}-0.txt" for g in range(GROUPS)}
+    landed = lost = 0
+    for _ in range(kills):
+        report = execute(plan_cleanup(groups, keep=keep), root, "trash", log_path=log)
+        assert len(report.done) == GROUPS
+        landed += kill_when_moving(["undo"], cli_env(home), log, rng, before_lines=lines(log))
+        now, bin_ = contents(root), trashed(home)
+        lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
+        undo_everything(log)  # finishes what the killed undo began, never restores anything twice
+        assert contents(root) == before and trashed(home) == {}
+    return landed, lost
+
+
+def test_ten_kills_during_clean_up_lose_no_file(tmp_path, trash_home):
+    landed, lost = clean_kill_loop(tmp_path, trash_home, 10, seed=13)
+    print(f"clean-up: 10 kills, {landed} while moving files, {lost} files lost")
+    assert lost == 0 and landed >= 5  # most kills really land while files are moving
+
+
+def test_ten_kills_during_undo_lose_no_file(tmp_path, trash_home):
+    landed, lost = undo_kill_loop(tmp_path, trash_home, 10, seed=17)
+    print(f"undo: 10 kills, {landed} while putting files back, {lost} files lost")
+    assert lost == 0 and landed >= 5
+
+
+@pytest.mark.stress
+def test_a_hundred_kills_during_clean_up_and_a_hundred_during_undo(tmp_path, trash_home):
+    clean = clean_kill_loop(tmp_path / "clean", trash_home, 100, seed=23)
+    undo = undo_kill_loop(tmp_path / "undo", trash_home, 100, seed=29)
+    print(f"stress: clean-up {clean[0]} kills landed, {clean[1]} files lost; undo {undo[0]} kills landed, "
+          f"{undo[1]} files lost")
+    assert clean[1] == undo[1] == 0
