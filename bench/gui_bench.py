@@ -3,7 +3,10 @@
 - gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
 - gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;
 - gui_scan_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread during a full scan of the folder;
-- gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint).
+- gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint);
+- gui_diff_1mb_*: a 1 MB pair made from the collection's texts (an edited copy; a re-flowed copy: other line
+  width, half-width commas), as normalised and raw: from selecting the pair until the diff is painted, and
+  the longest gap of a 10 ms timer on the GUI thread meanwhile. Targets: < 1 s shown, < 100 ms frozen.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m bench.gui_bench /tmp/c_medium
 """
@@ -15,6 +18,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -27,7 +31,7 @@ from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
 from simdesk.core import Grouper, Snapshot, index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
-from simdesk.gui.groups_model import COL_SIZE, GroupsModel  # noqa: E402
+from simdesk.gui.groups_model import COL_SIZE, GroupsModel, MemberRole  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
 
 
@@ -118,6 +122,88 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     second.close()
 
 
+def one_megabyte_pair(folder: Path, dest: Path, seed: int = 3) -> Path:
+    """dest/ with reference.txt (~1 MB of the collection's texts in walk order), edited.txt (200 scattered
+    one-character edits and an inserted paragraph) and reflowed.txt (the same text as one paragraph wrapped
+    at 37 characters, its full-width commas half-width)."""
+    from simdesk.core import ScanOptions, read_text_file, walk
+
+    options = ScanOptions()
+    parts, size = [], 0
+    for entry in walk(folder, options.includes, options.max_bytes):
+        try:
+            text = read_text_file(entry.path, options.max_bytes).text
+        except (OSError, ValueError):
+            continue
+        parts.append(text)
+        size += len(text.encode("utf-8"))
+        if size >= 1_000_000:
+            break
+    text = "\n\n".join(parts)
+    rng = np.random.default_rng(seed)
+    chars = list(text)
+    for k in rng.choice(len(chars), 200, replace=False):
+        if not chars[k].isspace():
+            chars[k] = "改"
+    edited = "".join(chars)
+    middle = len(edited) // 2
+    edited = edited[:middle] + "\n这是一段插入的新内容，用来检查比较视图能否找到它。\n" + edited[middle:]
+    flat = " ".join(text.split())  # one paragraph; a space wherever a line broke (the engine ignores spaces)
+    # wrapped at 37 characters as an editor would: Chinese anywhere, other scripts between words
+    reflowed = "\n".join(textwrap.wrap(flat, 37, break_on_hyphens=False)).replace("，", ",")
+    dest.mkdir(parents=True, exist_ok=True)
+    for name, body in (("reference.txt", text), ("edited.txt", edited), ("reflowed.txt", reflowed)):
+        (dest / name).write_text(body, encoding="utf-8")
+    return dest
+
+
+def diff_figures(folder: Path, workdir: Path) -> None:
+    """The 1 MB diffs, in a window on a folder holding only the pair (see the module docstring)."""
+    pair_dir = one_megabyte_pair(folder, workdir / "pair")
+    settings = Settings.at(workdir / "settings-diff.ini")
+    settings.set("ui/language", "en")
+    window = make_window(settings, workdir / "data-diff")
+    window.resize(1400, 850)
+    window.show()
+    window.open_folder(pair_dir)
+    wait_for(window.review_ready)
+    window.set_threshold(12)
+    model = window.groups_model
+    rows = {}
+    for r in range(model.rowCount()):
+        parent = model.index(r, 0)
+        for k in range(model.rowCount(parent)):
+            rows[model.index(k, 0, parent).data(MemberRole).path] = model.index(k, 0, parent)
+    size_mb = (pair_dir / "reference.txt").stat().st_size / 1e6
+    for copy in ("edited", "reflowed"):
+        for mode in ("normalised", "raw"):
+            window.groups_view.clearSelection()  # nothing to compare: the mode switch starts no comparison
+            QApplication.processEvents()
+            window.diff_view.set_mode(mode)
+            for _ in range(3):
+                window.background.wait()
+                QApplication.processEvents()
+            if f"{copy}.txt" not in rows or "reference.txt" not in rows:
+                print(f"gui_diff_1mb_{copy}_{mode}_s n/a  # the pair is not grouped")
+                continue
+            meter = StallMeter()
+            meter.start()
+            t0 = time.perf_counter()
+            window.select_members([rows["reference.txt"], rows[f"{copy}.txt"]])
+            wait_for(window.diff_shown, 60)
+            window.diff_view.grab()
+            shown = time.perf_counter() - t0
+            stall, _ = meter.stop()
+            result = window.diff_view.result
+            titles = window.diff_view.left_title.text() + window.diff_view.right_title.text()
+            assert result.mode == mode and f"{copy}.txt" in titles, (result.mode, titles)
+            print(f"gui_diff_1mb_{copy}_{mode}_s {shown:.2f} s  # target < 1 s; {size_mb:.1f} MB pair, "
+                  f"{len(result.rows):,} rows, {len(result.hunks)} changes, similarity {result.similarity:.1f}%"
+                  f"{'' if result.exact else ', budget reached'}")
+            print(f"gui_diff_1mb_{copy}_{mode}_stall_ms {stall * 1000:.0f} ms  # target < 100 ms")
+    window.close()
+
+
 def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
     """The groups model over a synthetic grouping of `n_docs` documents (two thirds of them in groups)."""
     rng = np.random.default_rng(seed)
@@ -184,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.skip_window:
             window_figures(args.folder, workdir, args.jobs)
+        diff_figures(args.folder, workdir)
         model_figures()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -21,7 +21,6 @@ ZH = {
     "Select a group, or two members, to compare them side by side.": "选择一个组，或组中的两个文档，即可并排比较。",
     "Reference: %1": "参照：%1",
     "Candidate: %1": "对比：%1",
-    "%1% of the text in common": "%1% 的文字相同",
     "1 change": "1 处改动",
     "%1 changes": "%1 处改动",
     " · change %1 of %2": " · 第 %1 处，共 %2 处",
@@ -168,6 +167,38 @@ ZH = {
     "The index was updated": "索引已更新",
     "Without verification: bits of Hamming distance. With verification: the distance scaled to the length of "
     "the texts (12: every checked candidate).": "不核对时：汉明距离（位）。核对时：按文本长度折算的距离（12 表示所有已核对的候选）。",
+    "As normalised": "按规范化比较",
+    "On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and boilerplate "
+    "lines are not changes). Off: compare the raw lines.":
+        "打开：按相似度的方式比较文本（换行、空格、全角/半角和套话行都不算改动）。关闭：比较原始行。",
+    "Reference text": "参照文本",
+    "Candidate text": "对比文本",
+    "The first document of the pair, with its changes highlighted": "两个文档中的第一个，改动处高亮显示",
+    "The second document of the pair, with its changes highlighted": "两个文档中的第二个，改动处高亮显示",
+    "Comparison summary": "比较摘要",
+    "Compare as normalised": "按规范化比较",
+    "[boilerplate] ": "[套话] ",
+    "Similarity %1": "相似度 %1",
+    " · %1 boilerplate lines greyed": " · %1 行套话以灰色显示",
+    "The file name, then its folder; a group row names its first document": "先文件名，后所在文件夹；组行显示组中第一个文档",
+    "How many documents the group holds": "组中的文档数",
+    "The size of the file, or of the whole group": "文件大小，或整个组的大小",
+    "Fingerprint bits that differ from the group's first document (advanced)": "与组中第一个文档指纹不同的位数（高级）",
+    "How much of the text the document shares with the group's first document, checked character by character "
+    "(the figure the comparison shows)": "该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）",
+    "When the file was last modified": "文件最后修改的时间",
+    "The text encoding the file was read in": "读取文件所用的文本编码",
+    "Keep, to trash, or the group's representative": "保留、移入废纸篓，或组的代表",
+    "simdesk &manual": "simdesk 使用说明(&M)",
+    "simdesk manual": "simdesk 使用说明",
+    "Similarity threshold": "相似度阈值",
+    "Moves the least similarity a pair needs to be grouped; the groups follow at once": "调整两个文档归为一组所需的最低相似度；分组随即更新",
+    "Filter groups": "筛选分组",
+    "Groups of similar documents": "相似文档的分组",
+    "One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it for the trash":
+        "每行一个组；展开可看到其中的文档。空格保留副本，Delete 把副本放入待删除队列",
+    "Files that could not be read": "无法读取的文件",
+    "Side-by-side comparison": "并排比较",
 }
 
 

@@ -98,6 +98,13 @@ def verification_shingles(text: str | None, boilerplate: frozenset[int]) -> np.n
     return trigrams(strip_boilerplate(text, boilerplate)) if text else np.empty(0, dtype=np.uint32)
 
 
+def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
+    """The similarity of two texts, 0..1: the verification score of their shingles, the one figure the groups
+    table, the diff header and the slider show. `boilerplate` must be the collection's (Grouper.boilerplate)
+    for the figure to equal the stored score of the pair."""
+    return score(verification_shingles(left, boilerplate), verification_shingles(right, boilerplate))
+
+
 def _trigram_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[np.ndarray]:
     """Trigram sets of the given files without boilerplate (in a worker)."""
     return [verification_shingles(_read(root, rel, max_bytes), boilerplate) for rel in rels]
@@ -293,6 +300,14 @@ def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.
     return out
 
 
+def collection_boilerplate(index: Index, documents: int | None = None) -> frozenset[int]:
+    """The boilerplate line hashes of an indexed collection, from the line hashes stored at scan time (the
+    set verification strips; the diff needs it to show the same similarity as the groups)."""
+    lines = index.analysis_state()[0]
+    n = len(lines) if documents is None else documents
+    return boilerplate_set((np.frombuffer(b, dtype="<u4") for b in lines), n)
+
+
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
             verify: VerifySettings = DEFAULT_VERIFY,
             on_progress: Callable[[Progress], None] | None = None,
@@ -313,8 +328,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         with index.transaction():
             index.set_meta("verify_rules", rules)
     report("boilerplate")
-    lines = index.analysis_state()[0]
-    boilerplate = boilerplate_set((np.frombuffer(b, dtype="<u4") for b in lines), len(snap))
+    boilerplate = collection_boilerplate(index, len(snap))
     fps = clean_fingerprints(root, index, snap, boilerplate, settings, verify.max_bytes)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
@@ -331,4 +345,4 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=scores, min_score=verify.min_score)
+                   scores=scores, min_score=verify.min_score, boilerplate=boilerplate)

@@ -67,19 +67,25 @@ def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]
     return [hashes[m] for hashes, m in zip(per_document, np.split(mask, bounds))]
 
 
+def boilerplate_lines(text: str, boilerplate: Collection[int]) -> frozenset[int]:
+    """The numbers (0-based, as in text.splitlines()) of the text's boilerplate lines: the lines that
+    strip_boilerplate drops (none when it would keep the text whole)."""
+    if len(boilerplate) == 0:
+        return frozenset()
+    keys = line_keys(text)
+    if len(keys) != len(text.splitlines()):  # a character that NFKC turns into a line break: leave the text whole
+        return frozenset()
+    drop = frozenset(k for k, key in enumerate(keys)
+                     if MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS and line_hash(key) in boilerplate)
+    if drop and sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
+        return frozenset()  # nothing else would remain
+    return drop
+
+
 def strip_boilerplate(text: str, boilerplate: Collection[int]) -> str:
     """The text without its boilerplate lines (`boilerplate`: a set of line hashes, see boilerplate_set);
     the whole text when nothing else would remain."""
-    if len(boilerplate) == 0:
-        return text
-    lines = text.splitlines()
-    keys = line_keys(text)
-    if len(keys) != len(lines):  # a character that NFKC turns into a line break: leave the text whole
-        return text
-    drop = {k for k, key in enumerate(keys) if MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS and line_hash(key) in boilerplate}
+    drop = boilerplate_lines(text, boilerplate)
     if not drop:
         return text
-    kept = [line for k, line in enumerate(lines) if k not in drop]
-    if sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
-        return text
-    return "\n".join(kept)
+    return "\n".join(line for k, line in enumerate(text.splitlines()) if k not in drop)

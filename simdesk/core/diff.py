@@ -1,13 +1,20 @@
-"""Side-by-side comparison of two texts: aligned rows with the changed runs inside each line, and a similarity.
+"""Side-by-side comparison of two texts: aligned rows with the changed runs inside each line, and the one
+similarity figure (verify.text_similarity, the score the groups table and the slider show).
+
+Two modes. "normalised" (the default) compares the texts as the engine does: folded as text.fold folds
+them (full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces ignored, and line wrapping ignored (each text's lines are joined and cut again
+after every sentence end, so two copies wrapped differently show the same rows); the collection's
+boilerplate lines (repost notices, footers: boilerplate.py) are shown greyed as "boilerplate" rows and never
+count as changes. "raw" compares the decoded lines as they are.
 
 Built on diff-match-patch (Google's Myers diff with a time bound, maintained as the `diff-match-patch`
-package): lines are aligned first, then each pair of changed lines is diffed again on tokens, where a token
+package): rows are aligned first, then each pair of changed rows is diffed again on tokens, where a token
 is one CJK character or one word/space/punctuation run of other scripts. So Chinese is compared character by
 character and English word by word. Every diff-match-patch call has a time bound and the whole comparison
-has a budget: past it, changed lines are marked whole (``SideBySide.exact`` is then False) instead of the
+has a budget: past it, changed rows are marked whole (``SideBySide.exact`` is then False) instead of the
 caller waiting on a 1 MB document.
 
-    result = compare_texts(old, new)
+    result = compare_texts(old, new)                 # normalised; compare_texts(old, new, mode="raw")
     for row in result.rows: ...   # row.left / row.right, with spans of changed characters
 """
 from __future__ import annotations
@@ -15,12 +22,16 @@ from __future__ import annotations
 import bisect
 import re
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from diff_match_patch import diff_match_patch
 
+from simdesk.core.boilerplate import boilerplate_lines
 from simdesk.core.documents import read_text_file
+from simdesk.core.text import fold
+from simdesk.core.analysis import text_similarity
 
 BUDGET_S = 2.0  # the whole comparison, line alignment and intra-line changes together
 LINE_TIMEOUT_S = 0.5  # the line alignment by diff-match-patch, before falling back to anchors
@@ -34,16 +45,21 @@ HARD_CUT_CHARS = 160
 SENTENCE_END = re.compile(r"[。！？；!?;…]+[”’」』）)]*|[.]+[\"')\]]*\s+")
 
 Span = tuple[int, int]  # [start, end) in characters of the row's text
+NORMALISED, RAW = "normalised", "raw"
+DIFF_MODES = (NORMALISED, RAW)
+DEFAULT_DIFF_MODE = NORMALISED
+CHANGED = frozenset(("replace", "delete", "insert"))
+REFLOW_SENTENCE_END = re.compile(r"[。！？；!?;…．]+[”’」』）)\"']*|[.]+[\"')\]]*(?=\s|$)")
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     """One aligned row. A side is None where the other side has a line the first lacks (a filler row)."""
 
-    kind: str  # "equal", "replace", "delete" (left only), "insert" (right only)
-    left: str | None  # a line, or a piece of a long line
+    kind: str  # "equal", "replace", "delete" (left only), "insert" (right only), "boilerplate" (not compared)
+    left: str | None  # a line, a piece of a long line, or (normalised) a sentence
     right: str | None
-    left_no: int | None  # 1-based line numbers; None on a filler or on a long line's later pieces
+    left_no: int | None  # 1-based line numbers; None on a filler or on a row continuing the line above
     right_no: int | None
     left_spans: tuple[Span, ...] = ()
     right_spans: tuple[Span, ...] = ()
@@ -55,8 +71,10 @@ class SideBySide:
 
     rows: tuple[Row, ...]
     hunks: tuple[int, ...]
-    similarity: float  # percent of characters the two texts have in common (100 for equal texts)
-    exact: bool  # False when the time budget made some changed lines marked whole
+    similarity: float  # percent: verify.text_similarity, the figure the groups table shows for the pair
+    exact: bool  # False when the time budget made some changed rows marked whole
+    mode: str = DEFAULT_DIFF_MODE
+    boilerplate: int = 0  # boilerplate lines shown greyed (both sides), never counted as changes
 
 
 def tokens(line: str) -> list[str]:
@@ -65,8 +83,9 @@ def tokens(line: str) -> list[str]:
 
 
 def segments(text: str) -> tuple[list[str], list[int | None]]:
-    """The text's rows: its lines, long ones cut after sentence ends (or hard-cut) so that a paragraph of
-    Chinese without line breaks aligns piece by piece; and each row's line number (None on continuations)."""
+    """The raw mode's rows: the text's lines, long ones cut after sentence ends (or hard-cut) so that a
+    paragraph of Chinese without line breaks aligns piece by piece; and each row's line number (None on
+    continuations)."""
     pieces: list[str] = []
     numbers: list[int | None] = []
     for no, line in enumerate(text.splitlines(), start=1):
@@ -92,6 +111,102 @@ def segments(text: str) -> tuple[list[str], list[int | None]]:
     return pieces, numbers
 
 
+def _latin_word(ch: str) -> bool:
+    """A character of a script that separates words by spaces (a wrap between two of them is a space)."""
+    return ch.isalnum() and (ord(ch) < 0x2E80 or 0xFF10 <= ord(ch) <= 0xFF5A)  # full-width letters too
+
+
+def _sentences(block: str) -> list[Span]:
+    """A re-flowed block cut after every sentence end; a sentence longer than HARD_CUT_CHARS (not counting
+    spaces, so that two copies spaced differently are cut at the same characters) cut hard."""
+    out: list[Span] = []
+    start = 0
+    ends = [m.end() for m in REFLOW_SENTENCE_END.finditer(block)]
+    for end in [*ends, len(block)]:
+        while end - start > HARD_CUT_CHARS:
+            cut, count = start, 0
+            while cut < end and count < HARD_CUT_CHARS:
+                count += not block[cut].isspace()
+                cut += 1
+            if cut >= end:
+                break
+            out.append((start, cut))
+            start = cut
+        if end > start:
+            out.append((start, end))
+            start = end
+    return out
+
+
+Boilerplate = tuple[int, str, int]  # (the content row it stands before, the line, its line number)
+
+
+@dataclass(frozen=True, slots=True)
+class Reflowed:
+    """A text's rows in the normalised mode (see reflowed)."""
+
+    rows: list[str]  # as shown: the original characters
+    numbers: list[int | None]  # the line each row starts on (None when that is the row above's)
+    keys: list[str]  # as compared: folded (text.fold), without spaces
+    boilerplate: list[Boilerplate]
+
+
+def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
+    """The normalised mode's rows of a text: its lines joined, with a space only between two words of a
+    space-separated script (so the spacing, like the wrapping, is the same for every copy), cut after every
+    sentence end; and the boilerplate lines apart. Rows show the original characters; they are compared
+    folded (text.fold)."""
+    drop = boilerplate_lines(text, boilerplate)
+    rows: list[str] = []
+    numbers: list[int | None] = []
+    keys: list[str] = []
+    extra: list[Boilerplate] = []
+    pieces: list[str] = []
+    starts: list[int] = []  # offset in the block where each piece starts
+    lines: list[int] = []  # and its line number
+
+    def flush() -> None:
+        block = "".join(pieces)
+        last = numbers[-1] if numbers else None
+        for start, end in _sentences(block):
+            row = block[start:end]
+            stripped = row.lstrip()
+            start += len(row) - len(stripped)
+            stripped = stripped.rstrip()
+            if not stripped:
+                continue
+            no = lines[bisect.bisect_right(starts, start) - 1]
+            rows.append(stripped)
+            keys.append("".join(fold(stripped).split()))
+            numbers.append(None if no == last else no)
+            last = no
+        pieces.clear()
+        starts.clear()
+        lines.clear()
+
+    length = 0
+    for no, line in enumerate(text.splitlines(), start=1):
+        if no - 1 in drop:
+            flush()
+            length = 0
+            extra.append((len(rows), line.strip(), no))
+            continue
+        words = line.split()
+        if not words:
+            continue
+        piece = words[0]
+        for word in words[1:]:  # a space only between two words of a space-separated script
+            piece += (" " + word) if _latin_word(piece[-1]) and _latin_word(word[0]) else word
+        if pieces and _latin_word(pieces[-1][-1]) and _latin_word(piece[0]):
+            piece = " " + piece
+        starts.append(length)
+        lines.append(no)
+        pieces.append(piece)
+        length += len(piece)
+    flush()
+    return Reflowed(rows, numbers, keys, extra)
+
+
 def _encode(items: list[str], table: dict[str, str]) -> str:
     """Each distinct item becomes one character, so diff-match-patch diffs item sequences."""
     out = []
@@ -102,7 +217,6 @@ def _encode(items: list[str], table: dict[str, str]) -> str:
             table[item] = code
         out.append(code)
     return "".join(out)
-
 
 def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
     """A patience-style diff of two encoded line sequences: lines that occur exactly once in each are
@@ -146,34 +260,43 @@ def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]
     return out
 
 
-def _inline(left: str, right: str, dmp: diff_match_patch) -> tuple[tuple[Span, ...], tuple[Span, ...], int]:
-    """Changed spans of two lines and the characters they share."""
+def _inline(left: str, right: str, dmp: diff_match_patch, normalised: bool) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """Changed spans of two rows (in the normalised mode, spaces are not compared and tokens are folded)."""
+    folded: dict[str, str] = {}
+
+    def positioned(row: str) -> tuple[list[str], list[Span]]:
+        toks, spans, pos = [], [], 0
+        for tok in tokens(row):
+            if not (normalised and tok.isspace()):
+                if normalised:
+                    tok_key = folded.get(tok)
+                    if tok_key is None:
+                        tok_key = folded[tok] = fold(tok)
+                else:
+                    tok_key = tok
+                toks.append(tok_key)
+                spans.append((pos, pos + len(tok)))
+            pos += len(tok)
+        return toks, spans
+
+    (lt, lpos), (rt, rpos) = positioned(left), positioned(right)
     table: dict[str, str] = {}
-    lt, rt = tokens(left), tokens(right)
     diffs = dmp.diff_main(_encode(lt, table), _encode(rt, table), False)
     lspans: list[Span] = []
     rspans: list[Span] = []
-    li = ri = lpos = rpos = common = 0
+    li = ri = 0
     for op, text in diffs:
         n = len(text)
         if op == 0:
-            width = sum(len(t) for t in lt[li:li + n])
-            common += width
-            lpos += width
-            rpos += sum(len(t) for t in rt[ri:ri + n])
             li += n
             ri += n
         elif op == -1:
-            width = sum(len(t) for t in lt[li:li + n])
-            _add_span(lspans, lpos, lpos + width)
-            lpos += width
+            _add_span(lspans, lpos[li][0], lpos[li + n - 1][1])
             li += n
         else:
-            width = sum(len(t) for t in rt[ri:ri + n])
-            _add_span(rspans, rpos, rpos + width)
-            rpos += width
+            _add_span(rspans, rpos[ri][0], rpos[ri + n - 1][1])
             ri += n
-    return tuple(lspans), tuple(rspans), common
+    return tuple(lspans), tuple(rspans)
 
 
 def _add_span(spans: list[Span], start: int, end: int) -> None:
@@ -185,31 +308,35 @@ def _add_span(spans: list[Span], start: int, end: int) -> None:
         spans.append((start, end))
 
 
-def compare_texts(left: str, right: str, budget_s: float = BUDGET_S) -> SideBySide:
-    """Align `left` (the reference) and `right` (the candidate) line by line, with changed runs inside lines."""
+Placed = tuple[Row, int | None, int | None]  # a row and the rows of each side it shows
+
+
+def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: list[int | None],
+           budget_s: float, keys: tuple[list[str], list[str]] | None = None) -> tuple[list[Placed], bool]:
+    """Rows of two sides aligned, with the changed runs inside each pair of changed rows. With `keys` (the
+    normalised mode), rows are equal when their keys are, and changes inside rows are found on folded text."""
+    normalised = keys is not None
     deadline = time.monotonic() + budget_s
     exact = True
     dmp = diff_match_patch()
     dmp.Diff_Timeout = min(LINE_TIMEOUT_S, budget_s)
-    (llines, lnos), (rlines, rnos) = segments(left), segments(right)
     table: dict[str, str] = {}
-    lcodes, rcodes = _encode(llines, table), _encode(rlines, table)
+    lcodes, rcodes = _encode(keys[0] if keys else llines, table), _encode(keys[1] if keys else rlines, table)
     started = time.monotonic()
     line_diffs = dmp.diff_main(lcodes, rcodes, False)
     if time.monotonic() - started >= dmp.Diff_Timeout:
         # diff-match-patch gave up on the best alignment (long texts with many scattered changes) and
-        # returned a coarse one: align on the lines found once in each text instead, diffing the gaps
+        # returned a coarse one: align on the rows found once in each text instead, diffing the gaps
         dmp.Diff_Timeout = GAP_TIMEOUT_S
         line_diffs = anchored_diff(lcodes, rcodes, dmp)
 
-    rows: list[Row] = []
-    common = 0
+    placed: list[Placed] = []
     li = ri = 0
     pending_del: list[int] = []
     pending_ins: list[int] = []
 
     def flush() -> None:
-        nonlocal common, exact
+        nonlocal exact
         for k in range(max(len(pending_del), len(pending_ins))):
             a = pending_del[k] if k < len(pending_del) else None
             b = pending_ins[k] if k < len(pending_ins) else None
@@ -219,18 +346,17 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S) -> SideBySi
                 if remaining > 0.01:
                     dmp.Diff_Timeout = min(INLINE_TIMEOUT_S, remaining)
                     started = time.monotonic()
-                    ls, rs, shared = _inline(ltext, rtext, dmp)
+                    ls, rs = _inline(ltext, rtext, dmp, normalised)
                     if time.monotonic() - started >= dmp.Diff_Timeout:
                         exact = False
-                    common += shared
                 else:
                     exact = False
                     ls, rs = ((0, len(ltext)),), ((0, len(rtext)),)
-                rows.append(Row("replace", ltext, rtext, lnos[a], rnos[b], ls, rs))
+                placed.append((Row("replace", ltext, rtext, lnos[a], rnos[b], ls, rs), a, b))
             elif a is not None:
-                rows.append(Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()))
+                placed.append((Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()), a, None))
             else:
-                rows.append(Row("insert", None, rlines[b], None, rnos[b], (), ((0, len(rlines[b])),)))
+                placed.append((Row("insert", None, rlines[b], None, rnos[b], (), ((0, len(rlines[b])),)), None, b))
         pending_del.clear()
         pending_ins.clear()
 
@@ -239,8 +365,8 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S) -> SideBySi
         if op == 0:
             flush()
             for k in range(n):
-                rows.append(Row("equal", llines[li + k], rlines[ri + k], lnos[li + k], rnos[ri + k]))
-                common += len(llines[li + k])
+                placed.append((Row("equal", llines[li + k], rlines[ri + k], lnos[li + k], rnos[ri + k]),
+                               li + k, ri + k))
             li += n
             ri += n
         elif op == -1:
@@ -250,14 +376,67 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S) -> SideBySi
             pending_ins.extend(range(ri, ri + n))
             ri += n
     flush()
-
-    hunks = tuple(k for k, row in enumerate(rows) if row.kind != "equal" and (k == 0 or rows[k - 1].kind == "equal"))
-    total = sum(map(len, llines)) + sum(map(len, rlines))
-    similarity = 100.0 if total == 0 else 100.0 * 2 * common / total
-    return SideBySide(tuple(rows), hunks, min(similarity, 100.0), exact)
+    return placed, exact
 
 
-def compare_files(left: Path, right: Path, max_bytes: int = 20 * 1024 * 1024,
-                  budget_s: float = BUDGET_S) -> SideBySide:
+def _with_boilerplate(placed: list[Placed], left: list[Boilerplate], right: list[Boilerplate]) -> list[Row]:
+    """The aligned rows with each side's boilerplate lines where they stand (before the content row that
+    follows them); boilerplate lines of both sides that stand at the same place share rows."""
+    out: list[Row] = []
+    a = b = 0
+
+    def put(left_upto: float, right_upto: float) -> None:
+        nonlocal a, b
+        ls: list[Boilerplate] = []
+        rs: list[Boilerplate] = []
+        while a < len(left) and left[a][0] <= left_upto:
+            ls.append(left[a])
+            a += 1
+        while b < len(right) and right[b][0] <= right_upto:
+            rs.append(right[b])
+            b += 1
+        for k in range(max(len(ls), len(rs))):
+            lb = ls[k] if k < len(ls) else None
+            rb = rs[k] if k < len(rs) else None
+            out.append(Row("boilerplate", lb[1] if lb else None, rb[1] if rb else None,
+                           lb[2] if lb else None, rb[2] if rb else None))
+
+    for row, li, ri in placed:
+        put(-1 if li is None else li, -1 if ri is None else ri)
+        out.append(row)
+    put(float("inf"), float("inf"))
+    return out
+
+
+def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
+                  boilerplate: Collection[int] = frozenset(), similarity: float | None = None) -> SideBySide:
+    """Align `left` (the reference) and `right` (the candidate) row by row, with changed runs inside rows.
+
+    `boilerplate` is the collection's set of boilerplate line hashes (analysis.collection_boilerplate):
+    with it, the similarity equals the pair's stored score and, in the normalised mode, those lines are
+    shown apart. `similarity` (0..1): the pair's score when the index already holds it (the same function on
+    the same texts), saving its computation on long texts. Raises ValueError for an unknown mode."""
+    if mode not in DIFF_MODES:
+        raise ValueError(f"unknown diff mode {mode!r}: use one of {', '.join(DIFF_MODES)}")
+    percent = 100.0 * (text_similarity(left, right, boilerplate) if similarity is None else similarity)
+    if mode == RAW:
+        (llines, lnos), (rlines, rnos) = segments(left), segments(right)
+        placed, exact = _align(llines, lnos, rlines, rnos, budget_s)
+        rows = [row for row, _, _ in placed]
+        extra = 0
+    else:
+        a, b = reflowed(left, boilerplate), reflowed(right, boilerplate)
+        placed, exact = _align(a.rows, a.numbers, b.rows, b.numbers, budget_s, (a.keys, b.keys))
+        rows = _with_boilerplate(placed, a.boilerplate, b.boilerplate)
+        extra = len(a.boilerplate) + len(b.boilerplate)
+    hunks = tuple(k for k, row in enumerate(rows)
+                  if row.kind in CHANGED and (k == 0 or rows[k - 1].kind not in CHANGED))
+    return SideBySide(tuple(rows), hunks, percent, exact, mode, extra)
+
+
+def compare_files(left: Path, right: Path, max_bytes: int = 20 * 1024 * 1024, budget_s: float = BUDGET_S,
+                  mode: str = DEFAULT_DIFF_MODE, boilerplate: Collection[int] = frozenset(),
+                  similarity: float | None = None) -> SideBySide:
     """Read and decode two files (as the scan does) and compare them. Raises OSError or DecodeError."""
-    return compare_texts(read_text_file(left, max_bytes).text, read_text_file(right, max_bytes).text, budget_s)
+    return compare_texts(read_text_file(left, max_bytes).text, read_text_file(right, max_bytes).text, budget_s,
+                         mode, boilerplate, similarity)

@@ -289,6 +289,27 @@ def _detect(data: bytes, candidates: tuple[str, ...] | None) -> tuple[str, str] 
         return None
 
 
+# Python codec names as people know them (charset-normalizer and the BOM check give Python's names)
+ENCODING_NAMES = {
+    "utf_8": "UTF-8", "utf_8_sig": "UTF-8 (BOM)", "utf_16": "UTF-16", "utf_16_le": "UTF-16 LE",
+    "utf_16_be": "UTF-16 BE", "utf_32": "UTF-32", "utf_32_le": "UTF-32 LE", "utf_32_be": "UTF-32 BE",
+    "gb18030": "GB18030", "gbk": "GBK", "gb2312": "GB2312", "big5": "Big5", "big5hkscs": "Big5-HKSCS",
+    "cp950": "Big5 (CP950)", "cp936": "GBK (CP936)", "hz": "HZ", "euc_jp": "EUC-JP", "shift_jis": "Shift_JIS",
+    "cp932": "Shift_JIS (CP932)", "euc_kr": "EUC-KR", "cp949": "EUC-KR (CP949)", "ascii": "ASCII",
+    "latin_1": "ISO-8859-1", "iso8859_15": "ISO-8859-15", "cp1252": "Windows-1252", "cp1251": "Windows-1251",
+    "koi8_r": "KOI8-R", "mac_roman": "Mac Roman",
+}
+
+
+def encoding_name(codec: str) -> str:
+    """The usual name of an encoding ('gb18030' -> 'GB18030', 'utf_16_le' -> 'UTF-16 LE'), for people."""
+    try:
+        canonical = codecs.lookup(codec).name.replace("-", "_")
+    except LookupError:
+        return codec
+    return ENCODING_NAMES.get(canonical, codec.upper().replace("_", "-"))
+
+
 def read_text_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
     """Read and decode one file. Raises DecodeError or OSError with a reason."""
     data, st = read_bytes(path, max_bytes, follow_links)

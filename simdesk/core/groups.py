@@ -25,10 +25,14 @@ class Grouper:
 
     def __init__(self, snapshot: Snapshot, i: np.ndarray, j: np.ndarray, d: np.ndarray,
                  max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = (),
-                 scores: np.ndarray | None = None, min_score: float | None = None) -> None:
+                 scores: np.ndarray | None = None, min_score: float | None = None,
+                 boilerplate: frozenset[int] = frozenset()) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
-        least that group (see verify.py). Without them, every pair within the threshold groups."""
+        least that group (see verify.py). Without them, every pair within the threshold groups.
+        `boilerplate`: the collection's boilerplate line hashes the scores were computed without (a
+        comparison of two members needs them to show the same similarity)."""
         self.snapshot = snapshot
+        self.boilerplate = boilerplate
         self.max_threshold = max_threshold
         self.min_score = min_score if scores is not None else None
         if scores is None:
@@ -49,7 +53,8 @@ class Grouper:
     def without(self, pairs: Iterable[tuple[str, str]]) -> Grouper:
         """This grouper without the given pairs of paths (an editor's "not duplicates"), in memory."""
         return Grouper(self.snapshot, self.i, self.j, self.d, self.max_threshold, ignored=pairs,
-                       scores=self.scores if self.verified else None, min_score=self.min_score)
+                       scores=self.scores if self.verified else None, min_score=self.min_score,
+                       boilerplate=self.boilerplate)
 
     @property
     def verified(self) -> bool:

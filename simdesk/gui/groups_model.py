@@ -14,7 +14,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core import Decisions, Group, Grouping, Member, similarity_percent
+from simdesk.core import Decisions, Group, Grouping, Member, encoding_name, similarity_percent
+from simdesk.gui.diff_view import similarity_text
 from simdesk.gui.translations import fill
 
 TOP = 0  # internalId of group rows; member rows carry (group position + 1)
@@ -37,6 +38,13 @@ MEMBER_PATH_FLAGS = MEMBER_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
 COLUMNS = 8
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(COLUMNS)
 ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def file_then_folder(path: str) -> str:
+    """A relative path as the list shows it: the file name first, then its folder ('b.txt — a/x'), so that
+    eliding a long entry in the middle keeps both the name and the end of the folder."""
+    folder, _, name = path.rpartition("/")
+    return f"{name} — {folder}" if folder else name
 
 
 def human_size(n: int) -> str:
@@ -224,6 +232,18 @@ class GroupsModel(QAbstractItemModel):
         member_row = next(n for n, m in enumerate(members) if m.path == path)
         return self.index(member_row, COL_PATH, self.index(position, 0))
 
+    def pair_score(self, path_a: str, path_b: str) -> float | None:
+        """The stored verification score of two documents (what the Similarity column shows for them), or
+        None when that pair was not verified at this threshold."""
+        if self.grouping is None:
+            return None
+        paths = self.grouping.snapshot.paths
+        rows = [bisect.bisect_left(paths, p) for p in (path_a, path_b)]
+        if any(r >= len(paths) or paths[r] != p for r, p in zip(rows, (path_a, path_b))):
+            return None
+        score = self.grouping.pair_score(rows[0], rows[1])
+        return None if score is None or score != score else score  # NaN: could not be verified
+
     def group_at(self, row: int) -> Group:
         assert self.grouping is not None
         return self.grouping.group(int(self.order[row]))
@@ -267,7 +287,19 @@ class GroupsModel(QAbstractItemModel):
         return COLUMNS
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == TOOLTIP:
+            return (self.tr("The file name, then its folder; a group row names its first document"),
+                    self.tr("How many documents the group holds"),
+                    self.tr("The size of the file, or of the whole group"),
+                    self.tr("Fingerprint bits that differ from the group's first document (advanced)"),
+                    self.tr("How much of the text the document shares with the group's first document, "
+                            "checked character by character (the figure the comparison shows)"),
+                    self.tr("When the file was last modified"),
+                    self.tr("The text encoding the file was read in"),
+                    self.tr("Keep, to trash, or the group's representative"))[section]
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
         return (self.tr("Document"), self.tr("Members"), self.tr("Size"), self.tr("Distance"),
                 self.tr("Similarity"), self.tr("Modified"), self.tr("Encoding"), self.tr("Status"))[section]
@@ -302,7 +334,7 @@ class GroupsModel(QAbstractItemModel):
             return g.members[0].path
         if role == DISPLAY:
             if col == COL_PATH:
-                return fill(self.tr("Group %1: %2"), str(g.id), g.members[0].path)
+                return fill(self.tr("Group %1: %2"), str(g.id), file_then_folder(g.members[0].path))
             if col == COL_MEMBERS:
                 return len(g.members)
             if col == COL_SIZE:
@@ -336,7 +368,7 @@ class GroupsModel(QAbstractItemModel):
             return m.path
         if role == DISPLAY:
             if col == COL_PATH:
-                return m.path
+                return file_then_folder(m.path)
             if col == COL_SIZE:
                 return human_size(m.size)
             if col == COL_DISTANCE:
@@ -344,12 +376,12 @@ class GroupsModel(QAbstractItemModel):
             if col == COL_SIMILARITY:
                 score = m.score
                 if score is not None:  # verified on the texts
-                    return f"{score * 100:.1f}%"
+                    return similarity_text(score * 100)  # the figure the diff's header shows too
                 return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
             if col == COL_MODIFIED:
                 return _when(m.mtime_ns)
             if col == COL_ENCODING:
-                return m.encoding
+                return encoding_name(m.encoding)
             if col == COL_STATUS:
                 if m.path in self.keep:
                     return self.tr("keep")

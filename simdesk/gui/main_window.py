@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log, compare_files,
                           index_path, pair_to_compare, undo_last)
+from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import COL_PATH, GroupsModel
 from simdesk.gui.problems_model import ProblemsModel
@@ -47,6 +48,10 @@ class MainWindow(WindowMessages):
         self._diff_request = 0
         self.background = Background(self)
         self.writer = Background(self, serial=True)  # saves the editor's decisions, in order
+        self._compare_soon = QTimer(self)  # one comparison for a burst of selection changes
+        self._compare_soon.setSingleShot(True)
+        self._compare_soon.setInterval(0)
+        self._compare_soon.timeout.connect(self._compare_current)
 
         self.groups_model = GroupsModel(self)
         self.problems_model = ProblemsModel(self)
@@ -62,6 +67,7 @@ class MainWindow(WindowMessages):
         if (state := settings.window_state()) is not None:
             self.restoreState(state)
         self.threshold_bar.set_value(settings.threshold())
+        self.restore_layout()
         self.refresh_recent()
         self.update_actions()
 
@@ -81,6 +87,8 @@ class MainWindow(WindowMessages):
         self.groups_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.decisions_changed.connect(self.save_decisions)
         self.groups_model.modelReset.connect(self.update_actions)
+        self.diff_view.mode_changed.connect(self._diff_mode_changed)
+        self.diff_view.shown.connect(self.diff_shown)
 
     def retranslate(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
@@ -261,22 +269,35 @@ class MainWindow(WindowMessages):
 
     def _selection_changed(self) -> None:
         self.update_actions()
+        self._compare_soon.start()  # select_members changes the selection twice: compare once
+
+    def _diff_mode_changed(self, mode: str) -> None:
+        self.settings.set("ui/diff_mode", mode)
+        self._compare_current()
+
+    def _compare_current(self) -> None:
+        """Compare the current pair off the GUI thread, in the diff's mode and without the collection's
+        boilerplate, so that the header shows the similarity the table shows (the stored score when the pair
+        was verified); the panes' documents are built there too."""
         pair = self.current_pair()
         if pair is None or self.root is None:
             self.diff_view.clear()
             return
         self._diff_request += 1
         request, (left, right), root = self._diff_request, pair, self.root
+        compare = partial(compare_files, root / left.path, root / right.path, self.settings.scan_options().max_bytes,
+                          mode=self.diff_view.mode,
+                          boilerplate=self.review.grouper.boilerplate if self.review is not None else frozenset(),
+                          similarity=self.groups_model.pair_score(left.path, right.path))
+        font, label = self.diff_view.left.font(), self.diff_view.boilerplate_label()
         self.diff_view.summary.setText(self.tr("Comparing…"))
-        self.background.call(partial(compare_files, root / left.path, root / right.path,
-                                     self.settings.scan_options().max_bytes),
+        self.background.call(lambda: render(compare(), font, label),
                              partial(self._show_diff, request, left.path, right.path),
                              partial(self._diff_failed, request))
 
-    def _show_diff(self, request: int, left: str, right: str, result) -> None:
+    def _show_diff(self, request: int, left: str, right: str, rendered: Rendered) -> None:
         if request == self._diff_request:  # else the selection moved on while this was computed
-            self.diff_view.show_result(result, left, right)
-            self.diff_shown.emit()
+            self.diff_view.show_result(rendered.result, left, right, rendered)  # then diff_view.shown
 
     def _diff_failed(self, request: int, message: str) -> None:
         if request == self._diff_request:
@@ -431,6 +452,7 @@ class MainWindow(WindowMessages):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.set_geometry(self.saveGeometry(), self.saveState())
+        self.save_layout()
         self.settings.set("review/last_threshold", self.threshold_bar.value())
         self.settings.sync()
         self.stop_scan()

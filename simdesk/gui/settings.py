@@ -11,11 +11,16 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from simdesk.core import MAX_THRESHOLD, ReviewSettings, ScanOptions
+from simdesk.core import DEFAULT_DIFF_MODE, DIFF_MODES, MAX_THRESHOLD, ReviewSettings, ScanOptions
 
 SETTINGS_VERSION = 1
 RECENT_MAX = 8
 LANGUAGES = ("system", "en", "zh_CN")
+
+
+# the layouts the window remembers across runs (QHeaderView/QSplitter.saveState blobs)
+VIEW_STATES = {"groups_header": "ui/groups_header", "review_splitter": "ui/review_splitter",
+               "diff_panes": "ui/diff_panes"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ OPTIONS = {o.key: o for o in (
     Option("review/min_similarity", float, ReviewSettings().min_similarity),
     Option("review/last_threshold", int, -1),  # -1: use the default threshold
     Option("ui/language", str, "system"),
+    Option("ui/diff_mode", str, DEFAULT_DIFF_MODE),  # how the diff compares (core.DIFF_MODES)
     Option("ui/last_folder", str, ""),
     Option("ui/recent_folders", list, []),
 )}
@@ -117,4 +123,16 @@ class Settings:
     def window_state(self) -> QByteArray | None:
         value = self.store.value("ui/state")
         return value if isinstance(value, QByteArray) else None
+
+    def diff_mode(self) -> str:
+        mode = self.get("ui/diff_mode")
+        return mode if mode in DIFF_MODES else DEFAULT_DIFF_MODE
+
+    def view_state(self, name: str) -> QByteArray | None:
+        """A view's saved layout (`name` in VIEW_STATES: splitter sizes, column widths and sort order)."""
+        value = self.store.value(VIEW_STATES[name])
+        return value if isinstance(value, QByteArray) else None
+
+    def set_view_state(self, name: str, state: QByteArray) -> None:
+        self.store.setValue(VIEW_STATES[name], state)
 

@@ -70,6 +70,7 @@ class WindowParts(QMainWindow):
         self.groups_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.groups_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.groups_view.setAllColumnsShowFocus(True)
+        self.groups_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # file name first: both ends stay
         header = self.groups_view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -148,6 +149,7 @@ class WindowParts(QMainWindow):
         self.act_prev = action("previous_change", self.diff_view.previous_change, "P")
         self.act_filter = action("find", lambda: self.filter_edit.setFocus(), K.Find)
         self.act_about = action("about", self.about)
+        self.act_manual = action("manual", self.show_manual, K.HelpContents)
 
 
     def _create_menus(self) -> None:
@@ -186,6 +188,7 @@ class WindowParts(QMainWindow):
         for a in (self.act_next, self.act_prev, self.act_filter):
             self.menu_view.addAction(a)
         self.menu_help = bar.addMenu("")
+        self.menu_help.addAction(self.act_manual)
         self.menu_help.addAction(self.act_about)
         toolbar = self.addToolBar("main")
         toolbar.setObjectName("toolbar")
@@ -232,6 +235,7 @@ class WindowParts(QMainWindow):
             self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
             self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),
             self.act_filter: self.tr("&Filter by path"), self.act_about: self.tr("&About simdesk"),
+            self.act_manual: self.tr("simdesk &manual"),
         }
         for a, text in texts.items():
             a.setText(text)
@@ -247,6 +251,49 @@ class WindowParts(QMainWindow):
         self.threshold_bar.retranslate()
         self.diff_view.retranslate()
         self.groups_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.groups_model.columnCount() - 1)
+        self._name_for_assistive_technology()
+
+    def _name_for_assistive_technology(self) -> None:
+        """Accessible names of the main widgets (screen readers say them), and the Tab order: slider,
+        filter, groups, then the diff's mode switch and its two panes."""
+        self.threshold_bar.slider.setAccessibleName(self.tr("Similarity threshold"))
+        self.threshold_bar.slider.setAccessibleDescription(self.tr(
+            "Moves the least similarity a pair needs to be grouped; the groups follow at once"))
+        self.filter_edit.setAccessibleName(self.tr("Filter groups"))
+        self.groups_view.setAccessibleName(self.tr("Groups of similar documents"))
+        self.groups_view.setAccessibleDescription(self.tr(
+            "One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it "
+            "for the trash"))
+        self.problems_view.setAccessibleName(self.tr("Files that could not be read"))
+        self.diff_view.setAccessibleName(self.tr("Side-by-side comparison"))
+        order = (self.threshold_bar.slider, self.filter_edit, self.tabs, self.groups_view,
+                 self.diff_view.mode_button, self.diff_view.left, self.diff_view.right)
+        for a, b in zip(order, order[1:]):
+            QWidget.setTabOrder(a, b)
+
+    def restore_layout(self) -> None:
+        """Splitter sizes, column widths and the sort order as they were left."""
+        header = self.groups_view.header()
+        if (state := self.settings.view_state("groups_header")) is not None and header.restoreState(state):
+            self.groups_view.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        if (state := self.settings.view_state("review_splitter")) is not None:
+            self.review_page.restoreState(state)
+        if (state := self.settings.view_state("diff_panes")) is not None:
+            self.diff_view.panes.restoreState(state)
+        self.diff_view.set_mode(self.settings.diff_mode())
+
+    def save_layout(self) -> None:
+        self.settings.set_view_state("groups_header", self.groups_view.header().saveState())
+        self.settings.set_view_state("review_splitter", self.review_page.saveState())
+        self.settings.set_view_state("diff_panes", self.diff_view.panes.saveState())
+
+    def show_manual(self) -> None:
+        """The short manual, in the interface's language, in a window of its own (not modal)."""
+        from simdesk.gui.manual import ManualDialog
+
+        dialog = self.findChild(ManualDialog) or ManualDialog(self.settings.get("ui/language"), self)
+        dialog.show()
+        dialog.raise_()
 
 
     def update_actions(self) -> None:

@@ -1,10 +1,13 @@
-"""core.diff: aligned rows, changed runs inside lines (characters for Chinese, words otherwise), bounds."""
+"""core.diff: aligned rows, changed runs inside lines (characters for Chinese, words otherwise), bounds; the
+normalised mode (wrapping, spaces, width and boilerplate never shown as changes); the one similarity figure."""
 from __future__ import annotations
 
 import random
 import time
 
+from simdesk.core.boilerplate import line_hash
 from simdesk.core.diff import compare_files, compare_texts, segments
+from simdesk.core.analysis import text_similarity
 
 
 def changed(text: str, spans) -> list[str]:
@@ -14,7 +17,7 @@ def changed(text: str, spans) -> list[str]:
 def test_chinese_changes_are_single_characters():
     left = "床前明月光\n疑是地上霜\n举头望明月\n低头思故乡"
     right = "床前明月光\n疑是地下霜\n举头望明月\n低头思故乡\n（转载）"
-    result = compare_texts(left, right)
+    result = compare_texts(left, right, mode="raw")
     kinds = [r.kind for r in result.rows]
     assert kinds == ["equal", "replace", "equal", "equal", "insert"]
     row = result.rows[1]
@@ -22,11 +25,12 @@ def test_chinese_changes_are_single_characters():
     assert changed(row.right, row.right_spans) == ["下"]
     assert result.rows[4].left is None and result.rows[4].right_no == 5
     assert result.hunks == (1, 4)
-    assert 80 < result.similarity < 100 and result.exact
+    assert result.similarity == 100 * text_similarity(left, right) and 0 < result.similarity < 100
+    assert result.exact
 
 
 def test_other_scripts_change_whole_words():
-    result = compare_texts("The quick brown fox jumps", "The quick red fox jumped")
+    result = compare_texts("The quick brown fox jumps", "The quick red fox jumped", mode="raw")
     row = result.rows[0]
     assert changed(row.left, row.left_spans) == ["brown", "jumps"]
     assert changed(row.right, row.right_spans) == ["red", "jumped"]
@@ -68,9 +72,76 @@ def test_many_scattered_changes_in_a_long_text_are_each_found():
     lines = [f"第{i}行 内容 {'甲乙丙丁' * 5}" for i in range(20000)]
     edited = [line + "改" if i % 10 == 0 else line for i, line in enumerate(lines)]
     started = time.monotonic()
-    result = compare_texts("\n".join(lines), "\n".join(edited))
+    result = compare_texts("\n".join(lines), "\n".join(edited), mode="raw")
     assert time.monotonic() - started < 5
     changed = [r for r in result.rows if r.kind != "equal"]
     assert len(changed) == 2000 and len(result.hunks) == 2000
     assert all(r.kind == "replace" and [r.right[a:b] for a, b in r.right_spans] == ["改"] for r in changed)
     assert result.exact
+
+
+# -- the normalised mode ------------------------------------------------------------------------------------
+ARTICLE = ("国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
+           "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进。"
+           "他指出，下一阶段将继续加大宏观政策调节力度，着力扩大国内需求。"
+           "Officials said the economy kept recovering in the third quarter.")
+
+
+def rewrap(text: str, width: int) -> str:
+    return "\n".join(text[k:k + width] for k in range(0, len(text), width))
+
+
+def test_rewrapped_copy_with_other_spaces_and_widths_shows_no_change():
+    left = rewrap(ARTICLE, 37)
+    right = rewrap(ARTICLE.replace("，", ",").replace("third", "ｔｈｉｒｄ"), 23).replace("主要", "主  要")
+    raw = compare_texts(left, right, mode="raw")
+    assert raw.hunks  # as bytes, every line differs
+    result = compare_texts(left, right)
+    assert result.mode == "normalised" and result.hunks == ()
+    assert all(row.kind == "equal" for row in result.rows) and len(result.rows) == 4  # one row per sentence
+    # the rows show the original characters, not the folded ones
+    assert "，" in result.rows[0].left and "," in result.rows[0].right
+    assert result.similarity == raw.similarity == 100 * text_similarity(left, right)
+
+
+def test_normalised_mode_still_shows_a_real_edit_at_its_characters():
+    left = rewrap(ARTICLE, 30)
+    right = rewrap(ARTICLE.replace("扩大国内需求", "扩大出口"), 41)
+    result = compare_texts(left, right)
+    changed = [r for r in result.rows if r.kind != "equal"]
+    assert len(changed) == 1 and len(result.hunks) == 1
+    row = changed[0]
+    assert "".join(row.left[a:b] for a, b in row.left_spans) == "国内需求"
+    assert "".join(row.right[a:b] for a, b in row.right_spans) == "出口"
+
+
+def test_boilerplate_lines_are_rows_apart_and_never_changes():
+    notice = "本文转载自新华网，版权归原作者所有"
+    other_notice = "欢迎关注我们的公众号获取更多资讯"
+    boilerplate = {line_hash("本文转载自新华网版权归原作者所有"), line_hash("欢迎关注我们的公众号获取更多资讯")}
+    left = notice + "\n" + rewrap(ARTICLE, 30)
+    right = rewrap(ARTICLE, 50) + "\n" + other_notice
+    result = compare_texts(left, right, boilerplate=boilerplate)
+    kinds = [r.kind for r in result.rows]
+    assert kinds[0] == "boilerplate" and kinds[-1] == "boilerplate" and result.hunks == ()
+    assert result.rows[0].left == notice and result.rows[0].right is None and result.rows[0].left_no == 1
+    assert result.rows[-1].right == other_notice and result.rows[-1].left is None
+    assert result.boilerplate == 2
+    # the figure is the verification score without the boilerplate: the same article on both sides
+    assert result.similarity == 100.0 == 100 * text_similarity(left, right, boilerplate)
+    assert text_similarity(left, right) < 1.0  # with the notices counted, it would not be
+
+
+def test_unknown_mode_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown diff mode"):
+        compare_texts("a", "b", mode="bytes")
+
+
+def test_traditional_and_simplified_copies_compare_equal_as_normalised():
+    simplified = "这个问题很重要。台湾的朋友也这样说。"
+    traditional = "這個問題很重要。臺灣的朋友也這樣說。"
+    result = compare_texts(simplified, traditional)
+    assert result.hunks == () and [r.kind for r in result.rows] == ["equal", "equal"]
+    assert compare_texts(simplified, traditional, mode="raw").hunks

@@ -135,3 +135,20 @@ def test_rescan_after_one_edit_scores_only_the_new_pairs(tmp_path, small_corpus)
         unchanged_pairs = {k: v for k, v in index.scores().items() if k in kept}
         assert len(unchanged_pairs) >= len(kept) - 20  # the untouched documents' scores were kept, not redone
         assert len(after) >= len(before) - 1
+
+
+def test_the_diff_shows_the_stored_score_of_every_verified_pair(tmp_path, small_corpus):
+    """One similarity: the figure a side-by-side comparison reports is the score grouping used."""
+    from simdesk.core.analysis import collection_boilerplate
+    from simdesk.core.diff import compare_files
+
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(small_corpus, index, ScanOptions(jobs=1))
+        grouping = analyse(small_corpus, index, verify=VerifySettings(jobs=1)).at(12)
+        boilerplate = collection_boilerplate(index)
+    pairs = [(g.members[0].path, m.path, m.score) for g in grouping for m in g.members[1:] if m.score is not None]
+    assert len(pairs) >= 20 and any(s < 1.0 for _, _, s in pairs)
+    for a, b, stored in pairs[:40]:
+        for mode in ("normalised", "raw"):
+            shown = compare_files(small_corpus / a, small_corpus / b, mode=mode, boilerplate=boilerplate)
+            assert round(shown.similarity, 1) == round(100 * stored, 1), (a, b, mode)

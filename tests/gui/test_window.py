@@ -8,31 +8,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, open_and_wait, shown_groups,
-                                     trashed_names)
+from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, group_index_containing, member_index,
+                                     open_and_wait, shown_groups, trashed_names)
 from simdesk.core.groups import grouper_for
 from simdesk.core.index import Index
-from simdesk.gui.diff_view import CHANGE_LEFT, CHANGE_RIGHT
-from simdesk.gui.groups_model import MemberRole
 from tests.folders import POEM, small_folder
-
-def group_index_containing(window, path: str):
-    model = window.groups_model
-    for r in range(model.rowCount()):
-        parent = model.index(r, 0)
-        for k in range(model.rowCount(parent)):
-            idx = model.index(k, 0, parent)
-            if idx.data(MemberRole).path == path:
-                return parent
-    raise AssertionError(f"{path} is in no group")
-
-
-def member_index(window, path: str):
-    parent = group_index_containing(window, path)
-    model = window.groups_model
-    return next(model.index(k, 0, parent) for k in range(model.rowCount(parent))
-                if model.index(k, 0, parent).data(MemberRole).path == path)
-
 
 def press_on_member(qtbot, window, path: str, key) -> None:
     idx = member_index(window, path)
@@ -162,9 +142,11 @@ def test_diff_highlights_a_planted_change(qtbot, window, tmp_path):
     # what the user sees: the changed character is painted with the change colour in its pane
     pane = view.right if edited_right else view.left
     block = pane.document().findBlockByNumber(n)
-    ranges = [(f.start, f.length, f.format.background().color().name()) for f in block.layout().formats()]
-    colour = (CHANGE_RIGHT if edited_right else CHANGE_LEFT).name()
-    assert (new_text.index("江"), 1, colour) in ranges
+    painted = [(sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - sel.cursor.selectionStart(),
+                sel.format.background().color().name()) for sel in pane.extraSelections()]
+    colours = pane.colours
+    colour = (colours.right_change if edited_right else colours.left_change).name()
+    assert (new_text.index("江"), 1, colour) in painted
     assert view.current == 0 and "1 change " in view.summary.text()
     # N and P keys move between changes; the panes scroll together
     window.groups_view.setFocus()

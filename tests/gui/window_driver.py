@@ -46,3 +46,23 @@ def engine_groups(folder: Path, threshold: int | None, db: Path) -> dict:
 
 def as_sets(doc: dict) -> list[frozenset[str]]:
     return [frozenset(m["path"] for m in g["members"]) for g in doc["groups"]]
+
+
+def group_index_containing(window, path: str):
+    """The group row whose members include `path` (fails the test when none does)."""
+    model = window.groups_model
+    for r in range(model.rowCount()):
+        parent = model.index(r, 0)
+        for k in range(model.rowCount(parent)):
+            idx = model.index(k, 0, parent)
+            if idx.data(MemberRole).path == path:
+                return parent
+    raise AssertionError(f"{path} is in no group")
+
+
+def member_index(window, path: str):
+    """The member row showing `path`."""
+    parent = group_index_containing(window, path)
+    model = window.groups_model
+    return next(model.index(k, 0, parent) for k in range(model.rowCount(parent))
+                if model.index(k, 0, parent).data(MemberRole).path == path)
