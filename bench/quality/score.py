@@ -10,6 +10,7 @@ how they compare texts only; they get no markup stripping, script folding or oth
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -105,6 +106,7 @@ def minhash_run(name: str, paths: list[str], texts: list[str], shingles: Callabl
 def simhash_run(paths: list[str], texts: list[str]) -> Run:
     from simhash import Simhash, SimhashIndex
 
+    logging.getLogger("simhash").setLevel(logging.ERROR)  # a warning per large bucket, thousands of lines
     started = time.perf_counter()
     hashes = [Simhash(words(t) or [""]) for t in texts]
     index = SimhashIndex([(str(k), h) for k, h in enumerate(hashes)], k=SIMHASH_K)
@@ -128,7 +130,7 @@ def table(root: Path, runs: list[Run]) -> tuple[str, dict]:
     """A per-class table (P / R / F1 of each tool; files and true pairs per class) and the same as data."""
     truth = load_truth(root)
     scored = {run.name: score_classes(truth, run.groups) for run in runs}
-    classes = list(next(iter(scored.values())))
+    classes = [c for c in next(iter(scored.values())) if c]  # "": files of a collection without classes
     head = f"{'class':<10} {'files':>6} {'pairs':>6}  " + "  ".join(f"{run.name:>20}" for run in runs)
     lines = [head, f"{'':<10} {'':>6} {'':>6}  " + "  ".join(f"{'P     R     F1':>20}" for _ in runs)]
     for klass in classes:
