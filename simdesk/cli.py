@@ -276,9 +276,10 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
     removals = [{"path": r.path, "group": r.group_id, "size": r.size} for r in plan.removals]
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
+    undecided = [{"group": g, "path": path} for g, path in plan.undecided]
     if fmt == "json":
         out = {"root": folder, "rule": rule, "dry_run": dry_run, "kept": sorted(review.decisions.keep),
-               "planned": removals, "refused_groups": refused}
+               "planned": removals, "refused_groups": refused, "undecided": undecided}
         if done is not None:
             out.update(done=done.done, bytes_done=done.bytes_done,
                        skipped=[{"path": p, "reason": why} for p, why in done.skipped],
@@ -297,6 +298,9 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
                 click.echo(f"failed  {p}: {why}")
         for r in refused:
             click.echo(f"left alone  group {r['group']}: {r['reason']}")
+        for u in undecided:
+            click.echo(f"left alone  {u['path']}: joined group {u['group']} after its copy to keep was marked; "
+                       "decide it first")
     if done is None:
         click.echo(f"simdesk: dry run: {plan.files} files ({plan.bytes:,} bytes) would go to the trash", err=True)
     else:

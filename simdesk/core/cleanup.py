@@ -25,7 +25,7 @@ import os
 import shutil
 import stat
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +75,7 @@ class CleanupPlan:
     refusals: tuple[Refusal, ...]
     survivors: dict[int, tuple[Member, ...]] = field(default_factory=dict)  # with what the scan saw of them
     allow_last_copy: bool = False  # the editor confirmed removing every copy of some groups (plan_cleanup)
+    undecided: tuple[tuple[int, str], ...] = ()  # (group, path): joined a group after its keep mark was made
 
     @property
     def files(self) -> int:
@@ -86,21 +87,32 @@ class CleanupPlan:
 
 
 def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
-                 queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False) -> CleanupPlan:
+                 queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False,
+                 reviewed: Mapping[str, Mapping[str, str]] | None = None) -> CleanupPlan:
     """Plan the removal of duplicates.
 
     In a group with at least one kept member, every member not kept is removed. In a group with nothing
     kept, only the members queued for removal are; queuing every member of such a group is refused (the
     group is left alone and named in `refusals`) unless `allow_last_copy` says the editor confirmed exactly
     that. A kept member is never removed, even if also queued.
+
+    With `reviewed` (each kept path -> the members its group had, path -> content hash, when the editor
+    marked it), a keep mark decides only for the members the editor saw: one that joined the group since,
+    or whose content changed, is undecided and not removed unless queued (listed in `undecided`).
     """
     removals: list[Removal] = []
     refusals: list[Refusal] = []
     survivors: dict[int, tuple[Member, ...]] = {}
+    undecided: list[tuple[int, str]] = []
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
             doomed = [m for m in g.members if m.path not in keep]
+            if reviewed is not None:
+                seen = [m for m in doomed if m.path in queued or any(
+                    reviewed.get(k.path, {}).get(m.path) == m.content_hash for k in kept)]
+                undecided.extend((g.id, m.path) for m in doomed if m not in seen)
+                doomed = seen
         else:
             doomed = [m for m in g.members if m.path in queued]
             if doomed and len(doomed) == len(g.members) and not allow_last_copy:
@@ -111,7 +123,7 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
         removals.extend(Removal(m.path, m.size, m.mtime_ns, m.content_hash, g.id) for m in doomed)
         doomed_paths = {m.path for m in doomed}
         survivors[g.id] = tuple(m for m in g.members if m.path not in doomed_paths)
-    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy)
+    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy, tuple(undecided))
 
 
 def _regular_file_state(path: Path) -> tuple[os.stat_result, str] | str:

@@ -87,6 +87,14 @@ SCHEMA = (
     END
     """,
     """
+    CREATE TABLE IF NOT EXISTS reviewed (
+        keep_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        member_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        content_hash TEXT NOT NULL,
+        PRIMARY KEY (keep_id, member_id)
+    ) WITHOUT ROWID
+    """,
+    """
     CREATE TABLE IF NOT EXISTS ignored_pairs (
         a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -165,7 +173,8 @@ class Index:
 
     def _drop_all(self) -> None:
         with self.transaction():
-            for table in ("ignored_pairs", "keep_marks", "trash_queue", "scores", "problems", "documents", "meta"):
+            for table in ("ignored_pairs", "reviewed", "keep_marks", "trash_queue", "scores", "problems", "documents",
+                          "meta"):
                 self.conn.execute(f"DROP TABLE IF EXISTS {table}")
         self.rebuilt = True
 
@@ -376,6 +385,26 @@ class Index:
     def set_keep(self, path: str, keep: bool) -> None:
         """Mark a document as the copy to keep (which takes it out of the trash queue), or unmark it."""
         self._set_mark("keep_marks", "trash_queue", path, keep)
+
+    def reviewed(self) -> dict[str, dict[str, str]]:
+        """For each copy marked to keep: the members of its group as the editor saw them when marking it
+        (path -> content hash). A keep mark decides only for those (review.Decisions)."""
+        out: dict[str, dict[str, str]] = {}
+        rows = self.conn.execute("SELECT dk.path, dm.path, r.content_hash FROM reviewed r "
+                                 "JOIN documents dk ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id")
+        for keep, member, digest in rows:
+            out.setdefault(keep, {})[member] = digest
+        return out
+
+    def set_reviewed(self, keep: str, members: dict[str, str]) -> None:
+        """Replace what the editor saw when marking `keep` (members: path -> content hash; empty: nothing)."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM reviewed WHERE keep_id = (SELECT id FROM documents WHERE path = ?)",
+                              (keep,))
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO reviewed(keep_id, member_id, content_hash) "
+                "SELECT k.id, m.id, ? FROM documents k, documents m WHERE k.path = ? AND m.path = ?",
+                [(digest, keep, member) for member, digest in members.items()])
 
     def queued_for_trash(self) -> set[str]:
         """Documents the editor queued for the trash (a decision kept across restarts, acted on only by an

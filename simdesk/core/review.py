@@ -37,6 +37,7 @@ from simdesk.core.workers import CancelToken
 
 KEEP = "keep"
 QUEUED = "queued"
+REVIEWED = "reviewed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +82,21 @@ class Decisions:
     """The editor's decisions on one folder: copies to keep, copies queued for the trash (exclusive: marking
     one takes it out of the other) and pairs that are not duplicates (they never group together again).
 
+    A keep mark is bound to its group as the editor saw it: `reviewed[path]` holds the members shown when
+    it was marked (path -> content hash). A member that joined the group since, or whose content changed,
+    is undecided, and a clean-up leaves it alone until the editor decides (cleanup.plan_cleanup).
+
     A change applies in memory at once and joins a list of pending changes; `save()` writes the pending
     changes in one transaction through one index connection kept open for the review (a key press costs a
     row, not a connection and a schema check). Changes may be made on one thread and saved on another.
     """
 
     def __init__(self, index_path: Path, keep: Iterable[str] = (), queued: Iterable[str] = (),
-                 not_duplicates: Iterable[tuple[str, str]] = ()) -> None:
+                 not_duplicates: Iterable[tuple[str, str]] = (),
+                 reviewed: dict[str, dict[str, str]] | None = None) -> None:
         self.index_path = Path(index_path)
         self.keep: set[str] = set(keep)
+        self.reviewed: dict[str, dict[str, str]] = dict(reviewed or {})
         self.queued: set[str] = set(queued) - self.keep
         self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
         self._pending: list[tuple[str, str, object]] = []  # (kind, path, value), in the order made
@@ -100,24 +107,37 @@ class Decisions:
         """'keep', 'queued' or None."""
         return KEEP if path in self.keep else QUEUED if path in self.queued else None
 
-    def set_keep(self, path: str, on: bool = True) -> None:
+    def set_keep(self, path: str, on: bool = True, seen: Group | None = None) -> None:
+        """Mark `path` to keep (or unmark it). `seen`: the group as the editor sees it now; the mark then
+        decides for exactly those members (a mark made without it decides for none)."""
         if on:
             self.keep.add(path)
             self.queued.discard(path)
+            if seen is not None:
+                self._bind(path, {m.path: m.content_hash for m in seen.members})
         else:
             self.keep.discard(path)
+            if self.reviewed.pop(path, None) is not None:
+                self._note(REVIEWED, path, {})
         self._note(KEEP, path, on)
+
+    def _bind(self, path: str, members: dict[str, str]) -> None:
+        if self.reviewed.get(path) != members:
+            self.reviewed[path] = members
+            self._note(REVIEWED, path, members)
 
     def set_queued(self, path: str, on: bool = True) -> None:
         if on:
             self.queued.add(path)
             self.keep.discard(path)
+            if self.reviewed.pop(path, None) is not None:
+                self._note(REVIEWED, path, {})
         else:
             self.queued.discard(path)
         self._note(QUEUED, path, on)
 
-    def toggle_keep(self, path: str) -> bool:
-        self.set_keep(path, path not in self.keep)
+    def toggle_keep(self, path: str, seen: Group | None = None) -> bool:
+        self.set_keep(path, path not in self.keep, seen)
         return path in self.keep
 
     def toggle_queued(self, path: str) -> bool:
@@ -128,7 +148,8 @@ class Decisions:
         """Keep exactly `path` among the group's members (the one-click rules)."""
         for m in group.members:
             if (m.path == path) != (m.path in self.keep):
-                self.set_keep(m.path, m.path == path)
+                self.set_keep(m.path, m.path == path, group)
+        self._bind(path, {m.path: m.content_hash for m in group.members})  # the group as it is now
 
     def mark_not_duplicates(self, a: str, b: str) -> None:
         self.not_duplicates.add(_pair(a, b))
@@ -156,6 +177,12 @@ class Decisions:
         for kind, path, value in changes:
             if kind == "ignore":
                 self.mark_not_duplicates(path, str(value))
+            elif kind == REVIEWED:
+                if value:
+                    self._bind(path, dict(value))  # type: ignore[arg-type]
+                else:
+                    self.reviewed.pop(path, None)
+                    self._note(REVIEWED, path, {})
             else:
                 (self.set_keep if kind == KEEP else self.set_queued)(path, bool(value))
 
@@ -174,6 +201,8 @@ class Decisions:
                     self._index.set_keep(path, bool(value))
                 elif kind == QUEUED:
                     self._index.set_queued_for_trash(path, bool(value))
+                elif kind == REVIEWED:
+                    self._index.set_reviewed(path, dict(value))  # type: ignore[arg-type]
                 else:
                     try:
                         self._index.ignore_pair(path, str(value))
@@ -273,7 +302,8 @@ class Review:
     def plan_cleanup(self, threshold: int | None = None) -> CleanupPlan:
         """What a clean-up removes at `threshold`: in a group with a copy kept, every other copy; in a group
         with none kept, the queued copies, unless that is every copy (refused). See cleanup.plan_cleanup."""
-        return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued)
+        return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued,
+                            reviewed=self.decisions.reviewed)
 
     def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
                  log: Path | None = None) -> CleanupReport:
@@ -344,7 +374,8 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
         grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
-    decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs())
+    decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(),
+                          index.reviewed())
     return Review(root, index.path, settings, grouper, decisions, index.problems(), result, unchanged,
                   index.rebuilt_reason if index.rebuilt else "")
 

@@ -186,7 +186,7 @@ class GroupsModel(QAbstractItemModel):
         member = self.member(index)
         if member is None or self.decisions is None:
             return
-        self.decisions.set_keep(member.path, keep)
+        self.decisions.set_keep(member.path, keep, self.group(index))  # bound to the group as shown
         self._member_changed(index)
         self.decisions_changed.emit()
 

@@ -170,7 +170,8 @@ def test_the_pair_to_compare():
 # -- clean-up, undo, export -------------------------------------------------------------------------------
 def test_plan_keeps_one_copy_and_refuses_an_emptied_group(folder, tmp_path):
     review = review_of(folder, tmp_path)
-    review.decisions.set_keep("poem.txt")
+    poems = next(g for g in review.grouping() if any(m.path == "poem.txt" for m in g.members))
+    review.decisions.set_keep("poem.txt", seen=poems)  # the mark decides for the members shown with it
     review.decisions.set_queued("snow.txt")
     review.decisions.set_queued("copies/snow-copy.txt")
     plan = review.plan_cleanup()

@@ -221,11 +221,13 @@ def test_cli_undo_uses_the_windows_log_by_default(folder, tmp_path, trash_home):
 
 
 def test_the_window_undoes_its_last_cleanup(qtbot, window, folder, trash_home, data_dir):
-    from tests.gui.test_window import answer_box
+    from PySide6.QtCore import Qt
+
+    from tests.gui.test_window import answer_box, press_on_member
     from tests.gui.window_driver import open_and_wait, trashed_names
 
     open_and_wait(qtbot, window, folder)
-    window.groups_model.keep.update({"a.txt"})
+    press_on_member(qtbot, window, "a.txt", Qt.Key.Key_Space)  # keep, as the editor marks it
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000):
         window.act_trash.trigger()
         answer_box(qtbot, window, "confirm_cleanup")

@@ -337,3 +337,101 @@ def test_undo_with_a_mistyped_log_says_so(tmp_path):
     proc = simdesk("undo", "--log", tmp_path / "no-such.jsonl")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip() == f"simdesk: error: {tmp_path / 'no-such.jsonl'}: no such action log"
+
+
+# -- decisions are about the files the editor saw ------------------------------------------------------------
+
+def test_a_copy_that_joined_a_group_after_its_keep_mark_is_undecided_and_never_cleaned(tmp_path, trash_home):
+    from simdesk.core.review import ReviewSettings, open_review
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "report.txt").write_text(POEM, encoding="utf-8")
+    (root / "report-copy.txt").write_text(POEM, encoding="utf-8")
+    plain = ReviewSettings.from_options(threshold=3, scan=ONE)
+    log = tmp_path / "actions.jsonl"
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, plain)
+        [group] = review.grouping()
+        review.decisions.set_keep("report.txt", True, seen=group)  # as the window marks: the group on screen
+        review.decisions.save()
+        review.decisions.close()
+        (root / "report-draft.txt").write_text(POEM, encoding="utf-8")  # a draft appears later
+        review = open_review(root, index, plain)  # the keep mark is read back from the index
+        [group] = review.grouping()
+        assert sorted(m.path for m in group.members) == ["report-copy.txt", "report-draft.txt", "report.txt"]
+        plan = review.plan_cleanup()
+        assert [r.path for r in plan.removals] == ["report-copy.txt"]
+        assert plan.undecided == ((group.id, "report-draft.txt"),)
+        report = review.clean_up(plan, "trash", log=log)
+        assert report.done == ["report-copy.txt"] and (root / "report-draft.txt").exists()
+        review = open_review(root, index, plain)
+        [group] = review.grouping()
+        review.keep_by_rule(group, "shortest_path")  # the editor decides: now the draft is decided
+        assert [r.path for r in review.plan_cleanup().removals] == ["report-draft.txt"]
+        review.decisions.close()
+
+
+def test_a_member_edited_after_the_keep_mark_is_undecided(tmp_path, trash_home):
+    from simdesk.core.review import ReviewSettings, open_review
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(POEM, encoding="utf-8")
+    (root / "b.txt").write_text(POEM, encoding="utf-8")
+    plain = ReviewSettings.from_options(threshold=12, scan=ONE)
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, plain)
+        [group] = review.grouping()
+        review.keep_by_rule(group, "shortest_path")
+        review.decisions.save()
+        (root / "b.txt").write_text(POEM + "床前明月光。", encoding="utf-8")  # still a near-duplicate
+        review = open_review(root, index, plain)
+        [group] = review.grouping()
+        plan = review.plan_cleanup()
+        assert plan.removals == () and plan.undecided == ((group.id, "b.txt"),)
+        review.decisions.close()
+
+
+def test_cli_clean_leaves_an_undecided_copy_alone_and_says_so(tmp_path, trash_home):
+    from simdesk.core.review import ReviewSettings, open_review
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.txt").write_text(POEM, encoding="utf-8")
+    (root / "b.txt").write_text(POEM, encoding="utf-8")
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:
+        review = open_review(root, index, ReviewSettings.from_options(threshold=3, scan=ONE))
+        [group] = review.grouping()
+        review.decisions.set_keep("a.txt", True, seen=group)
+        review.decisions.save()
+        review.decisions.close()
+    (root / "c.txt").write_text(POEM, encoding="utf-8")
+    proc = simdesk("clean", root, "--keep", "oldest", "-t", "3", "--db", db, "--dry-run", "--format", "json",
+                   env=cli_env(trash_home))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)  # the rule decides every group anew: every copy but one is planned
+    assert len(out["planned"]) == 2 and out["undecided"] == []
+
+
+def test_the_window_never_trashes_a_copy_that_joined_after_the_keep_mark(qtbot, window, tmp_path, trash_home):
+    from PySide6.QtCore import Qt
+
+    from tests.gui.test_window import answer_box, press_on_member
+    from tests.gui.window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "report.txt").write_text(POEM, encoding="utf-8")
+    (root / "report-copy.txt").write_text(POEM, encoding="utf-8")
+    open_and_wait(qtbot, window, root)
+    press_on_member(qtbot, window, "report.txt", Qt.Key.Key_Space)  # keep: the editor saw both copies
+    (root / "report-draft.txt").write_text(POEM, encoding="utf-8")  # a draft saved later
+    with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
+        window.rescan()
+    with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
+        window.act_trash.trigger()
+        answer_box(qtbot, window, "confirm_cleanup")
+    assert done.args[0].done == ["report-copy.txt"] and trashed_names(trash_home) == ["report-copy.txt"]
+    assert (root / "report-draft.txt").read_text(encoding="utf-8") == POEM
