@@ -235,7 +235,7 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
     QApplication.processEvents()
     t0 = time.perf_counter()
     grouping = grouper.at(12)
-    model.set_grouping(grouping, keep=set())
+    model.set_grouping(grouping)
     view.grab()
     print(f"gui_model_100k_set_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # {len(grouping):,} groups, "
           f"regroup + reset + first paint")

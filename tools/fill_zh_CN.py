@@ -179,7 +179,7 @@ ZH = {
     "Compare as normalised": "按规范化比较",
     "[boilerplate] ": "[套话] ",
     "Similarity %1": "相似度 %1",
-    " · %1 boilerplate lines greyed": " · %1 行套话以灰色显示",
+    " · boilerplate lines greyed: %1": " · 灰色显示的套话行：%1",
     "The file name, then its folder; a group row names its first document": "先文件名，后所在文件夹；组行显示组中第一个文档",
     "How many documents the group holds": "组中的文档数",
     "The size of the file, or of the whole group": "文件大小，或整个组的大小",

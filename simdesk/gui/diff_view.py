@@ -419,7 +419,7 @@ class DiffView(QWidget):
         if r.hunks and self.current >= 0:
             text += fill(self.tr(" · change %1 of %2"), str(self.current + 1), str(len(r.hunks)))
         if r.boilerplate:
-            text += fill(self.tr(" · %1 boilerplate lines greyed"), str(r.boilerplate))
+            text += fill(self.tr(" · boilerplate lines greyed: %1"), str(r.boilerplate))
         if not r.exact:
             text += self.tr(" · long text: some changed lines are marked whole")
         self.summary.setText(text)

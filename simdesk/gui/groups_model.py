@@ -345,7 +345,7 @@ class GroupsModel(QAbstractItemModel):
                 scores = [s for m in g.members[1:] if (s := m.score) is not None]
                 if scores:  # verified on the texts: the least similar member
                     least = min(scores) * 100
-                    return "100%" if least >= 99.95 else f"≥ {least:.0f}%"
+                    return similarity_text(least) if least >= 99.95 else "≥ " + similarity_text(least)
                 return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
             if col == COL_MODIFIED:
                 return _when(max(m.mtime_ns for m in g.members))

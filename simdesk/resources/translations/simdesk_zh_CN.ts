@@ -110,8 +110,8 @@
     </message>
     <message>
         <location filename="../../gui/diff_view.py" line="422" />
-        <source> · %1 boilerplate lines greyed</source>
-        <translation> · %1 行套话以灰色显示</translation>
+        <source> · boilerplate lines greyed: %1</source>
+        <translation> · 灰色显示的套话行：%1</translation>
     </message>
     <message>
         <location filename="../../gui/diff_view.py" line="424" />
