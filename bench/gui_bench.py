@@ -79,7 +79,7 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     meter.start()
     started = time.perf_counter()
     window.open_folder(folder)
-    window.scan_job.worker.progress.connect(lambda p: phases.append((time.perf_counter(), p.phase)))
+    window.scans.progress.connect(lambda p: phases.append((time.perf_counter(), p.phase)))
     window.review_ready.connect(lambda: phases.append((time.perf_counter(), "showing the groups")))
     wait_for(window.review_ready)
     scan_s = time.perf_counter() - started

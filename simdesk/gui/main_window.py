@@ -20,7 +20,7 @@ from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.translations import fill
-from simdesk.gui.worker import Background, ScanJob, Scans, ScanWorker
+from simdesk.gui.worker import Background, Scans, ScanWorker
 
 
 class MainWindow(WindowMessages):
@@ -139,10 +139,6 @@ class MainWindow(WindowMessages):
         self.progress_label.setText(self.tr("Opening the index…"))
         self.progress_bar.setRange(0, 0)
         self.update_actions()
-
-    @property
-    def scan_job(self) -> ScanJob | None:
-        return self.scans.current
 
     def cancel_scan(self) -> None:
         if self.scans.current is not None:

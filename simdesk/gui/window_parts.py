@@ -310,7 +310,7 @@ class WindowParts(QMainWindow):
                   self.act_copy_path):
             a.setEnabled(has_group)
         self.act_rescan.setEnabled(self.root is not None)
-        self.act_cancel.setEnabled(self.scan_job is not None)
+        self.act_cancel.setEnabled(self.scans.current is not None)
 
 
     def refresh_recent(self) -> None:

@@ -61,6 +61,6 @@ def test_cancel_in_verified_mode_stops_quickly(qtbot, verified_window, corpus):
 
     with qtbot.waitSignal(window.review_ready, timeout=60_000):
         window.open_folder(corpus)
-        window.scan_job.worker.progress.connect(on_progress)
+        window.scans.progress.connect(on_progress)
     assert window.review.result.stats.cancelled
     assert time.perf_counter() - cancelled_at["t"] < 1.5

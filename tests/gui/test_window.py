@@ -73,7 +73,7 @@ def test_cancel_stops_quickly_and_leaves_a_usable_index(qtbot, window, corpus):
 
     with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
         window.open_folder(corpus)
-        window.scan_job.worker.progress.connect(on_progress)
+        window.scans.progress.connect(on_progress)
     stopped = time.perf_counter() - cancelled_at["t"]
     review = window.review
     assert review.result.stats.cancelled
@@ -421,7 +421,7 @@ def test_a_scan_waits_for_another_scan_of_the_same_index(qtbot, window, tmp_path
         lock.__enter__()
         phases = []
         window.rescan()
-        window.scan_job.worker.progress.connect(lambda p: phases.append(p.phase))
+        window.scans.progress.connect(lambda p: phases.append(p.phase))
         qtbot.waitUntil(lambda: "waiting" in phases, timeout=10_000)
         with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
             lock.__exit__(None, None, None)  # ... until it ends

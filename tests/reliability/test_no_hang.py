@@ -176,7 +176,7 @@ def test_cancel_stops_the_scan_within_a_second(qtbot, workers, window, tmp_path)
 
     with qtbot.waitSignal(window.review_ready, timeout=120_000):
         window.open_folder(root)
-        window.scan_job.worker.progress.connect(on_progress)
+        window.scans.progress.connect(on_progress)
     stopped = time.perf_counter() - cancelled_at["t"]
     print(f"cancel ({'in-process' if workers else 'worker processes'}): {stopped:.2f} s")
     assert window.review.result.stats.cancelled and stopped < 1.0, f"cancel took {stopped:.2f} s"
@@ -186,7 +186,7 @@ def test_closing_the_window_during_a_scan_never_blocks_a_second(qtbot, workers, 
     root = big_folder(tmp_path / "docs")
     reading = []
     window.open_folder(root)
-    window.scan_job.worker.progress.connect(lambda p: reading.append(p) if p.phase == "reading" else None)
+    window.scans.progress.connect(lambda p: reading.append(p) if p.phase == "reading" else None)
     qtbot.waitUntil(lambda: len(reading) > 0, timeout=120_000)
     started = time.perf_counter()
     window.close()
