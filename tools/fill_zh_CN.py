@@ -199,6 +199,7 @@ ZH = {
         "每行一个组；展开可看到其中的文档。空格保留副本，Delete 把副本放入待删除队列",
     "Files that could not be read": "无法读取的文件",
     "Side-by-side comparison": "并排比较",
+    "Keep in every group shown (or selected)": "在显示（或选中）的每个组中保留",
 }
 
 

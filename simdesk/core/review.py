@@ -20,7 +20,7 @@ takes every verified candidate; what a verified group means to the editor is its
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -272,14 +272,17 @@ class Review:
         self.decisions.keep_only(group, chosen)
         return chosen
 
-    def rule_choices(self, rule: str, threshold: int | None = None,
-                     keep_in: str | None = None) -> tuple[list[tuple[Group, str]], list[int]]:
-        """What a rule keeps in every group at `threshold`: (group, path kept) pairs, and the ids of the
-        groups left alone. With `keep_in` (a folder relative to the root), the copy kept is chosen among the
-        members under that folder, and a group with none there is left alone. Decides nothing yet (so it
-        may run off the window's thread); apply_choices() does."""
+    def rule_choices(self, rule: str, threshold: int | None = None, keep_in: str | None = None,
+                     only: Collection[int] | None = None) -> tuple[list[tuple[Group, str]], list[int]]:
+        """What a rule keeps in every group at `threshold` (or in the groups whose ids are in `only`: the
+        ones an editor filtered or selected): (group, path kept) pairs, and the ids of the groups left
+        alone. With `keep_in` (a folder relative to the root), the copy kept is chosen among the members
+        under that folder, and a group with none there is left alone. Decides nothing yet (so it may run off
+        the window's thread); apply_choices() does."""
         chosen, left_alone = [], []
-        for g in self.grouping(threshold):
+        grouping = self.grouping(threshold)
+        groups = grouping if only is None else (grouping.group(k - 1) for k in sorted(only) if 0 < k <= len(grouping))
+        for g in groups:
             members = g.members if keep_in is None else tuple(m for m in g.members if _under(m.path, keep_in))
             if members:
                 chosen.append((g, keep_by_rule(Group(g.id, g.identical, members), rule).path))

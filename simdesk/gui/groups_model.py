@@ -203,6 +203,10 @@ class GroupsModel(QAbstractItemModel):
         self._member_changed(index)
         self.decisions_changed.emit()
 
+    def visible_group_ids(self) -> list[int]:
+        """The ids of the groups the filter shows, in the order shown."""
+        return [int(k) + 1 for k in self.order]
+
     def marks_changed(self) -> None:
         """Many marks changed at once (a keep rule): every visible row repaints."""
         self.layoutAboutToBeChanged.emit()

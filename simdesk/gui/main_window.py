@@ -300,11 +300,40 @@ class MainWindow(WindowMessages):
             self.diff_view.clear(fill(self.tr("Cannot compare: %1"), message))
 
     # -- decisions: the review's, shown by the model, saved by the writer in batches ----------------------
+    def _selected_member_rows(self) -> list[QModelIndex]:
+        """Every selected member row, the current one first."""
+        current = self.groups_view.currentIndex()
+        current = self.groups_model.index(current.row(), COL_PATH, current.parent())
+        rows = [i for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
+                if self.groups_model.member(i) is not None and i != current]
+        return ([current] if self.groups_model.member(current) is not None else []) + rows
+
     def toggle_keep(self) -> None:
-        self.groups_model.toggle_keep(self.groups_view.currentIndex())
+        """Space: keep every selected copy, or none of them if the current one was kept."""
+        rows = self._selected_member_rows()
+        if rows:
+            keep = self.groups_model.member(rows[0]).path not in self.groups_model.keep
+            for idx in rows:
+                self.groups_model.set_keep(idx, keep)
 
     def toggle_queued(self) -> None:
-        self.groups_model.toggle_queued(self.groups_view.currentIndex())
+        """Delete: queue every selected copy for the trash, or none of them if the current one was queued."""
+        rows = self._selected_member_rows()
+        if rows:
+            queue = self.groups_model.member(rows[0]).path not in self.groups_model.queued
+            for idx in rows:
+                if (self.groups_model.member(idx).path in self.groups_model.queued) != queue:
+                    self.groups_model.toggle_queued(idx)
+
+    def rule_scope(self) -> list[int] | None:
+        """The groups a rule over "every group" acts on: the selected ones, else the ones the filter shows
+        (None: every group)."""
+        selected = {self.groups_model.group(i).id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)}
+        if selected:
+            return sorted(selected)
+        if self.groups_model.filter_text:
+            return self.groups_model.visible_group_ids()
+        return None
 
     def keep_by_rule(self, rule: str) -> None:
         if self.review is not None and (group := self.groups_model.group(self.groups_view.currentIndex())):
@@ -315,7 +344,8 @@ class MainWindow(WindowMessages):
         """Apply a one-click rule to every group at the current threshold (chosen off the GUI thread)."""
         if self.review is not None:
             review = self.review
-            self.background.call(partial(review.rule_choices, rule, self.threshold_bar.value()),
+            self.background.call(partial(review.rule_choices, rule, self.threshold_bar.value(),
+                                         only=self.rule_scope()),
                                  partial(self._apply_rule_choices, review))
 
     def _apply_rule_choices(self, review: Review, choices) -> None:

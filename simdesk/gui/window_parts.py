@@ -7,11 +7,11 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QMainWindow, QProgressBar, QPushButton, QSplitter, QStackedWidget,
-                               QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
+                               QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
 
 from simdesk.core import KEEP_RULES
 from simdesk.gui.diff_view import DiffView
@@ -71,6 +71,8 @@ class WindowParts(QMainWindow):
         self.groups_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.groups_view.setAllColumnsShowFocus(True)
         self.groups_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # file name first: both ends stay
+        self.groups_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.groups_view.customContextMenuRequested.connect(self.show_context_menu)
         header = self.groups_view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -244,7 +246,7 @@ class WindowParts(QMainWindow):
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_review.setTitle(self.tr("&Review"))
         self.menu_keep_rules.setTitle(self.tr("Keep in this group"))
-        self.menu_keep_rules_all.setTitle(self.tr("Keep in every group"))
+        self.menu_keep_rules_all.setTitle(self.tr("Keep in every group shown (or selected)"))
         self.menu_document.setTitle(self.tr("&Document"))
         self.menu_view.setTitle(self.tr("&View"))
         self.menu_help.setTitle(self.tr("&Help"))
@@ -286,6 +288,25 @@ class WindowParts(QMainWindow):
         self.settings.set_view_state("groups_header", self.groups_view.header().saveState())
         self.settings.set_view_state("review_splitter", self.review_page.saveState())
         self.settings.set_view_state("diff_panes", self.diff_view.panes.saveState())
+
+    def context_menu(self) -> QMenu:
+        """The groups list's context menu: the Review and Document menus' actions on the selection."""
+        menu = QMenu(self)
+        menu.setObjectName("groups_menu")
+        menu.addAction(self.act_keep)
+        menu.addAction(self.act_queue)
+        menu.addMenu(self.menu_keep_rules)
+        menu.addMenu(self.menu_keep_rules_all)
+        menu.addAction(self.act_not_duplicates)
+        menu.addSeparator()
+        for a in (self.act_open_doc, self.act_reveal, self.act_copy_path):
+            menu.addAction(a)
+        return menu
+
+    def show_context_menu(self, pos: QPoint) -> None:
+        menu = self.context_menu()
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.groups_view.viewport().mapToGlobal(pos))
 
     def show_manual(self) -> None:
         """The short manual, in the interface's language, in a window of its own (not modal)."""

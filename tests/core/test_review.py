@@ -211,3 +211,19 @@ def test_export_carries_the_decisions(folder, tmp_path):
     assert "poem.txt  [keep]" in review.export("text")
     out = review.write_export(tmp_path / "groups.json", "json")
     assert json.loads(out.read_text(encoding="utf-8")) == doc
+
+
+def test_a_rule_decides_only_the_groups_it_is_given(tmp_path):
+    """rule_choices(only=ids): the groups an editor filtered or selected; the others are not decided."""
+    from simdesk.core import Index, ReviewSettings, open_review
+    from tests.folders import POEMS, SNOWS, small_folder
+
+    root = small_folder(tmp_path)
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings())
+        grouping = review.grouping()
+        snow = next(g for g in grouping if g.members[0].path in SNOWS)
+        chosen, left_alone = review.rule_choices("shortest_path", only=[snow.id])
+        assert [g.id for g, _ in chosen] == [snow.id] and left_alone == []
+        review.apply_choices(chosen)
+        assert review.decisions.keep & set(SNOWS) and not review.decisions.keep & set(POEMS)

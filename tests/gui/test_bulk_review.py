@@ -1,0 +1,52 @@
+"""Deciding in bulk in the window: Space and Delete act on every selected copy, rules over "every group" act
+on the selected or filtered groups only and say how many, the groups list has a context menu."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.folders import POEMS, SNOWS, small_folder
+from tests.gui.window_driver import group_index_containing, member_index, open_and_wait
+
+
+def test_space_and_delete_act_on_every_selected_copy(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    representative = window.groups_model.group(group_index_containing(window, POEMS[0])).members[0].path
+    copies = [p for p in POEMS if p != representative]
+    window.select_members([member_index(window, p) for p in copies])
+    window.groups_view.setFocus()
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
+    assert set(copies) <= window.groups_model.queued  # both, not only the current row
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
+    assert not set(copies) & window.groups_model.queued
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Space)
+    assert set(copies) <= window.groups_model.keep
+
+
+def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    assert window.groups_model.rowCount() == 2
+    window.filter_edit.setText("snow")
+    assert window.groups_model.rowCount() == 1
+    window.groups_view.clearSelection()
+    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+        window.act_keep_rules_all["shortest_path"].trigger()
+    keep = window.groups_model.keep
+    assert keep & set(SNOWS) and not keep & set(POEMS)  # the poems were filtered out: left alone
+    assert "1 groups" in window.statusBar().currentMessage()
+    # with the filter cleared and one group selected, the rule acts on the selected group
+    window.filter_edit.setText("")
+    window.select_members([member_index(window, POEMS[0])])
+    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+        window.act_keep_rules_all["shortest_path"].trigger()
+    assert window.groups_model.keep & set(POEMS)
+
+
+def test_the_groups_list_has_a_context_menu_with_the_review_actions(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    menu = window.context_menu()
+    actions = menu.actions()
+    assert window.act_keep in actions and window.act_queue in actions and window.act_not_duplicates in actions
+    assert window.groups_view.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
