@@ -146,7 +146,7 @@ def progress_printer():
 
 def include_option(f):
     return click.option("--include", "includes", multiple=True, metavar="GLOB",
-                        help="File name patterns to index (repeatable). Default: *.txt and *.md.")(f)
+                        help="File name patterns to index (repeatable). Default: *.txt, *.md, *.markdown, *.html, *.htm, *.xhtml.")(f)
 
 
 MAX_SIZE_MB = ScanOptions().max_bytes / (1024 * 1024)
@@ -165,7 +165,7 @@ def review_options(f):
                           "(unverified). With verification: the bits scaled to the pair's candidate radius "
                           "(shorter texts get a wider one), 12 (the default) taking every verified candidate."),
         click.option("--similarity", "-s", type=Number(0.0, 1.0), default=None,
-                     help="Verified mode's least similarity (character trigrams, 0..1; default 0.7). "
+                     help="Verified mode's least similarity (the verified similarity: shingles, edit similarity for short texts; 0..1; default 0.7). "
                           "0 turns verification off."),
         click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder)."),
         click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0,

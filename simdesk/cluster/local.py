@@ -18,7 +18,7 @@ from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Document, Problem
-from simdesk.core.verify import score
+from simdesk.core.verify import similarity
 from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64
@@ -92,7 +92,7 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     grams = {}
     for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
         grams.update(zip(rows[s:s + CHUNK_ITEMS], result))
-    scores = np.array([score(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())], dtype=np.float64)
+    scores = np.array([similarity(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())], dtype=np.float64)
     grouper = Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
                       min_score=verify.min_score)
     grouping = grouper.at(plan.group_threshold)

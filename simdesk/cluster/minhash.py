@@ -1,6 +1,6 @@
 """MinHash signatures and LSH band keys over the shingles the desktop's verification scores
-(simdesk.core.analysis.verification_shingles: the 32-bit character-trigram hashes of a text without its
-boilerplate). At scale the verified mode's candidates come from these bands, not from SimHash radii of 12..18
+(simdesk.core.analysis.verification_profile(...).shingles: the 32-bit shingle hashes of a text without its
+boilerplate, verify.shingles). At scale the verified mode's candidates come from these bands, not from SimHash radii of 12..18
 bits, which no equi-join can reach; every candidate is then scored with the desktop's score function.
 
 The shingles are already 32-bit hashes, so each permutation is one multiply-add modulo the Mersenne prime

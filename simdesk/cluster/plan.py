@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verification_shingles
+from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
 from simdesk.core.features import FeatureSettings
 from simdesk.core.fingerprint import to_signed
 from simdesk.core.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.index import Snapshot
 from simdesk.core.records import Document, Problem
 from simdesk.core.review import ReviewSettings
+from simdesk.core.verify import Profile
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,10 @@ def fingerprint_items(source: Source, items: Iterable[SourceItem],
     return [(item, source.document(item, settings)) for item in items]
 
 
-def shingle_items(source: Source, items: list[SourceItem], boilerplate: frozenset[int]) -> list[np.ndarray]:
-    """The verification shingles of each item's text (one partition's work; empty when unreadable)."""
-    return [verification_shingles(text, boilerplate) for text in source.read_texts(items)]
+def shingle_items(source: Source, items: list[SourceItem], boilerplate: frozenset[int]) -> list[Profile]:
+    """The verification profile (shingles, short text) of each item's text (one partition's work; empty when
+    unreadable)."""
+    return [verification_profile(text, boilerplate) for text in source.read_texts(items)]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simdesk.core.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
-                                    text_file_of, walk)
+                                    text_file_of, visible, walk)
 from simdesk.core.features import FeatureSettings
 from simdesk.core.records import Document, Problem
 from simdesk.core.scan import fingerprint_file, text_document
@@ -158,7 +158,7 @@ class Source:
             data = fh.read(self.max_bytes + 1)
         if len(data) > self.max_bytes:
             raise DecodeError(f"skipped: grew past the size cap of {self.max_bytes / MB:.1f} MB while being read")
-        return text_file_of(data, item.mtime_ns)
+        return visible(text_file_of(data, item.mtime_ns, item.uri.rsplit("/", 1)[-1]))  # a page: its visible text
 
     def read_texts(self, items: list[SourceItem]) -> list[str | None]:
         """The texts of the given items (None for one that cannot be read any more), as verification and the

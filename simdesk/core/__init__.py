@@ -20,13 +20,16 @@ _WHERE = {
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
     "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
     "groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
-    "verify": ("DEFAULT_MIN_SCORE",),
+    # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
+    # texts without the collection's boilerplate, as verification scores them and the window shows them
+    "verify": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
     "analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
     "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "keep_by_rule"),
     "undo": ("UndoReport",),
     "report": ("safe_cell",),
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "Row", "SideBySide", "compare_files", "compare_texts"),
-    "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_text_file", "walk"),
+    "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
+    "markup": ("markup_kind", "visible_text"),
     "features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
     "text": ("normalize",),
     "fingerprint": ("similarity_percent", "simhash"),

@@ -41,7 +41,7 @@ from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Progress
-from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, score, trigrams
+from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Profile, profile, similarity
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
@@ -92,22 +92,22 @@ def _read(root: Path, rel: str, max_bytes: int) -> str | None:
         return None  # vanished or changed into something unreadable since the scan: not verified
 
 
-def verification_shingles(text: str | None, boilerplate: frozenset[int]) -> np.ndarray:
-    """What verification scores a text on: the trigram set (verify.trigrams, 32-bit) of the text without its
-    boilerplate lines; empty for a text that could not be read."""
-    return trigrams(strip_boilerplate(text, boilerplate)) if text else np.empty(0, dtype=np.uint32)
+def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
+    """What verification scores a text on (verify.profile) without its boilerplate lines; an empty profile
+    for a text that could not be read."""
+    return profile(strip_boilerplate(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
 
 
 def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
-    """The similarity of two texts, 0..1: the verification score of their shingles, the one figure the groups
-    table, the diff header and the slider show. `boilerplate` must be the collection's (Grouper.boilerplate)
-    for the figure to equal the stored score of the pair."""
-    return score(verification_shingles(left, boilerplate), verification_shingles(right, boilerplate))
+    """The similarity of two texts, 0..1: verify.similarity of their profiles without boilerplate, the one
+    figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
+    (Grouper.boilerplate) for the figure to equal the stored score of the pair."""
+    return similarity(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
 
-def _trigram_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[np.ndarray]:
-    """Trigram sets of the given files without boilerplate (in a worker)."""
-    return [verification_shingles(_read(root, rel, max_bytes), boilerplate) for rel in rels]
+def _profile_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[Profile]:
+    """The verification profiles of the given files without boilerplate (in a worker)."""
+    return [verification_profile(_read(root, rel, max_bytes), boilerplate) for rel in rels]
 
 
 def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: np.ndarray,
@@ -285,16 +285,16 @@ def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.
     todo_arr = np.array(todo, dtype=np.int64)
     rows = np.unique(np.concatenate([i[todo_arr], j[todo_arr]])).tolist()
     chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
-    fn = partial(_trigram_chunk, root, boilerplate=boilerplate, max_bytes=max_bytes)
+    fn = partial(_profile_chunk, root, boilerplate=boilerplate, max_bytes=max_bytes)
     with _maybe_pool(jobs, len(rows)) as pool:
         results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken())
     if len(results) < len(chunks):  # cancelled
         return out
-    grams = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
+    profiles = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
     new = []
     for k in todo:
         a, b = int(i[k]), int(j[k])
-        out[k] = score(grams[a], grams[b])
+        out[k] = similarity(profiles[a], profiles[b])
         new.append((int(ids[a]), int(ids[b]), float(out[k])))
     index.store_scores(new)
     return out

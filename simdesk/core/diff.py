@@ -1,5 +1,5 @@
 """Side-by-side comparison of two texts: aligned rows with the changed runs inside each line, and the one
-similarity figure (verify.text_similarity, the score the groups table and the slider show).
+similarity figure (analysis.text_similarity, the score the groups table and the slider show).
 
 Two modes. "normalised" (the default) compares the texts as the engine does: folded as text.fold folds
 them (full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces ignored, and line wrapping ignored (each text's lines are joined and cut again
@@ -71,7 +71,7 @@ class SideBySide:
 
     rows: tuple[Row, ...]
     hunks: tuple[int, ...]
-    similarity: float  # percent: verify.text_similarity, the figure the groups table shows for the pair
+    similarity: float  # percent: analysis.text_similarity, the figure the groups table shows for the pair
     exact: bool  # False when the time budget made some changed rows marked whole
     mode: str = DEFAULT_DIFF_MODE
     boilerplate: int = 0  # boilerplate lines shown greyed (both sides), never counted as changes

@@ -12,9 +12,10 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from simdesk.core.markup import MarkupError, markup_kind, visible_text
 from simdesk.core.records import Problem
 
 BOMS = (
@@ -49,13 +50,15 @@ class FileEntry:
 
 @dataclass(frozen=True, slots=True)
 class TextFile:
-    """A file read and decoded."""
+    """A file read and decoded: `text` is what is compared (a web page's or Markdown file's visible text,
+    see markup.py), `markup` says which ("html", "markdown" or "" for plain text)."""
 
     text: str
     encoding: str
     content_hash: str
     size: int
     mtime_ns: int
+    markup: str = ""
 
 
 def content_hash(data: bytes) -> str:
@@ -310,18 +313,39 @@ def encoding_name(codec: str) -> str:
     return ENCODING_NAMES.get(canonical, codec.upper().replace("_", "-"))
 
 
-def read_text_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
-    """Read and decode one file. Raises DecodeError or OSError with a reason."""
+def read_source_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
+    """Read and decode one file as it is written (a web page's tags, a Markdown file's marks), for showing
+    the source. Raises DecodeError or OSError with a reason."""
     data, st = read_bytes(path, max_bytes, follow_links)
-    return text_file_of(data, st.st_mtime_ns)
+    return text_file_of(data, st.st_mtime_ns, path.name)
 
 
-def text_file_of(data: bytes, mtime_ns: int) -> TextFile:
-    """Decode a file's bytes, however they were fetched (a local file, an object store). Raises DecodeError."""
+def text_file_of(data: bytes, mtime_ns: int, name: str = "") -> TextFile:
+    """Decode a file's bytes, however they were fetched (a local file, an object store), as written (the
+    source; `name` tells Markdown by its suffix). Raises DecodeError."""
     if not data.strip():
         raise DecodeError("empty file")
     text, encoding = decode_bytes(data)
-    return TextFile(text, encoding, content_hash(data), len(data), mtime_ns)
+    return TextFile(text, encoding, content_hash(data), len(data), mtime_ns, markup_kind(name, text))
+
+
+def read_text_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
+    """Read and decode one file, and keep what a reader sees: the visible text of a web page (HTML or XHTML,
+    told by content) or of a Markdown file, the text itself otherwise. This is what is fingerprinted,
+    verified and compared. Raises DecodeError (a markup file with no text too) or OSError with a reason."""
+    return visible(read_source_file(path, max_bytes, follow_links))
+
+
+def visible(source: TextFile) -> TextFile:
+    """A decoded file with its text replaced by its visible text when it is markup (markup.py). Raises
+    DecodeError for a markup file with no text."""
+    if not source.markup:
+        return source
+    try:
+        text = visible_text(source.text, source.markup)
+    except MarkupError as exc:
+        raise DecodeError(str(exc)) from None
+    return replace(source, text=text)
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -54,7 +54,7 @@ class Progress:
 class ScanOptions:
     """What a scan looks at. Plain values: the CLI and the window's settings both fill it."""
 
-    includes: tuple[str, ...] = ("*.txt", "*.md")
+    includes: tuple[str, ...] = ("*.txt", "*.md", "*.markdown", "*.html", "*.htm", "*.xhtml")  # pages: visible text (markup.py)
     max_bytes: int = 20 * 1024 * 1024
     jobs: int = 0  # 0: one worker process per core
     follow_symlinks: bool = True

@@ -5,12 +5,12 @@ import json
 
 import numpy as np
 
-from simdesk.core.analysis import VerifySettings, analyse, candidate_pairs, pair_radius
+from simdesk.core.analysis import VerifySettings, analyse, candidate_pairs, pair_radius, text_similarity
 from simdesk.core.boilerplate import (boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate)
 from simdesk.core.index import Index
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
-from simdesk.core.verify import score, trigrams
+from simdesk.core.verify import profile, shingle_score, similarity
 
 FOOTER = "（本文来源：新浪网。版权归原作者所有，如有侵权请联系删除。）"
 SAYINGS = ["人无远虑，必有近忧。", "宁走十步远，不走一步险。", "病急乱投医，逢庙就烧香。", "大王好见，小鬼难求。",
@@ -18,15 +18,29 @@ SAYINGS = ["人无远虑，必有近忧。", "宁走十步远，不走一步险�
            "天无一月雨，人无一世穷。", "针无两头锋利，人无两副身心。", "好酒不怕酿，好人不怕讲。", "死生有命，富贵在天。"]
 
 
-def test_trigram_score_is_resemblance_or_gated_containment():
-    a = trigrams("今天天气很好我们一起去公园散步")
-    assert score(a, a) == 1.0
-    truncated = trigrams("今天天气很好我们一起去公园")
-    assert score(a, truncated) == 1.0  # contained, and not much shorter
-    tiny = trigrams("今天天气")
-    assert score(a, tiny) < 0.3  # contained, but far shorter: the length gate applies
-    assert score(a, trigrams("床前明月光疑是地上霜")) == 0.0
-    assert score(trigrams("今天天气很好，我们"), trigrams("今天天气很好,我们")) == 1.0
+def shingled(text):
+    return profile(text).shingles
+
+
+def test_shingle_score_is_resemblance_or_gated_containment():
+    a = shingled("今天天气很好我们一起去公园散步")
+    assert shingle_score(a, a) == 1.0
+    truncated = shingled("今天天气很好我们一起去公园")
+    assert shingle_score(a, truncated) == 1.0  # contained, and not much shorter
+    tiny = shingled("今天天气")
+    assert shingle_score(a, tiny) < 0.3  # contained, but far shorter: the length gate applies
+    assert shingle_score(a, shingled("床前明月光疑是地上霜")) == 0.0
+    assert shingle_score(shingled("今天天气很好，我们"), shingled("今天天气很好,我们")) == 1.0
+
+
+def test_short_texts_also_count_their_edit_similarity():
+    assert text_similarity("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗") >= 0.85
+    assert shingle_score(shingled("你妈妈喊你回家吃饭哦,回家罗回家罗"), shingled("你妈妈叫你回家吃饭啦,回家罗回家罗")) < 0.7
+    assert text_similarity("How are you? I am fine. Thanks.", "How r you?I am fine. Thanks.") >= 0.95
+    assert text_similarity("第一章 总则", "第二章 总则") < 0.5  # too short for edit similarity: a new title
+    assert text_similarity("人无远虑，必有近忧。一家不知一家", "宁走十步远，不走一步险。大王好见") < 0.3
+    p = profile("床前明月光，疑是地上霜。举头望明月，低头思故乡。")
+    assert similarity(p, p) == 1.0
 
 
 def test_boilerplate_needs_many_documents_and_short_lines():
