@@ -6,6 +6,7 @@ scored 0.63-0.999 on the same kinds of pairs."""
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import random
 import sysconfig
@@ -73,21 +74,22 @@ def code(length: int) -> tuple[str, str]:
 
 @lru_cache(maxsize=1)
 def chinese_words() -> tuple[list[str], list[int]]:
+    """jieba's dictionary words and their cumulative frequencies."""
     words, freqs = [], []
     with open(os.path.join(os.path.dirname(jieba.__file__), "dict.txt"), encoding="utf-8") as fh:
         for line in fh:
             w, f = line.split()[:2]
             words.append(w)
             freqs.append(int(f))
-    return words, freqs
+    return words, list(itertools.accumulate(freqs))
 
 
 def chinese(length: int, seed: int) -> str:
-    words, freqs = chinese_words()
+    words, cumulative = chinese_words()
     rng = random.Random(seed)
     out, n = [], 0
     while n < length:
-        sentence = "".join(rng.choices(words, freqs, k=rng.randint(6, 20))) + rng.choice("，。！？")
+        sentence = "".join(rng.choices(words, cum_weights=cumulative, k=rng.randint(6, 20))) + rng.choice("，。！？")
         out.append(sentence)
         n += len(sentence)
     return "".join(out)[:length]
@@ -98,7 +100,7 @@ def log(length: int, seed: int) -> str:
     packages = [f"lib{w}{k}" for k, w in enumerate(("ssl", "xml", "png", "gtk", "qt", "z", "ffi", "uuid"))]
     lines, n = [], 0
     day = rng.randrange(1, 300)
-    while n < length:
+    while n <= length:
         p = rng.choice(packages)
         msg = rng.choice([f"status installed {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)}",
                           f"configure {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)} <none>",
