@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for people and CI. Sets everything up on a fresh Debian machine (idempotent), then:
 #   ./dev.sh run [FOLDER]   open the window (the demo collection when no folder is given)
-#   ./dev.sh test           the whole test suite (what .ci/run runs)
+#   ./dev.sh test           the whole test suite (what .ci/run runs), the Spark tests as a second step
+#   ./dev.sh test-spark     the Spark tests alone (Spark's local mode; Java is installed when missing)
 #   ./dev.sh bench          the performance benchmark (bench/)
 #   ./dev.sh stress         the long reliability runs (kill loops)
 #   ./dev.sh simdesk ARGS   the simdesk command in the project's environment
@@ -65,10 +66,16 @@ cmd=${1:-run}
 shift || true
 case "$cmd" in
   run)     setup; exec "$VENV/bin/simdesk" gui "$@" ;;
-  test)    setup; run_pytest -m "not stress" "$@" ;;
+  test)    setup
+           if [ $# -eq 0 ]; then  # CI: the Spark tests in a step of their own (Spark's start-up paid once)
+             run_pytest -m "not stress and not spark" && run_pytest -m spark
+           else
+             run_pytest -m "not stress" "$@"
+           fi ;;
+  test-spark) setup; run_pytest -m spark "$@" ;;
   bench)   setup; exec "$VENV/bin/python" -m bench "$@" ;;
   stress)  setup; run_pytest -m stress "$@" ;;
   simdesk) setup; exec "$VENV/bin/simdesk" "$@" ;;
   setup)   setup ;;
-  *) echo "usage: ./dev.sh run [FOLDER] | test | bench | stress | simdesk ARGS" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh run [FOLDER] | test | test-spark | bench | stress | simdesk ARGS" >&2; exit 2 ;;
 esac

@@ -163,6 +163,8 @@ class Source:
     def read_texts(self, items: list[SourceItem]) -> list[str | None]:
         """The texts of the given items (None for one that cannot be read any more), as verification and the
         window's diff need them: dataset rows are looked up in one pass over the dataset."""
+        if all(i.text is not None for i in items):  # dataset rows listed with their text
+            return [i.text for i in items]
         if self.kind == "dataset":
             wanted = {i.path for i in items}
             found: dict[str, str] = {}

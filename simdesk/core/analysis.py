@@ -231,9 +231,14 @@ def _normalised(i: np.ndarray, j: np.ndarray, d: np.ndarray, chars: np.ndarray,
                 verify: VerifySettings) -> tuple[np.ndarray, ...]:
     """(i < j, distance, scaled distance) for candidate pairs of snapshot rows."""
     i, j = np.minimum(i, j).astype(np.int64), np.maximum(i, j).astype(np.int64)
-    radius = pair_radius(np.minimum(chars[i], chars[j]), verify)
-    scaled = np.ceil(d * verify.long_radius / radius).astype(np.int8)
-    return i, j, d.astype(np.int8), scaled
+    return i, j, d.astype(np.int8), scaled_distance(d, np.minimum(chars[i], chars[j]), verify)
+
+
+def scaled_distance(d: np.ndarray, shorter_chars: np.ndarray, verify: VerifySettings) -> np.ndarray:
+    """Each pair's distance scaled to its radius (d * long_radius / radius, rounded up), so that one slider of
+    0..long_radius serves pairs of every length; above long_radius for a pair outside its radius."""
+    radius = pair_radius(shorter_chars, verify)
+    return np.ceil(np.asarray(d) * verify.long_radius / radius).astype(np.int8)
 
 
 def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirty: np.ndarray,

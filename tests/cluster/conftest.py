@@ -14,3 +14,18 @@ from simdesk.core.demo import ensure_demo
 def demo_collection(tmp_path_factory) -> Path:
     """~540 documents with ~100 groups of copies. Read-only."""
     return ensure_demo(tmp_path_factory.mktemp("cluster") / "demo")
+
+
+@pytest.fixture(scope="session")
+def small_collection(demo_collection, tmp_path_factory) -> Path:
+    """The demo's planted copies (with the repost footer in 11 of them) and the poems they copy: ~230
+    documents, for the Spark tests (Spark's start-up and per-stage costs dominate, not the documents)."""
+    out = tmp_path_factory.mktemp("cluster") / "small"
+    copies = [p for folder in ("稿件/草稿", "archive") for p in (demo_collection / folder).glob("*.txt")]
+    originals = {p.name[:3] for p in copies}
+    chosen = copies + [p for p in demo_collection.rglob("*.txt") if p not in copies and p.name[:3] in originals]
+    for p in chosen:
+        target = out / p.relative_to(demo_collection)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(p.read_bytes())
+    return out

@@ -1,0 +1,334 @@
+"""The Spark engine: the cluster plan as Spark jobs, in client mode (`--engine spark --master URL`) or under
+`spark-submit simdesk/cluster/__main__.py`. Executors run simdesk's own code per partition (read, decode,
+fingerprint, shingle, score), so they need the package installed (docs/scale.md: a packed venv or an image).
+
+- Fingerprints: `mapPartitions` over the listed items (or a dataset's rows), each through Source.document.
+- Plain pairs: the permuted-key join (keys.py: 20 keys of ~32 bits at r = 3), each pair kept on the first key
+  it shares, so no distinct() over candidates; distances with Spark's bit_count.
+- Verified pairs: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
+  votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
+  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (minhash.py) over the
+  verification shingles, kept within the desktop's length-aware radius, scored by core.verify.score.
+- Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
+  (components.py) and core.groups per component on the executors.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from functools import reduce
+from pathlib import Path
+
+import numpy as np
+
+from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
+from simdesk.cluster.keys import key_layout
+from simdesk.cluster.minhash import band_keys, signature
+from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
+from simdesk.cluster.sources import Source, SourceItem
+from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
+from simdesk.core.boilerplate import min_document_frequency
+from simdesk.core.features import FeatureSettings
+from simdesk.core.fingerprint import to_signed, to_unsigned
+from simdesk.core.groups import Grouper
+from simdesk.core.index import Snapshot
+from simdesk.core.records import Document
+from simdesk.core.verify import score
+
+ITEMS_PER_PARTITION = 2000
+LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
+
+
+def session(master: str | None = None):
+    """The Spark session: spark-submit's when running under it, else one on `master` (default local[*])."""
+    from pyspark import SparkConf
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # local executors run this interpreter (venv)
+    builder = SparkSession.builder.appName("simdesk cluster-scan") \
+        .config("spark.python.daemon.module", "simdesk.cluster.spark_daemon")
+    conf = SparkConf()
+    if master is None and not conf.contains("spark.master"):
+        master = "local[*]"
+    if master is not None:
+        builder = builder.master(master)
+    if (master or conf.get("spark.master", "")).startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", LOCAL_SHUFFLE_PARTITIONS) \
+                         .config("spark.ui.showConsoleProgress", "false")
+    return builder.getOrCreate()
+
+
+def _doc_schema():
+    from pyspark.sql import types as T
+
+    return T.StructType([T.StructField(n, t) for n, t in (
+        ("path", T.StringType()), ("uri", T.StringType()), ("size", T.LongType()), ("mtime_ns", T.LongType()),
+        ("version", T.StringType()), ("content_hash", T.StringType()), ("encoding", T.StringType()),
+        ("chars", T.LongType()), ("fingerprint", T.LongType()), ("lines", T.BinaryType()),
+        ("votes", T.BinaryType()), ("error", T.StringType()), ("text", T.StringType()))])
+
+
+def _row(item: SourceItem, r) -> tuple:
+    """A fingerprint-stage row: a document (error None) or a problem. Dataset rows keep their text (verification
+    reads it again from here rather than from the dataset)."""
+    if isinstance(r, Document):
+        return (r.path, item.uri, r.size, r.mtime_ns, item.version, r.content_hash, r.encoding, r.chars,
+                to_signed(r.fingerprint), r.line_hashes, r.votes, None, item.text)
+    return (r.path, item.uri, item.size, item.mtime_ns, item.version, None, None, None, None, None, None, r.error,
+            None)
+
+
+def _fingerprint_partitions(source: Source, settings: FeatureSettings):
+    def run(rows):
+        rows = list(rows)
+        if source.kind == "dataset":
+            problems = []
+            items = list(source.dataset_rows([r[0] for r in rows], [r[1] for r in rows], problems.append))
+            for p in problems:
+                yield (p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None)
+        else:
+            items = [SourceItem(*r) for r in rows]
+        for item, r in fingerprint_items(source, items, settings):
+            yield _row(item, r)
+    return run
+
+
+def _item_of(row) -> SourceItem:
+    return SourceItem(row["path"], row["uri"], row["size"], row["version"], row["mtime_ns"], row["text"])
+
+
+def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, master: str | None,
+               settings: FeatureSettings) -> dict:
+    """Run the plan on Spark and write the bundle; returns the counts the manifest holds."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    from simdesk.cluster.run import manifest_of, reused_documents
+
+    spark = session(master)
+    sc = spark.sparkContext
+    fingerprint = _fingerprint_partitions(source, settings)
+    listing, reused = [], {}
+    if source.kind == "dataset":
+        reader = spark.read.parquet if source.files[0].endswith(".parquet") else spark.read.json
+        rdd = reader(*source.files).select("path", "text").rdd.map(tuple).mapPartitions(fingerprint)
+    else:
+        items = list(source.items(listing.append))
+        reused = reused_documents(prev, items)
+        todo = [(i.path, i.uri, i.size, i.version, i.mtime_ns, None) for i in items if i.path not in reused]
+        slices = max(sc.defaultParallelism, -(-len(todo) // ITEMS_PER_PARTITION))
+        rdd = sc.parallelize(todo, slices).mapPartitions(fingerprint)
+        kept = [_row(i, reused[i.path]) for i in items if i.path in reused]
+        rdd = rdd.union(sc.parallelize(kept, max(1, len(kept) // ITEMS_PER_PARTITION))) if kept else rdd
+        rdd = rdd.union(sc.parallelize([(p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None)
+                                        for p in listing], 1)) if listing else rdd
+    rows = spark.createDataFrame(rdd, _doc_schema()).persist(StorageLevel.MEMORY_AND_DISK)
+    problems = rows.where(F.col("error").isNotNull()).select("path", "uri", "error")
+    ordered = rows.where(F.col("error").isNull()).drop("error").orderBy("fingerprint", "path")
+    from pyspark.sql import types as T
+
+    with_id = T.StructType([T.StructField("doc_id", T.LongType()), *ordered.schema.fields])
+    docs = spark.createDataFrame(ordered.rdd.zipWithIndex().map(lambda t: (t[1], *t[0])),
+                                 with_id).persist(StorageLevel.MEMORY_AND_DISK)
+    n = docs.count()
+
+    if plan.verified:
+        docs, pairs = _verified_pairs(spark, source, docs, n, plan, settings)
+    else:
+        docs = docs.withColumn("clean_fp", F.col("fingerprint"))
+        pairs = _plain_pairs(docs, plan.radius)
+    pairs = pairs.persist(StorageLevel.MEMORY_AND_DISK)
+    grouping = pairs if not plan.verified else pairs.where(F.col("scaled") <= plan.group_threshold)
+    with BundleWriter(out) as w:
+        groups = _groups(spark, docs, grouping, plan, w.folder)
+        counts = {"documents": n, "problems": problems.count(), "pairs": pairs.count(), "groups": groups,
+                  "reused": len(reused)}
+        _write(docs.drop("text").orderBy("fingerprint", "doc_id"), w.folder, "documents")
+        _write(problems.orderBy("path"), w.folder, "problems")
+        _write(pairs.orderBy("a", "b"), w.folder, "pairs")
+        w.commit(manifest_of(source, plan, settings, "spark", counts))
+    rows.unpersist()
+    return counts
+
+
+def _write(df, folder: Path, name: str) -> None:
+    """A table as a folder of Parquet part files, in the bundle's schema; documents' ids and fingerprints
+    (sorted) delta-encoded (Parquet v2 pages, no dictionary for them)."""
+    from pyspark.sql import types as T
+
+    spark_types = {"int64": T.LongType(), "int32": T.IntegerType(), "int8": T.ByteType(), "string": T.StringType(),
+                   "binary": T.BinaryType(), "double": T.DoubleType()}
+    schema = schemas()[name]
+    df = df.select(*[df[f.name].cast(spark_types[str(f.type)]).alias(f.name) for f in schema])
+    writer = df.write.option("compression", "zstd")
+    if name == "documents":
+        writer = writer.option("parquet.writer.version", "v2") \
+                       .option("parquet.enable.dictionary#fingerprint", "false") \
+                       .option("parquet.enable.dictionary#doc_id", "false")
+    writer.parquet(str(folder / f"{name}.parquet"))
+
+
+def _plain_pairs(docs, radius: int):
+    """Pairs within `radius` by the permuted-key join, each on the first key the two share."""
+    from pyspark.sql import functions as F
+
+    layout = key_layout(radius)
+    masks = [F.lit(to_signed(m)) for m in layout.masks]
+    keyed = docs.select("doc_id", "fingerprint", F.posexplode(F.array(*[F.col("fingerprint").bitwiseAND(m)
+                                                                         for m in masks])).alias("k", "v"))
+    a, b = keyed.alias("a"), keyed.alias("b")
+    joined = a.join(b, (F.col("a.k") == F.col("b.k")) & (F.col("a.v") == F.col("b.v"))
+                    & (F.col("a.doc_id") < F.col("b.doc_id")))
+    x = F.col("a.fingerprint").bitwiseXOR(F.col("b.fingerprint"))
+    first = reduce(lambda acc, km: acc.when(x.bitwiseAND(km[1]) == 0, F.lit(km[0])),
+                   list(enumerate(masks))[1:], F.when(x.bitwiseAND(masks[0]) == 0, F.lit(0))).otherwise(len(masks))
+    d = F.bit_count(x)
+    return (joined.where((d <= radius) & (first == F.col("a.k")))
+            .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b"), d.cast("byte").alias("distance"),
+                    d.cast("byte").alias("scaled"), F.lit(None).cast("double").alias("score")))
+
+
+def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
+    """(documents with clean_fp, verified pairs): boilerplate, clean fingerprints, LSH candidates within the
+    desktop's radius, scored by the desktop's score."""
+    import pyarrow as pa
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    verify = plan.verify
+
+    def explode_lines(batches):
+        for batch in batches:
+            ids, blobs = batch.column("doc_id").to_pylist(), batch.column("lines").to_pylist()
+            hashes = [np.frombuffer(b, dtype="<u4") for b in blobs]
+            yield pa.record_batch({"doc_id": pa.array(np.repeat(ids, [len(h) for h in hashes]).astype(np.int64)),
+                                   "h": pa.array(np.concatenate(hashes + [np.empty(0, "<u4")]).astype(np.int64))})
+
+    lines = docs.select("doc_id", "lines").mapInArrow(explode_lines, "doc_id long, h long")
+    common = (lines.groupBy("h").count().where(F.col("count") >= min_document_frequency(n)).select("h"))
+    boilerplate = frozenset(r["h"] for r in common.collect())
+    line_votes: dict[int, np.ndarray] = {}
+    if boilerplate:
+        holders = lines.join(F.broadcast(common), "h").join(docs.select("doc_id", "chars", "path"), "doc_id")
+        shortest = holders.groupBy("h").agg(F.min(F.struct("chars", "path", "doc_id")).alias("m"))
+        chosen = docs.join(shortest.select(F.col("m.doc_id").alias("doc_id")).distinct(), "doc_id").collect()
+        chosen.sort(key=lambda r: r["path"])
+        line_votes = boilerplate_votes(set(boilerplate), [np.frombuffer(r["lines"], dtype="<u4") for r in chosen],
+                                       np.array([r["chars"] for r in chosen], dtype=np.int64),
+                                       lambda row: source.read_texts([_item_of(chosen[row])])[0], settings)
+    bp = np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate))
+
+    columns = docs.columns
+
+    def with_shingles(rows):
+        rows = list(rows)
+        shingles = shingle_items(source, [_item_of(r) for r in rows], boilerplate)
+        for r, sh in zip(rows, shingles):
+            hashes = np.frombuffer(r["lines"], dtype="<u4")
+            hits = hashes[np.isin(hashes, bp)]
+            clean = to_signed(clean_fingerprint(r["votes"], hits, line_votes, to_unsigned(r["fingerprint"])))  \
+                if len(hits) and len(r["votes"]) else r["fingerprint"]
+            keys = band_keys(signature(sh)).tolist() if len(sh) else None
+            yield (*[r[c] for c in columns], clean, sh.tobytes(), keys)
+
+    schema = T.StructType(docs.schema.fields + [T.StructField("clean_fp", T.LongType()),
+                                                 T.StructField("shingles", T.BinaryType()),
+                                                 T.StructField("bands", T.ArrayType(T.LongType()))])
+    full = spark.createDataFrame(docs.rdd.mapPartitions(with_shingles), schema).persist(StorageLevel.MEMORY_AND_DISK)
+    bands = full.where(F.col("bands").isNotNull()).select("doc_id", F.posexplode("bands").alias("band", "key"))
+    a, b = bands.alias("a"), bands.alias("b")
+    candidates = (a.join(b, (F.col("a.band") == F.col("b.band")) & (F.col("a.key") == F.col("b.key"))
+                         & (F.col("a.doc_id") < F.col("b.doc_id")))
+                  .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b")).distinct())
+    side = full.select("doc_id", "clean_fp", "chars", "shingles")
+    da = side.select(*[F.col(c).alias(f"{c}_a") for c in side.columns])
+    db = side.select(*[F.col(c).alias(f"{c}_b") for c in side.columns])
+    joined = candidates.join(da, F.col("a") == F.col("doc_id_a")).join(db, F.col("b") == F.col("doc_id_b"))
+    joined = joined.select("a", "b", F.bit_count(F.col("clean_fp_a").bitwiseXOR(F.col("clean_fp_b"))).alias("d"),
+                           F.least("chars_a", "chars_b").alias("shorter"), "shingles_a", "shingles_b")
+
+    def checked(batches):
+        for batch in batches:
+            d = batch.column("d").to_numpy(zero_copy_only=False).astype(np.int64)
+            scaled = scaled_distance(d, batch.column("shorter").to_numpy(zero_copy_only=False), verify)
+            near = np.flatnonzero(scaled <= verify.long_radius)
+            sa, sb = batch.column("shingles_a").to_pylist(), batch.column("shingles_b").to_pylist()
+            scores = np.array([score(np.frombuffer(sa[k], dtype=np.uint32), np.frombuffer(sb[k], dtype=np.uint32))
+                               for k in near.tolist()], dtype=np.float64)
+            keep = near[scores >= verify.min_score] if len(near) else near
+            yield pa.record_batch({
+                "a": batch.column("a").take(pa.array(keep)), "b": batch.column("b").take(pa.array(keep)),
+                "distance": pa.array(d[keep].astype(np.int8)), "scaled": pa.array(scaled[keep].astype(np.int8)),
+                "score": pa.array(scores[scores >= verify.min_score] if len(near) else np.empty(0))})
+
+    pairs = joined.mapInArrow(checked, "a long, b long, distance byte, scaled byte, score double")
+    return full.drop("shingles", "bands"), pairs
+
+
+def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
+    """A snapshot of the given documents (path order) keyed by doc_id, with their clean fingerprints (the
+    ones their pairs were found with, as on the desktop)."""
+    rows = sorted(rows, key=lambda r: r["path"])
+    snap = Snapshot(np.array([r["doc_id"] for r in rows], dtype=np.int64),
+                    np.array([r["clean_fp"] for r in rows], dtype=np.int64).view(np.uint64),
+                    np.array([r["size"] for r in rows], dtype=np.int64),
+                    np.array([r["mtime_ns"] for r in rows], dtype=np.int64),
+                    np.array([r["chars"] for r in rows], dtype=np.int64), [r["path"] for r in rows],
+                    [r["content_hash"] for r in rows], [r["encoding"] for r in rows])
+    return snap, {int(doc): row for row, doc in enumerate(snap.ids.tolist())}
+
+
+def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPlan):
+    """core.groups' grouping of the member snapshot at the scan's threshold."""
+    i = np.array([row_of[p["a"]] for p in pairs], dtype=np.int64)
+    j = np.array([row_of[p["b"]] for p in pairs], dtype=np.int64)
+    if not plan.verified:
+        d = np.array([p["distance"] for p in pairs], dtype=np.int64)
+        return Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
+    scaled = np.array([p["scaled"] for p in pairs], dtype=np.int64)
+    scores = np.array([p["score"] for p in pairs], dtype=np.float64)
+    verify = plan.verify
+    return Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
+                   min_score=verify.min_score).at(plan.group_threshold)
+
+
+MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]
+
+
+def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
+    """Write the groups table; returns the number of groups."""
+    from pyspark.sql import functions as F
+
+    if pairs.count() <= plan.driver_pairs:
+        rows = pairs.collect()
+        ids = spark.createDataFrame([(int(x),) for x in {r["a"] for r in rows} | {r["b"] for r in rows}],
+                                    "doc_id long")
+        members = docs.join(ids, "doc_id").select(*MEMBER_COLUMNS).collect()
+        snap, row_of = _member_snapshot(members)
+        grouping = _grouping(snap, row_of, rows, plan)
+        write_table(folder, "groups", groups_table(grouping))
+        return len(grouping)
+    from simdesk.cluster.components import component_labels
+
+    labels = component_labels(pairs.select(F.col("a").alias("u"), F.col("b").alias("v")))
+    members = docs.join(labels.withColumnRenamed("node", "doc_id"), "doc_id").select("label", *MEMBER_COLUMNS)
+    edges = pairs.join(labels.withColumnRenamed("node", "a"), "a")
+    by_label = members.rdd.map(lambda r: (r["label"], ("m", r.asDict()))).union(
+        edges.rdd.map(lambda r: (r["label"], ("p", r.asDict()))))
+
+    def one_component(kv):
+        label, parts = kv
+        parts = list(parts)
+        snap, row_of = _member_snapshot([p for kind, p in parts if kind == "m"])
+        grouping = _grouping(snap, row_of, [p for kind, p in parts if kind == "p"], plan)
+        for g in grouping:  # one group: the component
+            yield (len(g.members), min(m.path for m in g.members),
+                   [(m.doc_id, rank, m.distance, m.score) for rank, m in enumerate(g.members)])
+
+    comps = by_label.groupByKey().flatMap(one_component)
+    ranked = comps.sortBy(lambda c: (-c[0], c[1])).zipWithIndex()
+    flat = ranked.flatMap(lambda t: [(t[1] + 1, doc, rank, dist, sc) for doc, rank, dist, sc in t[0][2]])
+    groups = spark.createDataFrame(flat, "group long, doc_id long, rank int, distance byte, score double")
+    _write(groups, folder, "groups")
+    return ranked.count()
