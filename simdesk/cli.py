@@ -449,12 +449,50 @@ def cluster_scan(source: str, out: str, engine: str, master: str | None, thresho
     click.echo(f"simdesk: {result.summary()}", err=True)
 
 
+@main.command("import")
+@click.argument("bundle", type=click.Path(file_okay=False, exists=True))
+@click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: the bundle's folder's, in the "
+              "user's data folder: the one the window opens).")
+@click.option("--decisions", type=click.Path(dir_okay=False),
+              help="Instead: write the editor's decisions on the imported bundle to this Parquet file.")
+def import_(bundle: str, db: str | None, decisions: str | None) -> None:
+    """Load the groups of a cluster-scan BUNDLE into the index of its folder, for the window to review
+    (`simdesk gui BUNDLE` imports and opens it); with --decisions, export the decisions taken on it.
+
+    Example: simdesk import archive.bundle && simdesk gui archive.bundle
+    """
+    root, report = import_into_index(bundle, db, decisions)
+    click.echo(f"simdesk: {report}", err=True)
+
+
+def import_into_index(bundle: str, db: str | None, decisions: str | None = None) -> tuple[Path, str]:
+    try:
+        from simdesk.cluster.bundle import BundleError, open_bundle
+        from simdesk.cluster.importer import bundle_root, export_decisions, import_bundle
+    except ImportError as exc:
+        raise UsageFailure(f"bundles need the cluster extra ({exc}): pip install 'simdesk[cluster]'") from None
+    try:
+        b = open_bundle(bundle)
+        root = bundle_root(b)
+        with open_index(root, db) as index:
+            if decisions:
+                return root, f"decisions written to {export_decisions(index, b, Path(decisions))}"
+            return root, import_bundle(b, index).summary()
+    except BundleError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
 @main.command()
 @click.argument("folder", required=False)
 @click.option("--screenshot", type=click.Path(dir_okay=False),
               help="Scan, show the largest group's diff, save a PNG of the window and exit.")
 def gui(folder: str | None, screenshot: str | None) -> None:
-    """Open the window (on FOLDER, or offering the demo collection)."""
+    """Open the window (on FOLDER, or offering the demo collection). FOLDER may be a cluster-scan bundle: it is
+    imported (`simdesk import`), then its folder opened."""
+    if folder is not None and (Path(folder) / "manifest.json").is_file():
+        root, report = import_into_index(folder, None)
+        click.echo(f"simdesk: {report}", err=True)
+        folder = str(root)
     if folder is not None:
         check_folder(folder)
     if screenshot is not None:

@@ -313,6 +313,12 @@ def collection_boilerplate(index: Index, documents: int | None = None) -> frozen
     return boilerplate_set((np.frombuffer(b, dtype="<u4") for b in lines), n)
 
 
+def verify_rules(verify: VerifySettings) -> str:
+    """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
+    return f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
+           f"{verify.short_radius} {verify.short_chars}"
+
+
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
             verify: VerifySettings = DEFAULT_VERIFY,
             on_progress: Callable[[Progress], None] | None = None,
@@ -326,8 +332,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
             on_progress(Progress(phase, done, total, time.perf_counter() - started))
 
     snap = index.snapshot()
-    rules = f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
-            f"{verify.short_radius} {verify.short_chars}"
+    rules = verify_rules(verify)
     if index.meta("verify_rules") != rules:  # other radii or another score: search and score again
         index.forget_pairing()
         with index.transaction():

@@ -36,6 +36,7 @@ from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken
 
 KEEP = "keep"
+BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
 QUEUED = "queued"
 REVIEWED = "reviewed"
 
@@ -367,6 +368,8 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     """
     root = Path(root)
     cancel = cancel or CancelToken()
+    # an index imported from a cluster bundle holds the groups' members only: a scan would index the whole folder
+    rescan = rescan and index.meta(BUNDLE_META) is None
     result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel) if rescan else None
     s = result.stats if result is not None else None
     unchanged = (shown is not None and s is not None and not s.cancelled

@@ -1,0 +1,111 @@
+"""A bundle opened on the desktop: the members of its groups loaded into the folder's index, so the window and
+`simdesk scan`'s review (groups, threshold slider, diff, keep marks, not-duplicates, clean-up) work on them
+as on a scanned folder; and the editor's decisions exported back as `decisions.parquet`.
+
+Only group members are loaded (a bundle of 100M documents has a few million), each with its fingerprint, its
+boilerplate-free fingerprint and, in verified mode, its verified pairs and scores, marked as searched and
+scored under the current rules: opening the folder groups them at once, without reading a text. The index is
+marked as imported (review.BUNDLE_META), so opening it never rescans the folder (that would index everything).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simdesk.cluster.bundle import Bundle, BundleError
+from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
+from simdesk.core.index import Index
+from simdesk.core.records import Document, Problem
+from simdesk.core.review import BUNDLE_META
+
+LOCAL_SOURCES = ("folder", "glob")
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    root: Path
+    members: int
+    pairs: int
+    problems: int
+
+    def summary(self) -> str:
+        return f"{self.members} documents in groups and {self.pairs} pairs imported; open {self.root} to review them"
+
+
+def bundle_root(bundle: Bundle) -> Path:
+    """The folder whose files the bundle's paths are relative to. Raises BundleError for a bundle of an
+    object store or a dataset, whose texts the window cannot open as files."""
+    source = bundle.manifest["source"]
+    if source["kind"] not in LOCAL_SOURCES:
+        raise BundleError(f"{bundle.path}: its texts are in {source['spec']} ({source['kind']}); the window opens "
+                          "bundles of local folders only")
+    return Path(source["root"])
+
+
+def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT_VERIFY) -> ImportReport:
+    """Load the bundle's group members, pairs and problems into `index` (the index of bundle_root(bundle)),
+    replacing an earlier import. Raises BundleError when `index` holds a desktop scan (never overwritten)."""
+    root = bundle_root(bundle)
+    if index.count() and index.meta(BUNDLE_META) is None:
+        raise BundleError(f"{index.path} holds a scan of {root} made on this computer; give another index file "
+                          "(--db) to import the bundle")
+    groups = bundle.table("groups", ["doc_id"]).column("doc_id").to_numpy()
+    members = np.unique(groups)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = bundle.table("documents")
+    docs = table.filter(pc.is_in(table.column("doc_id"), value_set=pa.array(members, pa.int64()))).to_pydict()
+    pairs = bundle.table("pairs").to_pydict()
+    member_set = set(members.tolist())
+    kept = [k for k, (a, b) in enumerate(zip(pairs["a"], pairs["b"])) if a in member_set and b in member_set]
+    problems = bundle.table("problems", ["path", "error"]).to_pydict()
+    with index.transaction():  # an earlier import's members stay (with the editor's decisions) if still members
+        index.delete_paths(set(index.stored_states()) - set(docs["path"]))
+        index.set_meta("features", bundle.manifest["features"])
+        index.set_meta("root", str(root))
+        index.set_meta(BUNDLE_META, str(bundle.path.resolve()))
+        index.upsert_documents(
+            Document(docs["path"][k], docs["size"][k], docs["mtime_ns"][k], docs["content_hash"][k],
+                     docs["encoding"][k], docs["chars"][k], _unsigned(docs["fingerprint"][k]), b"", docs["votes"][k])
+            for k in range(len(docs["doc_id"])))
+        index.replace_problems(Problem(p, e) for p, e in zip(problems["path"], problems["error"]))
+    ids = {path: state[0] for path, state in index.stored_states().items()}
+    by_doc = {d: ids[p] for d, p in zip(docs["doc_id"], docs["path"])}
+    clean = [(ids[p], _unsigned(c)) for p, c in zip(docs["path"], docs["clean_fp"])]
+    # no line hashes are loaded, so the desktop finds no boilerplate and keeps each boilerplate-free
+    # fingerprint (clean key ""); every member counts as searched, its pairs as scored
+    index.set_clean_fingerprints([(doc, fp, "") for doc, fp in clean])
+    if bundle.verified:
+        index.set_paired_fingerprints(clean)
+        index.store_scores((by_doc[pairs["a"][k]], by_doc[pairs["b"][k]], pairs["score"][k]) for k in kept)
+        with index.transaction():
+            index.set_meta("verify_rules", verify_rules(verify))
+    return ImportReport(root, len(members), len(kept), len(problems["path"]))
+
+
+def export_decisions(index: Index, bundle: Bundle, out: Path) -> Path:
+    """The editor's decisions on an imported bundle as Parquet: one row per decided document (path, uri,
+    decision 'keep' or 'trash') and per 'not duplicates' pair (decision 'not_duplicate', `other` its
+    partner), for a job that acts on the objects where they are."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    docs = bundle.table("documents", ["path", "uri"]).to_pydict()
+    uri = dict(zip(docs["path"], docs["uri"]))
+    rows = [(p, "keep", None) for p in sorted(index.keep_marks())]
+    rows += [(p, "trash", None) for p in sorted(index.queued_for_trash())]
+    rows += [(a, "not_duplicate", b) for a, b in sorted(index.ignored_pairs())]
+    table = pa.table({"path": [r[0] for r in rows], "uri": [uri.get(r[0], "") for r in rows],
+                      "decision": [r[1] for r in rows], "other": pa.array([r[2] for r in rows], pa.string())})
+    out = Path(out)
+    tmp = out.with_name(out.name + ".partial")
+    pq.write_table(table, tmp)
+    tmp.replace(out)
+    return out
+
+
+def _unsigned(value: int) -> int:
+    return int(np.int64(value).view(np.uint64))
