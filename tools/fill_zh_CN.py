@@ -200,6 +200,9 @@ ZH = {
     "Files that could not be read": "无法读取的文件",
     "Side-by-side comparison": "并排比较",
     "Keep in every group shown (or selected)": "在显示（或选中）的每个组中保留",
+    "Undo the last &marks": "撤销上次标记(&M)",
+    "The last change of marks was undone": "已撤销上次对标记的更改",
+    "No change of marks to undo": "没有可撤销的标记更改",
 }
 
 

@@ -39,6 +39,7 @@ KEEP = "keep"
 BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
 QUEUED = "queued"
 REVIEWED = "reviewed"
+UNDO_DEPTH = 100  # editor actions on the marks that Decisions.undo() can take back
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,7 @@ class Decisions:
         self.queued: set[str] = set(queued) - self.keep
         self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
         self._pending: list[tuple[str, str, object]] = []  # (kind, path, value), in the order made
+        self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
         self._lock = threading.Lock()
         self._index: Index | None = None
 
@@ -151,6 +153,36 @@ class Decisions:
             if (m.path == path) != (m.path in self.keep):
                 self.set_keep(m.path, m.path == path, group)
         self._bind(path, {m.path: m.content_hash for m in group.members})  # the group as it is now
+
+    def checkpoint(self) -> None:
+        """Remember the keep and trash marks as they are, before an editor's action (a key press on a
+        selection, a rule over many groups), so that undo() can bring them back; the last UNDO_DEPTH
+        actions are remembered."""
+        self._undo.append((set(self.keep), set(self.queued), {p: dict(m) for p, m in self.reviewed.items()}))
+        del self._undo[:-UNDO_DEPTH]
+
+    def undo(self) -> bool:
+        """Put the keep and trash marks back as they were at the last checkpoint (saved like any change);
+        False when there is nothing to undo. 'Not duplicates' decisions are not undone here."""
+        if not self._undo:
+            return False
+        keep, queued, reviewed = self._undo.pop()
+        for path in self.keep - keep:
+            self.set_keep(path, False)
+        for path in self.queued - queued:
+            self.set_queued(path, False)
+        for path in queued - self.queued:
+            self.set_queued(path, True)
+        for path in keep - self.keep:
+            self.keep.add(path)
+            self.queued.discard(path)
+            self._note(KEEP, path, True)
+        for path in set(self.reviewed) - set(reviewed):
+            del self.reviewed[path]
+            self._note(REVIEWED, path, {})
+        for path, members in reviewed.items():
+            self._bind(path, members)
+        return True
 
     def mark_not_duplicates(self, a: str, b: str) -> None:
         self.not_duplicates.add(_pair(a, b))

@@ -308,10 +308,24 @@ class MainWindow(WindowMessages):
                 if self.groups_model.member(i) is not None and i != current]
         return ([current] if self.groups_model.member(current) is not None else []) + rows
 
+    def _checkpoint(self) -> None:
+        """Before an action on the marks: Ctrl+Z brings them back as they are now."""
+        if self.review is not None:
+            self.review.decisions.checkpoint()
+
+    def undo_marks(self) -> None:
+        """Ctrl+Z: the keep and trash marks as they were before the last action on them."""
+        if self.review is not None and self.review.decisions.undo():
+            self.groups_model.marks_changed()
+            self.statusBar().showMessage(self.tr("The last change of marks was undone"))
+        else:
+            self.statusBar().showMessage(self.tr("No change of marks to undo"))
+
     def toggle_keep(self) -> None:
         """Space: keep every selected copy, or none of them if the current one was kept."""
         rows = self._selected_member_rows()
         if rows:
+            self._checkpoint()
             keep = self.groups_model.member(rows[0]).path not in self.groups_model.keep
             for idx in rows:
                 self.groups_model.set_keep(idx, keep)
@@ -320,6 +334,7 @@ class MainWindow(WindowMessages):
         """Delete: queue every selected copy for the trash, or none of them if the current one was queued."""
         rows = self._selected_member_rows()
         if rows:
+            self._checkpoint()
             queue = self.groups_model.member(rows[0]).path not in self.groups_model.queued
             for idx in rows:
                 if (self.groups_model.member(idx).path in self.groups_model.queued) != queue:
@@ -337,6 +352,7 @@ class MainWindow(WindowMessages):
 
     def keep_by_rule(self, rule: str) -> None:
         if self.review is not None and (group := self.groups_model.group(self.groups_view.currentIndex())):
+            self._checkpoint()
             self.review.keep_by_rule(group, rule)
             self.groups_model.marks_changed()
 
@@ -350,6 +366,7 @@ class MainWindow(WindowMessages):
 
     def _apply_rule_choices(self, review: Review, choices) -> None:
         if review is self.review:
+            self._checkpoint()
             review.apply_choices(choices[0])
             self.groups_model.marks_changed()
             self.statusBar().showMessage(fill(self.tr("One copy marked to keep in each of %1 groups"),

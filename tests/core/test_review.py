@@ -227,3 +227,27 @@ def test_a_rule_decides_only_the_groups_it_is_given(tmp_path):
         assert [g.id for g, _ in chosen] == [snow.id] and left_alone == []
         review.apply_choices(chosen)
         assert review.decisions.keep & set(SNOWS) and not review.decisions.keep & set(POEMS)
+
+
+def test_undo_puts_the_marks_back_and_saves_them(tmp_path):
+    from simdesk.core import Index, ReviewSettings, open_review
+    from tests.folders import POEMS, small_folder
+
+    root = small_folder(tmp_path)
+    a, b, c = POEMS
+    with Index(tmp_path / "i.sqlite") as index:
+        decisions = open_review(root, index, ReviewSettings()).decisions
+    decisions.set_keep(a)
+    decisions.set_queued(b)
+    assert decisions.undo() is False  # no action was checkpointed
+    decisions.checkpoint()
+    decisions.set_keep(b)
+    decisions.set_queued(a)
+    decisions.checkpoint()
+    decisions.set_keep(c)
+    assert decisions.undo() and decisions.keep == {b} and decisions.queued == {a}
+    assert decisions.undo() and decisions.keep == {a} and decisions.queued == {b}
+    decisions.save()
+    decisions.close()
+    with Index(tmp_path / "i.sqlite") as index:
+        assert index.keep_marks() == {a} and index.queued_for_trash() == {b}

@@ -8,13 +8,19 @@ from tests.folders import POEMS, SNOWS, small_folder
 from tests.gui.window_driver import group_index_containing, member_index, open_and_wait
 
 
-def test_space_and_delete_act_on_every_selected_copy(qtbot, window, tmp_path):
-    root = small_folder(tmp_path)
+def select_poem_copies(qtbot, window, root) -> list[str]:
+    """Open `root`, select the poem group's copies (not its first document), focus the list; their paths."""
     open_and_wait(qtbot, window, root)
     representative = window.groups_model.group(group_index_containing(window, POEMS[0])).members[0].path
     copies = [p for p in POEMS if p != representative]
     window.select_members([member_index(window, p) for p in copies])
     window.groups_view.setFocus()
+    return copies
+
+
+def test_space_and_delete_act_on_every_selected_copy(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    copies = select_poem_copies(qtbot, window, root)
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
     assert set(copies) <= window.groups_model.queued  # both, not only the current row
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
@@ -50,3 +56,26 @@ def test_the_groups_list_has_a_context_menu_with_the_review_actions(qtbot, windo
     actions = menu.actions()
     assert window.act_keep in actions and window.act_queue in actions and window.act_not_duplicates in actions
     assert window.groups_view.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+
+
+def test_ctrl_z_undoes_the_last_marks(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    copies = select_poem_copies(qtbot, window, root)
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Space)  # kept now, no longer queued
+    assert set(copies) <= window.groups_model.keep and not set(copies) & window.groups_model.queued
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert set(copies) <= window.groups_model.queued and not set(copies) & window.groups_model.keep
+    qtbot.keyClick(window.groups_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert not set(copies) & (window.groups_model.queued | window.groups_model.keep)
+    # the undone marks are saved like any other: a new window on the folder finds none
+    window.writer.wait()
+    window.save_decisions()
+    window.writer.wait()
+    reopened = type(window)(window.settings, window.data_dir)
+    qtbot.addWidget(reopened)
+    open_and_wait(qtbot, reopened, root)
+    assert not set(copies) & (reopened.groups_model.queued | reopened.groups_model.keep)
+    reopened.stop_scan()
+    reopened.background.wait()
+    reopened.writer.wait()
