@@ -147,6 +147,24 @@ class Decisions:
         self.set_queued(path, path not in self.queued)
         return path in self.queued
 
+    def toggle_keep_all(self, paths: Sequence[str], seen: Sequence[Group | None] = ()) -> bool:
+        """Keep every one of `paths`, or none of them if the first is kept already (the editor's Space over
+        several copies); `seen[k]` is the group of paths[k] as shown (see set_keep). Returns whether they
+        are kept now."""
+        on = bool(paths) and paths[0] not in self.keep
+        for k, p in enumerate(paths):
+            if (p in self.keep) != on:
+                self.set_keep(p, on, seen[k] if k < len(seen) else None)
+        return on
+
+    def toggle_queued_all(self, paths: Sequence[str]) -> bool:
+        """Queue every one of `paths` for the trash, or none of them if the first is queued already."""
+        on = bool(paths) and paths[0] not in self.queued
+        for p in paths:
+            if (p in self.queued) != on:
+                self.set_queued(p, on)
+        return on
+
     def keep_only(self, group: Group, path: str) -> None:
         """Keep exactly `path` among the group's members (the one-click rules)."""
         for m in group.members:

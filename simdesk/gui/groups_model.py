@@ -190,22 +190,29 @@ class GroupsModel(QAbstractItemModel):
         self._member_changed(index)
         self.decisions_changed.emit()
 
-    def toggle_keep(self, index: QModelIndex) -> None:
-        member = self.member(index)
-        if member is not None:
-            self.set_keep(index, member.path not in self.keep)
-
-    def toggle_queued(self, index: QModelIndex) -> None:
-        member = self.member(index)
-        if member is None or self.decisions is None:
-            return
-        self.decisions.toggle_queued(member.path)
-        self._member_changed(index)
-        self.decisions_changed.emit()
-
     def visible_group_ids(self) -> list[int]:
         """The ids of the groups the filter shows, in the order shown."""
         return [int(k) + 1 for k in self.order]
+
+    def toggle_keep_rows(self, rows: list[QModelIndex]) -> None:
+        """Space over several member rows (the current one first): Decisions.toggle_keep_all, each mark
+        bound to its group as shown."""
+        rows = [idx for idx in rows if self.member(idx) is not None]
+        if rows and self.decisions is not None:
+            self.decisions.toggle_keep_all([self.member(i).path for i in rows], [self.group(i) for i in rows])
+            self._rows_changed(rows)
+
+    def toggle_queued_rows(self, rows: list[QModelIndex]) -> None:
+        """Delete over several member rows (the current one first): Decisions.toggle_queued_all."""
+        rows = [idx for idx in rows if self.member(idx) is not None]
+        if rows and self.decisions is not None:
+            self.decisions.toggle_queued_all([self.member(i).path for i in rows])
+            self._rows_changed(rows)
+
+    def _rows_changed(self, rows: list[QModelIndex]) -> None:
+        for idx in rows:
+            self._member_changed(idx)
+        self.decisions_changed.emit()
 
     def marks_changed(self) -> None:
         """Many marks changed at once (a keep rule): every visible row repaints."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -15,7 +15,7 @@ from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, 
                           index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
-from simdesk.gui.groups_model import COL_PATH, GroupsModel
+from simdesk.gui.groups_model import GroupsModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
@@ -224,7 +224,7 @@ class MainWindow(WindowMessages):
             return
         selected = [m.path for m in self.selected_members()]
         self.groups_model.set_grouping(self.review.grouping(threshold), self.review.decisions)
-        self._reselect(selected)
+        self.reselect(selected)
         self._show_counts()
         self.groups_shown.emit()
 
@@ -237,29 +237,6 @@ class MainWindow(WindowMessages):
                                       self.review.min_similarity)
 
     # -- selection and the diff -----------------------------------------------------------------------
-    def _reselect(self, selected: list[str]) -> None:
-        """After a regroup or rescan, select the same members again where they still are in a group."""
-        indexes = [i for p in selected if (i := self.groups_model.index_of_path(p)).isValid()]
-        self.select_members([i for i in indexes if i.parent() == indexes[0].parent()] if indexes else [])
-
-    def select_members(self, indexes: list[QModelIndex]) -> None:
-        """Select these member rows (expanding their group), the first one current."""
-        if not indexes:
-            return
-        selection = self.groups_view.selectionModel()
-        self.groups_view.expand(indexes[0].parent())
-        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-        selection.setCurrentIndex(indexes[0], QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                  | QItemSelectionModel.SelectionFlag.Rows)
-        for idx in indexes[1:]:
-            selection.select(idx, flags)
-        self.groups_view.scrollTo(indexes[0])
-
-    def selected_members(self) -> list[Member]:
-        rows = sorted(self.groups_view.selectionModel().selectedRows(COL_PATH),
-                      key=lambda i: (i.parent().row(), i.row()))
-        return [m for i in rows if (m := self.groups_model.member(i)) is not None]
-
     def current_pair(self) -> tuple[Member, Member] | None:
         return pair_to_compare(self.selected_members(), self.groups_model.group(self.groups_view.currentIndex()))
 
@@ -300,14 +277,6 @@ class MainWindow(WindowMessages):
             self.diff_view.clear(fill(self.tr("Cannot compare: %1"), message))
 
     # -- decisions: the review's, shown by the model, saved by the writer in batches ----------------------
-    def _selected_member_rows(self) -> list[QModelIndex]:
-        """Every selected member row, the current one first."""
-        current = self.groups_view.currentIndex()
-        current = self.groups_model.index(current.row(), COL_PATH, current.parent())
-        rows = [i for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
-                if self.groups_model.member(i) is not None and i != current]
-        return ([current] if self.groups_model.member(current) is not None else []) + rows
-
     def _checkpoint(self) -> None:
         """Before an action on the marks: Ctrl+Z brings them back as they are now."""
         if self.review is not None:
@@ -323,32 +292,15 @@ class MainWindow(WindowMessages):
 
     def toggle_keep(self) -> None:
         """Space: keep every selected copy, or none of them if the current one was kept."""
-        rows = self._selected_member_rows()
-        if rows:
+        if rows := self.selected_member_rows():
             self._checkpoint()
-            keep = self.groups_model.member(rows[0]).path not in self.groups_model.keep
-            for idx in rows:
-                self.groups_model.set_keep(idx, keep)
+            self.groups_model.toggle_keep_rows(rows)
 
     def toggle_queued(self) -> None:
         """Delete: queue every selected copy for the trash, or none of them if the current one was queued."""
-        rows = self._selected_member_rows()
-        if rows:
+        if rows := self.selected_member_rows():
             self._checkpoint()
-            queue = self.groups_model.member(rows[0]).path not in self.groups_model.queued
-            for idx in rows:
-                if (self.groups_model.member(idx).path in self.groups_model.queued) != queue:
-                    self.groups_model.toggle_queued(idx)
-
-    def rule_scope(self) -> list[int] | None:
-        """The groups a rule over "every group" acts on: the selected ones, else the ones the filter shows
-        (None: every group)."""
-        selected = {self.groups_model.group(i).id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)}
-        if selected:
-            return sorted(selected)
-        if self.groups_model.filter_text:
-            return self.groups_model.visible_group_ids()
-        return None
+            self.groups_model.toggle_queued_rows(rows)
 
     def keep_by_rule(self, rule: str) -> None:
         if self.review is not None and (group := self.groups_model.group(self.groups_view.currentIndex())):

@@ -1,20 +1,21 @@
-"""The main window's parts: its widgets and their layout, its actions and menus, and every visible text
-(so a change of language applies at once). A base class of MainWindow, which wires these parts to the
-review."""
+"""The main window's parts: its widgets and their layout, its actions and menus, every visible text (so a
+change of language applies at once), and what is selected in the groups list. A base class of MainWindow,
+which wires these parts to the review."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
                                QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
 
-from simdesk.core import KEEP_RULES
+from simdesk.core import KEEP_RULES, Member
 from simdesk.gui.diff_view import DiffView
+from simdesk.gui.groups_model import COL_PATH
 from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
@@ -352,4 +353,46 @@ class WindowParts(QMainWindow):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile() and Path(urls[0].toLocalFile()).is_dir():
             return urls[0].toLocalFile()
+        return None
+
+    # -- the selection in the groups list -------------------------------------------------------------------
+    def reselect(self, selected: list[str]) -> None:
+        """After a regroup or rescan, select the same members again where they still are in a group."""
+        indexes = [i for p in selected if (i := self.groups_model.index_of_path(p)).isValid()]
+        self.select_members([i for i in indexes if i.parent() == indexes[0].parent()] if indexes else [])
+
+    def select_members(self, indexes: list[QModelIndex]) -> None:
+        """Select these member rows (expanding their group), the first one current."""
+        if not indexes:
+            return
+        selection = self.groups_view.selectionModel()
+        self.groups_view.expand(indexes[0].parent())
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        selection.setCurrentIndex(indexes[0], QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                  | QItemSelectionModel.SelectionFlag.Rows)
+        for idx in indexes[1:]:
+            selection.select(idx, flags)
+        self.groups_view.scrollTo(indexes[0])
+
+    def selected_members(self) -> list[Member]:
+        rows = sorted(self.groups_view.selectionModel().selectedRows(COL_PATH),
+                      key=lambda i: (i.parent().row(), i.row()))
+        return [m for i in rows if (m := self.groups_model.member(i)) is not None]
+
+    def selected_member_rows(self) -> list[QModelIndex]:
+        """Every selected member row, the current one first."""
+        current = self.groups_view.currentIndex()
+        current = self.groups_model.index(current.row(), COL_PATH, current.parent())
+        rows = [i for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
+                if self.groups_model.member(i) is not None and i != current]
+        return ([current] if self.groups_model.member(current) is not None else []) + rows
+
+    def rule_scope(self) -> list[int] | None:
+        """The groups a rule over "every group" acts on: the selected ones, else the ones the filter shows
+        (None: every group)."""
+        selected = {self.groups_model.group(i).id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)}
+        if selected:
+            return sorted(selected)
+        if self.groups_model.filter_text:
+            return self.groups_model.visible_group_ids()
         return None

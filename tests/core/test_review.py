@@ -91,6 +91,18 @@ def test_keep_and_queued_are_exclusive(tmp_path):
     assert Decisions(tmp_path / "i.sqlite", keep={"x"}, queued={"x", "y"}).queued == {"y"}  # keep wins
 
 
+def test_space_and_delete_over_several_copies_follow_the_first(tmp_path):
+    d = Decisions(tmp_path / "i.sqlite", keep={"b"}, queued={"c"})
+    assert d.toggle_keep_all(["a", "b", "c"]) and d.keep == {"a", "b", "c"} and d.queued == set()
+    assert not d.toggle_keep_all(["b", "a"]) and d.keep == {"c"}  # the first was kept: none of them now
+    assert d.toggle_queued_all(["a", "c"]) and d.queued == {"a", "c"} and d.keep == set()
+    assert not d.toggle_queued_all(["c", "x"]) and d.queued == {"a"}
+    assert not d.toggle_keep_all([])
+    a, b = (Member(k, p, 0, 1, "utf-8", 0, f"h{k}") for k, p in enumerate(("a", "b")))
+    assert d.toggle_keep_all(["a"], [Group(1, False, (a, b))])
+    assert d.reviewed["a"] == {"a": "h0", "b": "h1"}  # bound to the group as shown
+
+
 def test_decisions_are_saved_in_one_session_and_read_back(folder, tmp_path):
     review = review_of(folder, tmp_path)
     d = review.decisions
