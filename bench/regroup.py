@@ -12,13 +12,13 @@ FIRST_SCREEN = 50  # groups a window shows at once
 
 
 def regroup_figures(db: Path) -> Iterator[tuple[str, float, str]]:
-    from simdesk.core import MAX_THRESHOLD, Grouper, Index
+    from simdesk.core import MAX_THRESHOLD, Grouper, Index, pairs_within
 
     with Index(db, create=False) as index:
         started = time.perf_counter()
         snap = index.snapshot()
         read = time.perf_counter()
-        i, j, d = index.pairs_within(MAX_THRESHOLD, snap)
+        i, j, d = pairs_within(snap.fingerprints, MAX_THRESHOLD)
         paired = time.perf_counter()
         grouper = Grouper(snap, i, j, d, max_threshold=MAX_THRESHOLD, ignored=index.ignored_pairs())
         ready = time.perf_counter()

@@ -76,7 +76,7 @@ class PeakRss:
 
 
 def run(root: Path, db: Path, jobs: int, threshold: int) -> dict:
-    from simdesk.core import Grouper, Index, ScanOptions, scan_folder, segmenter_choice
+    from simdesk.core import Grouper, Index, ScanOptions, pairs_within, scan_folder, segmenter_choice
 
     out: dict = {}
     with PeakRss() as rss:
@@ -85,7 +85,7 @@ def run(root: Path, db: Path, jobs: int, threshold: int) -> dict:
             result = scan_folder(root, index, ScanOptions(jobs=jobs))
             scanned = time.perf_counter()
             snap = index.snapshot()
-            i, j, d = index.pairs_within(threshold, snap)
+            i, j, d = pairs_within(snap.fingerprints, threshold)
             grouping = Grouper(snap, i, j, d, max_threshold=threshold, ignored=index.ignored_pairs()).at(threshold)
             groups = len(grouping)
             done = time.perf_counter()

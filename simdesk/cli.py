@@ -65,12 +65,17 @@ MEGABYTES = Number(0, low_open=True)  # --max-size
 
 
 class SimdeskGroup(click.Group):
-    """The command group: a failure to write the output (stdout on a full device) is one line, not a
+    """The command group: a failure to write the output (stdout on a full device), and a failure of the index
+    file (not an index, damaged, read-only, a full disk) from whichever call meets it, are one line, not a
     traceback. Exit codes (README): 0 done, 1 done with failures or output lost, 2 refused."""
 
     def invoke(self, ctx: click.Context):
+        from simdesk.core import IndexError_
+
         try:
             return super().invoke(ctx)
+        except IndexError_ as exc:
+            raise UsageFailure(str(exc)) from None
         except OSError as exc:
             if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
                 raise

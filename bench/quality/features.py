@@ -7,8 +7,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from simdesk.core import (FeatureSettings, Grouper, Index, ScanOptions, Scores, analyse, load_truth, scan_folder,
-                          score_groups)
+from simdesk.core import (FeatureSettings, Grouper, Index, ScanOptions, Scores, analyse, load_truth, pairs_within,
+                          scan_folder, score_groups)
 
 FEATURE_OPTIONS = {
     "words": FeatureSettings(),
@@ -34,6 +34,6 @@ def features(corpus: Path) -> None:
             emit(f"features_{name}", score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
                  time.perf_counter() - started)
             snap = index.snapshot()
-            i, j, d = index.pairs_within(3, snap)
+            i, j, d = pairs_within(snap.fingerprints, 3)
             plain = Grouper(snap, i, j, d, max_threshold=3).at(3)
             emit(f"features_{name}_plain_k3", score_groups(truth, [[m.path for m in g.members] for g in plain]), 0.0)

@@ -14,6 +14,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from simdesk.core.index import Snapshot
+from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Group, Member
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
@@ -195,5 +196,5 @@ def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
     """Read the index once and pair every document within `max_threshold` bits, honouring the editor's
     "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory."""
     snap = index.snapshot()
-    i, j, d = index.pairs_within(max_threshold, snap)
+    i, j, d = pairs_within(snap.fingerprints, max_threshold)
     return Grouper(snap, i, j, d, max_threshold=max_threshold, ignored=index.ignored_pairs())

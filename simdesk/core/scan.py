@@ -127,7 +127,7 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
 
     with index.transaction():
         if index.meta("features") != settings.to_json():
-            index.conn.execute("UPDATE documents SET size = -1")  # stale: re-fingerprinted below
+            index.mark_all_stale()
             index.set_meta("features", settings.to_json())
         # a folder name that is not valid UTF-8 is stored with escapes (it is shown, never used as a path)
         index.set_meta("root", os.fsencode(root.resolve()).decode("utf-8", "backslashreplace"))

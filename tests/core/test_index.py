@@ -6,13 +6,14 @@ import sqlite3
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from simdesk.core.documents import content_hash
 from simdesk.core.fingerprint import hamming
 from simdesk.core.index import SCHEMA_VERSION, Index, blocks_of
 from simdesk.core.records import Document, Problem
 
 
 def doc(path: str, fp: int, content: str = "h") -> Document:
-    return Document(path, 10, 1, content, "utf-8", 5, fp)
+    return Document(path, 10, 1, content_hash(content.encode()), "utf-8", 5, fp)
 
 
 def clustered(rng: np.random.Generator, centres: int, per: int, max_flip: int) -> list[int]:
@@ -77,18 +78,48 @@ def test_index_is_wal_and_reopens_with_its_data(tmp_path):
         assert index.integrity_ok()
 
 
-def test_index_of_another_schema_version_is_rebuilt_not_misread(tmp_path):
+def test_an_index_of_another_layout_is_rebuilt_and_keeps_the_decisions(tmp_path):
     path = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-                       f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION + 99}');"
-                       "CREATE TABLE documents (path TEXT, something_else BLOB);"
-                       "INSERT INTO documents VALUES ('x', 'y');")
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 1, "a"), doc("b.txt", 2, "b"), doc("c.txt", 3, "c")])
+        index.set_keep("a.txt", True)
+        index.set_reviewed("a.txt", {"a.txt": "ha", "c.txt": "hc"})
+        index.set_queued_for_trash("b.txt", True)
+        index.ignore_pair("a.txt", "c.txt")
+        with index.transaction():
+            index.set_meta("schema_version", str(SCHEMA_VERSION + 99))  # a layout this version cannot read
+    with Index(path) as index:
+        assert index.rebuilt and index.migrated_decisions == 3
+        assert "3 keep marks, queued copies and 'not duplicates' decisions were migrated" in index.rebuilt_reason
+        assert index.reviewed() == {"a.txt": {"a.txt": "ha", "c.txt": "hc"}}
+        assert index.count() == 0  # nothing misread: every document is read again from the folder
+        assert index.meta("schema_version") == str(SCHEMA_VERSION)
+        assert set(index.stored_states()) == {"a.txt", "b.txt", "c.txt"}  # waiting to be read, ids kept
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 1, "a"), doc("b.txt", 2, "b"), doc("c.txt", 3, "c")])
+        assert index.keep_marks() == {"a.txt"}
+        assert index.queued_for_trash() == {"b.txt"}
+        assert index.ignored_pairs() == {("a.txt", "c.txt")}
+    with Index(path) as index:
+        assert not index.rebuilt
+
+
+def test_an_additive_change_creates_what_is_missing_and_drops_nothing(tmp_path):
+    path = tmp_path / "i.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc("a.txt", 1, "a"), doc("b.txt", 2, "b")])
+        index.set_keep("a.txt", True)
+    conn = sqlite3.connect(path)  # as an index written before the trash queue and the pairing flag existed
+    conn.executescript("DROP TABLE trash_queue; ALTER TABLE documents DROP COLUMN paired;")
     conn.close()
     with Index(path) as index:
-        assert index.rebuilt
-        assert index.count() == 0
-        assert index.meta("schema_version") == str(SCHEMA_VERSION)
+        assert not index.rebuilt
+        assert index.count() == 2 and index.keep_marks() == {"a.txt"}
+        index.set_queued_for_trash("b.txt", True)
+        assert index.queued_for_trash() == {"b.txt"}
+        assert not index.paired_fingerprints()[1].any()
 
 
 def test_decisions_persist_and_follow_the_document(tmp_path):

@@ -260,6 +260,7 @@ def test_the_editor_is_told_when_the_index_changed_under_their_decisions(qtbot, 
     assert window.threshold_bar.value_label.text().startswith("≤ 3 bits")  # plain mode: bits
     window.close()
     with Index(window.index_path) as index:  # an index written by another version of simdesk
+        index.set_keep("snow.txt", True)
         with index.transaction():
             index.set_meta("schema_version", "1")
     from simdesk.gui.app import make_window
@@ -269,7 +270,9 @@ def test_the_editor_is_told_when_the_index_changed_under_their_decisions(qtbot, 
     open_and_wait(qtbot, again, root)
     text = answer_box(qtbot, again, "index_notice", QMessageBox.StandardButton.Ok)
     assert "another version of simdesk" in text
+    assert "1 keep marks, queued copies and 'not duplicates' decisions were migrated" in text
     assert len(shown_groups(again)) == 2
+    assert _keep_marks(again) == {"snow.txt"}
     again.stop_scan()
 
 

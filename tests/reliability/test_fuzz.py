@@ -17,7 +17,7 @@ from simdesk.core.features import segment, weighted_terms
 from simdesk.core.text import NON_WORD, normalize
 from simdesk.core.fingerprint import hamming, simhash
 from simdesk.core.index import Index
-from simdesk.core.pairs import MAX_PAIR_RADIUS
+from simdesk.core.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
 from tests.reliability.corpus import ARTICLE, POEM
@@ -212,7 +212,7 @@ def check_against_oracle(index: Index, root: Path, radius: int, probe: int) -> N
     if radius > MAX_PAIR_RADIUS:
         return
     snap = index.snapshot()
-    i, j, d = index.pairs_within(radius, snap)
+    i, j, d = pairs_within(snap.fingerprints, radius)
     got_pairs = {(min(snap.paths[a], snap.paths[b]), max(snap.paths[a], snap.paths[b]), int(k))
                  for a, b, k in zip(i.tolist(), j.tolist(), d.tolist())}
     names = sorted(expected)

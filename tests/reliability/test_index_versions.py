@@ -1,5 +1,6 @@
-"""An index of an older schema is rebuilt with a message the editor sees (never misread);
-a database that is not a simdesk index is refused, not dropped; other feature settings re-fingerprint."""
+"""An index of an older or newer layout is rebuilt with a message the editor sees (never misread), its
+decisions migrated; a database that is not a simdesk index is refused and left byte for byte as it was;
+other feature settings re-fingerprint."""
 from __future__ import annotations
 
 import json
@@ -39,6 +40,7 @@ def folder_with_v1_index(tmp_path):
     st = (root / "a.txt").stat()
     conn.execute("INSERT INTO documents VALUES (1, 'a.txt', ?, ?, 'stale', 'utf-8', 1, 7, 7, 0, 0, 0)",
                  (st.st_size, st.st_mtime_ns))
+    conn.execute("INSERT INTO keep_marks VALUES (1)")  # the editor kept a.txt
     conn.commit()
     conn.close()
     return root, db
@@ -49,23 +51,24 @@ def test_an_older_schema_is_rebuilt_with_a_message_on_stderr(tmp_path):
     data, proc = scan_json(root, db)
     first = proc.stderr.splitlines()[0]
     assert first == (f"simdesk: the index {db} was written by another version of simdesk (schema 1, this one "
-                     f"reads {SCHEMA_VERSION}): it is rebuilt from the folder, and earlier keep marks and "
-                     "'not duplicates' decisions are dropped")
-    assert "3 new" in proc.stderr and "0 unchanged" in proc.stderr  # nothing taken from the old layout
+                     f"reads {SCHEMA_VERSION}): its documents are read again from the folder; 1 keep marks, "
+                     "queued copies and 'not duplicates' decisions were migrated")
+    # nothing taken from the old layout but the decision: a.txt, kept, waited as a stale row and is read again
+    assert "2 new, 1 changed" in proc.stderr and "0 unchanged" in proc.stderr
     assert sorted(m["path"] for g in data["groups"] for m in g["members"]) == ["a.txt", "b.txt"]
     with Index(db) as index:
         assert index.document("a.txt").content_hash != "stale" and index.document("a.txt").fingerprint != 7
         assert not index.rebuilt  # rebuilt once; the message is not repeated
+        assert index.keep_marks() == {"a.txt"}  # the decision outlived the new layout
     again = simdesk("scan", root, "--threshold", "3", "--db", db)
     assert "another version" not in again.stderr and "3 unchanged" in again.stderr
 
 
 def test_a_newer_schema_is_rebuilt_too(tmp_path):
-    root, db = folder_with_v1_index(tmp_path)
-    conn = sqlite3.connect(db)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
-    conn.commit()
-    conn.close()
+    root, _ = folder_with_v1_index(tmp_path)
+    db = tmp_path / "newer.sqlite"
+    with Index(db) as index, index.transaction():
+        index.set_meta("schema_version", str(SCHEMA_VERSION + 1))
     data, proc = scan_json(root, db)
     assert f"(schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})" in proc.stderr
     assert data["documents"] == 3
@@ -79,7 +82,8 @@ def test_a_database_that_is_not_a_simdesk_index_is_refused_and_left_alone(tmp_pa
     conn.close()
     proc = simdesk("scan", root, "--db", other)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == f"simdesk: error: {other} is not a simdesk index; give another --db file, or delete it"
+    assert proc.stderr.strip() == (f"simdesk: error: {other} is not a simdesk index (an SQLite database of another "
+                                   "program); simdesk does not write to it: give --db another file")
     conn = sqlite3.connect(other)
     assert conn.execute("SELECT invoice FROM documents").fetchall() == [("2024-001",)]
     conn.close()
@@ -91,7 +95,7 @@ def test_a_corrupt_index_file_is_refused_with_a_message(tmp_path):
     bad.write_bytes(b"this is not a database at all" * 100)
     proc = simdesk("scan", root, "--db", bad)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
-    assert "cannot be opened" in proc.stderr and "delete it to rebuild" in proc.stderr
+    assert "is not a simdesk index (not an SQLite database)" in proc.stderr and "delete" not in proc.stderr
 
 
 def test_other_feature_settings_refingerprint_every_document_through_the_cli(tmp_path):

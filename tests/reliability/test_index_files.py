@@ -1,0 +1,146 @@
+"""`--db` never harms a file simdesk did not create: a file is used as an index only when it carries simdesk's
+application id and schema table (or is a simdesk index from before the application id); anything else is
+refused before a byte of it changes, and the message never advises deleting it. Every failure of the index
+file (damaged, read-only, not a file, a full disk) is one line on stderr and exit code 2, never a traceback."""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simdesk.cli import main as cli_main
+from simdesk.core.index import Index
+from simdesk.core.records import ScanOptions
+from simdesk.core.scan import scan
+from tests.reliability.conftest import run_unprivileged, simdesk
+from tests.reliability.corpus import ARTICLE, POEM
+
+
+def folder(tmp: Path, files: int = 3) -> Path:
+    root = tmp / "docs"
+    root.mkdir()
+    for k in range(files):
+        (root / f"{k:04d}.txt").write_text((ARTICLE if k % 2 else POEM) + f"\n第{k}篇，编号{k * 7919}。" * 3,
+                                           encoding="utf-8")
+    return root
+
+
+def fingerprint_of(path: Path) -> tuple[str, list[str]]:
+    """The file's bytes (hashed) and the names beside it: whatever simdesk may have added or changed."""
+    return hashlib.sha256(path.read_bytes()).hexdigest(), sorted(os.listdir(path.parent))
+
+
+def one_line_failure(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("simdesk: error: ")
+    return proc.stderr.strip()
+
+
+def test_another_programs_database_with_a_meta_and_documents_table_is_left_byte_for_byte(tmp_path):
+    root = folder(tmp_path)
+    other = tmp_path / "app" / "library.db"
+    other.parent.mkdir()
+    conn = sqlite3.connect(other)  # what simdesk's tables were called before the application id
+    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                       "INSERT INTO meta VALUES ('schema_version', '3');"
+                       "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT, title TEXT);"
+                       "INSERT INTO documents VALUES (1, 'thesis.tex', 'My thesis');")
+    conn.close()
+    before = fingerprint_of(other)
+    message = one_line_failure(simdesk("scan", root, "--db", other))
+    assert message == (f"simdesk: error: {other} is not a simdesk index (an SQLite database of another program); "
+                       "simdesk does not write to it: give --db another file")
+    assert fingerprint_of(other) == before  # not dropped, not switched to WAL, no -wal or -shm beside it
+
+
+@pytest.mark.parametrize("content", [b"", b"Dear diary,\n" * 300], ids=["empty-sqlite", "text"])
+def test_other_files_are_refused_unchanged(tmp_path, content):
+    root = folder(tmp_path)
+    target = tmp_path / "notes.db"
+    if content:
+        target.write_bytes(content)
+    else:  # an SQLite database with a table in it, however small
+        sqlite3.connect(target).executescript("CREATE TABLE t (x); PRAGMA application_id = 42;")
+    before = fingerprint_of(target)
+    message = one_line_failure(simdesk("scan", root, "--db", target))
+    assert "is not a simdesk index" in message and "delete" not in message
+    assert fingerprint_of(target) == before
+
+
+def test_dev_null_is_refused_in_one_line(tmp_path):
+    root = folder(tmp_path)
+    assert one_line_failure(simdesk("scan", root, "--db", "/dev/null")) == (
+        "simdesk: error: /dev/null is not a regular file: give --db the path of an index file")
+
+
+def test_an_index_with_a_damaged_page_past_its_header_is_one_line(tmp_path):
+    root = folder(tmp_path, files=40)
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        page_size = index.conn.execute("PRAGMA page_size").fetchone()[0]
+        root_page = index.conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'documents'").fetchone()[0]
+    assert root_page > 1 and not (tmp_path / "i.sqlite-wal").exists()  # checkpointed on close
+    with open(db, "r+b") as fh:  # the documents table's page: the header (page 1) is intact
+        fh.seek((root_page - 1) * page_size)
+        fh.write(b"\xff" * page_size)
+    message = one_line_failure(simdesk("scan", root, "--db", db))
+    assert message.startswith(f"simdesk: error: the index {db} is damaged (")
+    assert "move it aside and scan again" in message
+
+
+def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
+    root = folder(shared_tmp)
+    locked = shared_tmp / "locked"
+    locked.mkdir()
+    db = locked / "i.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+    db.chmod(0o444)
+    locked.chmod(0o555)
+    for path in (root, *root.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    fresh = locked / "new.sqlite"
+
+    def scan_as_nobody():
+        out = {}
+        for name, target in (("file", db), ("folder", fresh)):
+            result = CliRunner().invoke(cli_main, ["scan", str(root), "--db", str(target), "-j", "1"])
+            out[name] = (result.exit_code, result.output, repr(result.exception))
+        return out
+
+    answer = run_unprivileged(scan_as_nobody)
+    code, output, _ = answer["file"]
+    assert code == 2 and output.strip().splitlines()[-1] == (
+        f"simdesk: error: the index {db} cannot be written (the file is read-only): give --db a writable place")
+    code, output, _ = answer["folder"]
+    assert code == 2 and output.strip() == (
+        f"simdesk: error: the index {fresh} cannot be written (its folder is read-only): give --db a writable place")
+    assert not fresh.exists()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 160 KB tmpfs: room for the index's first pages, not for 300 documents."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_is_one_line_and_keeps_what_was_indexed(tmp_path, small_disk):
+    root = folder(tmp_path, files=300)
+    db = small_disk / "i.sqlite"
+    message = one_line_failure(simdesk("scan", root, "--db", db, "-j", "1"))
+    assert message.startswith(f"simdesk: error: no space left on the disk for the index {db}")
+    with Index(db) as index:  # still sound (opening it needs no new page)
+        assert index.integrity_ok()
