@@ -19,6 +19,7 @@ takes every verified candidate; what a verified group means to the editor is its
 """
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from pathlib import Path
 from simdesk.core import paths, report
 from simdesk.core.analysis import VerifySettings, analyse
 from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_rule, plan_cleanup
+from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_files
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
@@ -310,6 +312,22 @@ class Review:
         self.grouper.histogram()
         for k in range(min(groups, len(grouping))):
             grouping.group(k)
+
+    def pair_score(self, a: str, b: str, threshold: int | None = None) -> float | None:
+        """The stored verification score of two documents at `threshold` (what the Similarity column shows
+        for them), or None when that pair was not verified there."""
+        paths = self.grouper.snapshot.paths
+        rows = [bisect.bisect_left(paths, p) for p in (a, b)]  # snapshot rows are in path order
+        if any(r >= len(paths) or paths[r] != p for r, p in zip(rows, (a, b))):
+            return None
+        score = self.grouping(threshold).pair_score(rows[0], rows[1])
+        return None if score is None or score != score else score  # NaN: could not be verified
+
+    def compare(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE) -> SideBySide:
+        """Two documents side by side as the engine compares them: read as the scan reads them, without the
+        collection's boilerplate, headed by the similarity the groups show (the stored score when verified)."""
+        return compare_files(self.root / a, self.root / b, self.settings.scan.max_bytes, mode=mode,
+                             boilerplate=self.grouper.boilerplate, similarity=self.pair_score(a, b, threshold))
 
     # -- decisions that regroup or span every group -----------------------------------------------------
     def mark_not_duplicates(self, a: str, b: str) -> None:

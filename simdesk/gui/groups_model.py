@@ -243,18 +243,6 @@ class GroupsModel(QAbstractItemModel):
         member_row = next(n for n, m in enumerate(members) if m.path == path)
         return self.index(member_row, COL_PATH, self.index(position, 0))
 
-    def pair_score(self, path_a: str, path_b: str) -> float | None:
-        """The stored verification score of two documents (what the Similarity column shows for them), or
-        None when that pair was not verified at this threshold."""
-        if self.grouping is None:
-            return None
-        paths = self.grouping.snapshot.paths
-        rows = [bisect.bisect_left(paths, p) for p in (path_a, path_b)]
-        if any(r >= len(paths) or paths[r] != p for r, p in zip(rows, (path_a, path_b))):
-            return None
-        score = self.grouping.pair_score(rows[0], rows[1])
-        return None if score is None or score != score else score  # NaN: could not be verified
-
     def group_at(self, row: int) -> Group:
         assert self.grouping is not None
         return self.grouping.group(int(self.order[row]))

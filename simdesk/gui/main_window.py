@@ -11,7 +11,7 @@ from PySide6.QtCore import QEvent, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log, compare_files,
+from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log,
                           index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
@@ -252,16 +252,13 @@ class MainWindow(WindowMessages):
         """Compare the current pair off the GUI thread, in the diff's mode and without the collection's
         boilerplate, so that the header shows the similarity the table shows (the stored score when the pair
         was verified); the panes' documents are built there too."""
-        pair = self.current_pair()
-        if pair is None or self.root is None:
+        pair, review = self.current_pair(), self.review
+        if pair is None or review is None:
             self.diff_view.clear()
             return
         self._diff_request += 1
-        request, (left, right), root = self._diff_request, pair, self.root
-        compare = partial(compare_files, root / left.path, root / right.path, self.settings.scan_options().max_bytes,
-                          mode=self.diff_view.mode,
-                          boilerplate=self.review.grouper.boilerplate if self.review is not None else frozenset(),
-                          similarity=self.groups_model.pair_score(left.path, right.path))
+        request, (left, right) = self._diff_request, pair
+        compare = partial(review.compare, left.path, right.path, self.threshold_bar.value(), self.diff_view.mode)
         font, label = self.diff_view.left.font(), self.diff_view.boilerplate_label()
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.background.call(lambda: render(compare(), font, label),

@@ -169,6 +169,16 @@ def test_keep_rules_in_one_group_and_everywhere(folder, tmp_path):
     assert moved.keep_by_rule_everywhere("oldest", keep_in="copies") == [snow_group]
 
 
+def test_a_pair_is_compared_as_the_groups_show_it(folder, tmp_path):
+    review = review_of(folder, tmp_path, VERIFIED)
+    score = review.pair_score("poem.txt", "copies/poem-gbk.txt")
+    assert score == 1.0 and review.pair_score("poem.txt", "snow.txt") is None  # not a verified pair
+    result = review.compare("poem.txt", "copies/poem-gbk.txt")
+    assert all(row.kind == "equal" for row in result.rows)  # the GB18030 copy decoded as the scan does
+    plain = review_of(folder, tmp_path / "plain", PLAIN)
+    assert plain.pair_score("poem.txt", "copies/poem-gbk.txt") is None  # plain groups are not verified
+
+
 def test_the_pair_to_compare():
     a, b, c = (Member(k, p, 0, 1, "utf-8", 0, "h") for k, p in enumerate(("a", "b", "c")))
     group = Group(1, True, (a, b, c))
