@@ -13,7 +13,8 @@ import importlib
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
-    "review": ("Decisions", "Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"),
+    "review": ("Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"),
+    "decisions": ("Decisions",),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),

@@ -1,0 +1,215 @@
+"""The editor's decisions on one folder's documents: copies to keep, copies queued for the trash, pairs that
+are not duplicates; kept in memory for the window and the command line, written to the folder's index in
+batches through one connection, and undoable action by action. core.review holds one per review.
+
+    decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs())
+    decisions.set_keep("a.txt", seen=group)   # in memory at once
+    decisions.save()                          # one transaction for everything pending
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from simdesk.core.index import Index
+from simdesk.core.records import Group
+
+KEEP = "keep"
+QUEUED = "queued"
+REVIEWED = "reviewed"
+UNDO_DEPTH = 100  # editor actions on the marks that Decisions.undo() can take back
+
+
+class Decisions:
+    """The editor's decisions on one folder: copies to keep, copies queued for the trash (exclusive: marking
+    one takes it out of the other) and pairs that are not duplicates (they never group together again).
+
+    A keep mark is bound to its group as the editor saw it: `reviewed[path]` holds the members shown when
+    it was marked (path -> content hash). A member that joined the group since, or whose content changed,
+    is undecided, and a clean-up leaves it alone until the editor decides (cleanup.plan_cleanup).
+
+    A change applies in memory at once and joins a list of pending changes; `save()` writes the pending
+    changes in one transaction through one index connection kept open for the review (a key press costs a
+    row, not a connection and a schema check). Changes may be made on one thread and saved on another.
+    """
+
+    def __init__(self, index_path: Path, keep: Iterable[str] = (), queued: Iterable[str] = (),
+                 not_duplicates: Iterable[tuple[str, str]] = (),
+                 reviewed: dict[str, dict[str, str]] | None = None) -> None:
+        self.index_path = Path(index_path)
+        self.keep: set[str] = set(keep)
+        self.reviewed: dict[str, dict[str, str]] = dict(reviewed or {})
+        self.queued: set[str] = set(queued) - self.keep
+        self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
+        self._pending: list[tuple[str, str, object]] = []  # (kind, path, value), in the order made
+        self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
+        self._lock = threading.Lock()
+        self._index: Index | None = None
+
+    def of(self, path: str) -> str | None:
+        """'keep', 'queued' or None."""
+        return KEEP if path in self.keep else QUEUED if path in self.queued else None
+
+    def set_keep(self, path: str, on: bool = True, seen: Group | None = None) -> None:
+        """Mark `path` to keep (or unmark it). `seen`: the group as the editor sees it now; the mark then
+        decides for exactly those members (a mark made without it decides for none)."""
+        if on:
+            self.keep.add(path)
+            self.queued.discard(path)
+            if seen is not None:
+                self._bind(path, {m.path: m.content_hash for m in seen.members})
+        else:
+            self.keep.discard(path)
+            if self.reviewed.pop(path, None) is not None:
+                self._note(REVIEWED, path, {})
+        self._note(KEEP, path, on)
+
+    def _bind(self, path: str, members: dict[str, str]) -> None:
+        if self.reviewed.get(path) != members:
+            self.reviewed[path] = members
+            self._note(REVIEWED, path, members)
+
+    def set_queued(self, path: str, on: bool = True) -> None:
+        if on:
+            self.queued.add(path)
+            self.keep.discard(path)
+            if self.reviewed.pop(path, None) is not None:
+                self._note(REVIEWED, path, {})
+        else:
+            self.queued.discard(path)
+        self._note(QUEUED, path, on)
+
+    def toggle_keep(self, path: str, seen: Group | None = None) -> bool:
+        self.set_keep(path, path not in self.keep, seen)
+        return path in self.keep
+
+    def toggle_queued(self, path: str) -> bool:
+        self.set_queued(path, path not in self.queued)
+        return path in self.queued
+
+    def toggle_keep_all(self, paths: Sequence[str], seen: Sequence[Group | None] = ()) -> bool:
+        """Keep every one of `paths`, or none of them if the first is kept already (the editor's Space over
+        several copies); `seen[k]` is the group of paths[k] as shown (see set_keep). Returns whether they
+        are kept now."""
+        on = bool(paths) and paths[0] not in self.keep
+        for k, p in enumerate(paths):
+            if (p in self.keep) != on:
+                self.set_keep(p, on, seen[k] if k < len(seen) else None)
+        return on
+
+    def toggle_queued_all(self, paths: Sequence[str]) -> bool:
+        """Queue every one of `paths` for the trash, or none of them if the first is queued already."""
+        on = bool(paths) and paths[0] not in self.queued
+        for p in paths:
+            if (p in self.queued) != on:
+                self.set_queued(p, on)
+        return on
+
+    def keep_only(self, group: Group, path: str) -> None:
+        """Keep exactly `path` among the group's members (the one-click rules)."""
+        for m in group.members:
+            if (m.path == path) != (m.path in self.keep):
+                self.set_keep(m.path, m.path == path, group)
+        self._bind(path, {m.path: m.content_hash for m in group.members})  # the group as it is now
+
+    def checkpoint(self) -> None:
+        """Remember the keep and trash marks as they are, before an editor's action (a key press on a
+        selection, a rule over many groups), so that undo() can bring them back; the last UNDO_DEPTH
+        actions are remembered."""
+        self._undo.append((set(self.keep), set(self.queued), {p: dict(m) for p, m in self.reviewed.items()}))
+        del self._undo[:-UNDO_DEPTH]
+
+    def undo(self) -> bool:
+        """Put the keep and trash marks back as they were at the last checkpoint (saved like any change);
+        False when there is nothing to undo. 'Not duplicates' decisions are not undone here."""
+        if not self._undo:
+            return False
+        keep, queued, reviewed = self._undo.pop()
+        for path in self.keep - keep:
+            self.set_keep(path, False)
+        for path in self.queued - queued:
+            self.set_queued(path, False)
+        for path in queued - self.queued:
+            self.set_queued(path, True)
+        for path in keep - self.keep:
+            self.keep.add(path)
+            self.queued.discard(path)
+            self._note(KEEP, path, True)
+        for path in set(self.reviewed) - set(reviewed):
+            del self.reviewed[path]
+            self._note(REVIEWED, path, {})
+        for path, members in reviewed.items():
+            self._bind(path, members)
+        return True
+
+    def mark_not_duplicates(self, a: str, b: str) -> None:
+        self.not_duplicates.add(_pair(a, b))
+        self._note("ignore", a, b)
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files that left the folder (a clean-up) are no longer queued; the index drops them at the rescan."""
+        for p in paths:
+            self.queued.discard(p)
+
+    @property
+    def unsaved(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def _note(self, kind: str, path: str, value: object) -> None:
+        with self._lock:
+            self._pending.append((kind, path, value))
+
+    def adopt(self, older: Decisions) -> None:
+        """Replay on these decisions (read from the index) the changes `older` has not saved yet, so a
+        rescan's fresh review keeps what the editor did while it ran. Writing one twice is harmless."""
+        with older._lock:
+            changes = list(older._pending)
+        for kind, path, value in changes:
+            if kind == "ignore":
+                self.mark_not_duplicates(path, str(value))
+            elif kind == REVIEWED:
+                if value:
+                    self._bind(path, dict(value))  # type: ignore[arg-type]
+                else:
+                    self.reviewed.pop(path, None)
+                    self._note(REVIEWED, path, {})
+            else:
+                (self.set_keep if kind == KEEP else self.set_queued)(path, bool(value))
+
+    def save(self) -> int:
+        """Write the pending changes in one transaction; return how many. On failure they stay pending
+        (and the error is raised), so the next save tries again."""
+        with self._lock:
+            changes = list(self._pending)
+        if not changes:
+            return 0
+        if self._index is None:
+            self._index = Index(self.index_path)
+        with self._index.transaction():
+            for kind, path, value in changes:
+                if kind == KEEP:
+                    self._index.set_keep(path, bool(value))
+                elif kind == QUEUED:
+                    self._index.set_queued_for_trash(path, bool(value))
+                elif kind == REVIEWED:
+                    self._index.set_reviewed(path, dict(value))  # type: ignore[arg-type]
+                else:
+                    try:
+                        self._index.ignore_pair(path, str(value))
+                    except KeyError:  # a document no longer indexed: nothing to remember
+                        pass
+        with self._lock:
+            del self._pending[:len(changes)]
+        return len(changes)
+
+    def close(self) -> None:
+        """Close the index session (pending changes stay pending)."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
