@@ -155,3 +155,27 @@ def test_trash_queue_persists_and_excludes_keep(tmp_path):
         with index.transaction():
             index.delete_paths(["b.txt"])  # gone from the folder: gone from the queue
         assert index.queued_for_trash() == set()
+
+
+def test_an_older_index_still_all_in_its_write_ahead_log_is_recognised(tmp_path):
+    """A scan of an older simdesk killed before its first checkpoint leaves the file's header page alone in
+    the file (no application id, no table) and everything else in the -wal."""
+    live = tmp_path / "live.sqlite"
+    conn = sqlite3.connect(live)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                       "INSERT INTO meta VALUES ('schema_version', '6');"
+                       "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER, "
+                       "mtime_ns INTEGER, content_hash TEXT, encoding TEXT, chars INTEGER, fingerprint INTEGER, "
+                       "b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER, lines BLOB, votes BLOB);"
+                       "CREATE TABLE keep_marks (doc_id INTEGER PRIMARY KEY);"
+                       "INSERT INTO documents(id, path) VALUES (1, 'a.txt'); INSERT INTO keep_marks VALUES (1);")
+    killed = tmp_path / "killed.sqlite"  # the files as the kill left them (the connection never closed)
+    killed.write_bytes(live.read_bytes())
+    (tmp_path / "killed.sqlite-wal").write_bytes((tmp_path / "live.sqlite-wal").read_bytes())
+    conn.close()
+    assert killed.stat().st_size <= 4096
+    with Index(killed) as index:
+        assert index.rebuilt and index.migrated_decisions == 1
+        assert index.keep_marks() == {"a.txt"}
+        assert "documents" in index.db.table_names() and "b0" not in index.db.table("documents").columns_dict
