@@ -139,6 +139,30 @@ class Grouping:
         """Member count of each group, in group order."""
         return self._counts
 
+    @cached_property
+    def max_distances(self) -> np.ndarray:
+        """Each group's Group.max_distance (its members' largest distance from the representative), without
+        building the groups: pairs at once (either member is the representative), larger groups one by one
+        as build_group picks their representative. A sort by distance costs this, not every Group."""
+        fps = self.snapshot.fingerprints
+        out = np.zeros(len(self), dtype=np.int64)
+        two = np.flatnonzero(self._counts == 2)
+        first = self._members[self._starts[two]]
+        second = self._members[self._starts[two] + 1]
+        out[two] = np.bitwise_count(fps[first] ^ fps[second])
+        for k in np.flatnonzero(self._counts > 2).tolist():
+            if k in self._groups:
+                out[k] = self._groups[k].max_distance
+                continue
+            group = fps[self.member_rows(k)]
+            if len(group) <= 4096:
+                totals = np.bitwise_count(group[:, None] ^ group[None, :]).sum(axis=1)
+            else:  # as build_group does: bounded memory
+                totals = np.concatenate([np.bitwise_count(group[s:s + 1024, None] ^ group[None, :]).sum(axis=1)
+                                         for s in range(0, len(group), 1024)])
+            out[k] = np.bitwise_count(group ^ group[int(np.argmin(totals))]).max()
+        return out
+
     def member_rows(self, k: int) -> np.ndarray:
         """Snapshot rows of group k's members (path order)."""
         s = self._starts[k]

@@ -168,8 +168,8 @@ class GroupsModel(QAbstractItemModel):
             first = np.full(len(g), len(snap), dtype=np.float64)  # snapshot rows are in path order
             np.minimum.at(first, owners, rows.astype(np.float64))
             return first
-        if col in (COL_DISTANCE, COL_SIMILARITY):  # needs each group's representative: builds every group
-            distance = np.array([g.group(k).max_distance for k in range(len(g))], dtype=np.float64)
+        if col in (COL_DISTANCE, COL_SIMILARITY):
+            distance = g.max_distances.astype(np.float64)
             return distance if col == COL_DISTANCE else -distance
         return None
 

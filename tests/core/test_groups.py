@@ -108,3 +108,34 @@ def test_without_a_pair_regroups_in_memory_and_keeps_verification():
     split = verified.without([("f001.txt", "f000.txt")])
     assert split.verified and split.min_score == 0.5
     assert [sorted(m.path for m in g.members) for g in split.at(12)] == [["f001.txt", "f002.txt"]]
+
+
+def test_max_distances_equal_the_built_groups(tmp_path):
+    """Grouping.max_distances (a sort by distance) agrees with every Group.max_distance, pairs and larger."""
+    import numpy as np
+
+    from simdesk.core.groups import Grouper
+    from simdesk.core.index import Snapshot
+
+    rng = np.random.default_rng(4)
+    n = 400
+    fps = rng.integers(0, 2**63, size=n, dtype=np.int64).view(np.uint64)
+    i, j = [], []
+    k = 0
+    while k < n - 6:
+        size = int(rng.integers(2, 6))
+        for m in range(1, size):
+            fps[k + m] = fps[k] ^ np.uint64(int(rng.integers(1, 2**12)))
+            i.append(k)
+            j.append(k + m)
+        k += size + 1
+    i, j = np.array(i), np.array(j)
+    d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+    ids = np.arange(n)
+    snap = Snapshot(ids, fps, np.full(n, 10), np.full(n, 0), np.full(n, 10), [f"{x:04d}.txt" for x in ids],
+                    [f"{x}" for x in ids], ["utf-8"] * n)
+    grouping = Grouper(snap, i, j, d, max_threshold=64).at(64)
+    assert len(grouping) > 50 and (grouping.sizes() > 2).any()
+    expected = [grouping.group(k).max_distance for k in range(len(grouping))]
+    fresh = Grouper(snap, i, j, d, max_threshold=64).at(64)
+    assert fresh.max_distances.tolist() == expected
