@@ -2,10 +2,11 @@
 similarity figure (analysis.text_similarity, the score the groups table and the slider show).
 
 Two modes. "normalised" (the default) compares the texts as the engine does: folded as text.fold folds
-them (full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces ignored, and line wrapping ignored (each text's lines are joined and cut again
-after every sentence end, so two copies wrapped differently show the same rows); the collection's
-boilerplate lines (repost notices, footers: boilerplate.py) are shown greyed as "boilerplate" rows and never
-count as changes. "raw" compares the decoded lines as they are.
+them (full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces ignored, and line
+wrapping ignored (each text's lines are joined and cut again after every sentence end, so two copies
+wrapped differently show the same rows); the collection's boilerplate lines (repost notices, footers:
+boilerplate.py) are shown greyed as "boilerplate" rows and never count as changes. "raw" compares the
+decoded lines as they are.
 
 Built on diff-match-patch (Google's Myers diff with a time bound, maintained as the `diff-match-patch`
 package): rows are aligned first, then each pair of changed rows is diffed again on tokens, where a token
@@ -260,7 +261,8 @@ def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]
     return out
 
 
-def _inline(left: str, right: str, dmp: diff_match_patch, normalised: bool) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+def _inline(left: str, right: str, dmp: diff_match_patch,
+            normalised: bool) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
     """Changed spans of two rows (in the normalised mode, spaces are not compared and tokens are folded)."""
     folded: dict[str, str] = {}
 
