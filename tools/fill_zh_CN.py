@@ -203,6 +203,8 @@ ZH = {
     "Undo the last &marks": "撤销上次标记(&M)",
     "The last change of marks was undone": "已撤销上次对标记的更改",
     "No change of marks to undo": "没有可撤销的标记更改",
+    "Next &undecided group": "下一个未决定的组(&U)",
+    "Every group shown has a copy to keep": "显示的每个组都已有要保留的副本",
 }
 
 

@@ -115,6 +115,18 @@ class Review:
         for k in range(min(groups, len(grouping))):
             grouping.group(k)
 
+    def next_undecided(self, shown: Sequence[int], after: int | None = None,
+                       threshold: int | None = None) -> int | None:
+        """The next group to decide: the first after group `after` in `shown` (group ids in the order the
+        editor sees them, wrapping round) in which no copy is kept; None when every shown group has one."""
+        grouping = self.grouping(threshold)
+        ids = list(shown)
+        start = ids.index(after) + 1 if after in ids else 0
+        for gid in ids[start:] + ids[:start]:
+            if not any(m.path in self.decisions.keep for m in grouping.group(gid - 1).members):
+                return gid
+        return None
+
     def pair_score(self, a: str, b: str, threshold: int | None = None) -> float | None:
         """The stored verification score of two documents at `threshold` (what the Similarity column shows
         for them), or None when that pair was not verified there."""

@@ -304,6 +304,24 @@ class MainWindow(WindowMessages):
             self._checkpoint()
             self.review.keep_by_rule(group, rule)
             self.groups_model.marks_changed()
+            self.next_undecided()  # decided: on to the next group
+
+    def next_undecided(self) -> None:
+        """Select the next group (in the order shown) where no copy is kept yet, and show its first pair."""
+        if self.review is None:
+            return
+        current = self.groups_model.group(self.groups_view.currentIndex())
+        gid = self.review.next_undecided(self.groups_model.visible_group_ids(), current.id if current else None,
+                                         self.threshold_bar.value())
+        if gid is None:
+            self.statusBar().showMessage(self.tr("Every group shown has a copy to keep"))
+            return
+        row = self.groups_model.visible_group_ids().index(gid)
+        group = self.groups_model.index(row, 0)
+        self.groups_view.collapseAll()
+        self.groups_view.setCurrentIndex(group)
+        self.groups_view.expand(group)
+        self.groups_view.scrollTo(group)
 
     def keep_by_rule_everywhere(self, rule: str) -> None:
         """Apply a one-click rule to every group at the current threshold (chosen off the GUI thread)."""

@@ -146,6 +146,7 @@ class WindowParts(QMainWindow):
         self.act_move = action("move", self.move_marked)
         self.act_undo = action("undo_cleanup", self.undo_last_cleanup)
         self.act_undo_marks = action("undo_marks", self.undo_marks, K.Undo)
+        self.act_next_undecided = action("next_undecided", self.next_undecided, "U")
         self.act_open_doc = action("open_document", self.open_document, "Ctrl+Return")
         self.act_reveal = action("reveal", self.reveal_document)
         self.act_copy_path = action("copy_path", self.copy_path, "Ctrl+Shift+C")
@@ -175,6 +176,7 @@ class WindowParts(QMainWindow):
         self.menu_review.addAction(self.act_keep)
         self.menu_review.addAction(self.act_queue)
         self.menu_review.addAction(self.act_undo_marks)
+        self.menu_review.addAction(self.act_next_undecided)
         self.menu_keep_rules = self.menu_review.addMenu("")
         for a in self.act_keep_rules.values():
             self.menu_keep_rules.addAction(a)
@@ -237,6 +239,7 @@ class WindowParts(QMainWindow):
             self.act_move: self.tr("Move the others to a &folder…"),
             self.act_undo: self.tr("&Undo last clean-up"),
             self.act_undo_marks: self.tr("Undo the last &marks"),
+            self.act_next_undecided: self.tr("Next &undecided group"),
             self.act_open_doc: self.tr("&Open in the default application"),
             self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
             self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),

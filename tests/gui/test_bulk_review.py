@@ -79,3 +79,18 @@ def test_ctrl_z_undoes_the_last_marks(qtbot, window, tmp_path):
     reopened.stop_scan()
     reopened.background.wait()
     reopened.writer.wait()
+
+
+def test_a_rule_in_one_group_moves_on_to_the_next_undecided_group(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    model = window.groups_model
+    window.groups_view.setCurrentIndex(model.index(0, 0))
+    first = model.group(model.index(0, 0))
+    window.act_keep_rules["shortest_path"].trigger()  # decides the first group
+    assert model.keep & {m.path for m in first.members}
+    now = model.group(window.groups_view.currentIndex())
+    assert now is not None and now.id != first.id  # moved on to the other group
+    window.act_keep_rules["shortest_path"].trigger()
+    window.act_next_undecided.trigger()
+    assert "Every group shown has a copy to keep" in window.statusBar().currentMessage()

@@ -122,127 +122,127 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="297" />
+        <location filename="../../gui/groups_model.py" line="292" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="298" />
+        <location filename="../../gui/groups_model.py" line="293" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="299" />
+        <location filename="../../gui/groups_model.py" line="294" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="300" />
+        <location filename="../../gui/groups_model.py" line="295" />
         <source>Fingerprint bits that differ from the group's first document (advanced)</source>
         <translation>与组中第一个文档指纹不同的位数（高级）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="301" />
+        <location filename="../../gui/groups_model.py" line="296" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="303" />
+        <location filename="../../gui/groups_model.py" line="298" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="304" />
+        <location filename="../../gui/groups_model.py" line="299" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="305" />
+        <location filename="../../gui/groups_model.py" line="300" />
         <source>Keep, to trash, or the group's representative</source>
         <translation>保留、移入废纸篓，或组的代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="308" />
+        <location filename="../../gui/groups_model.py" line="303" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="308" />
+        <location filename="../../gui/groups_model.py" line="303" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="308" />
+        <location filename="../../gui/groups_model.py" line="303" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="308" />
+        <location filename="../../gui/groups_model.py" line="303" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="309" />
+        <location filename="../../gui/groups_model.py" line="304" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="309" />
+        <location filename="../../gui/groups_model.py" line="304" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="309" />
+        <location filename="../../gui/groups_model.py" line="304" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="309" />
+        <location filename="../../gui/groups_model.py" line="304" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="341" />
+        <location filename="../../gui/groups_model.py" line="336" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="358" />
+        <location filename="../../gui/groups_model.py" line="353" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="358" />
+        <location filename="../../gui/groups_model.py" line="353" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="359" />
+        <location filename="../../gui/groups_model.py" line="354" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="391" />
+        <location filename="../../gui/groups_model.py" line="386" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="393" />
+        <location filename="../../gui/groups_model.py" line="388" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="394" />
+        <location filename="../../gui/groups_model.py" line="389" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="407" />
+        <location filename="../../gui/groups_model.py" line="402" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="408" />
+        <location filename="../../gui/groups_model.py" line="403" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -293,67 +293,72 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="289" />
+        <location filename="../../gui/main_window.py" line="263" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="300" />
+        <location filename="../../gui/main_window.py" line="274" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="320" />
+        <location filename="../../gui/main_window.py" line="286" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="322" />
+        <location filename="../../gui/main_window.py" line="288" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="372" />
+        <location filename="../../gui/main_window.py" line="317" />
+        <source>Every group shown has a copy to keep</source>
+        <translation>显示的每个组都已有要保留的副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="339" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="380" />
+        <location filename="../../gui/main_window.py" line="347" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="388" />
+        <location filename="../../gui/main_window.py" line="355" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="395" />
+        <location filename="../../gui/main_window.py" line="362" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="411" />
+        <location filename="../../gui/main_window.py" line="378" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="423" />
+        <location filename="../../gui/main_window.py" line="390" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="460" />
+        <location filename="../../gui/main_window.py" line="427" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="474" />
+        <location filename="../../gui/main_window.py" line="441" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="469" />
+        <location filename="../../gui/main_window.py" line="436" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -363,7 +368,7 @@
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="485" />
+        <location filename="../../gui/main_window.py" line="452" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -622,276 +627,281 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="206" />
+        <location filename="../../gui/window_parts.py" line="209" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="207" />
+        <location filename="../../gui/window_parts.py" line="210" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="208" />
+        <location filename="../../gui/window_parts.py" line="211" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="210" />
+        <location filename="../../gui/window_parts.py" line="213" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="212" />
+        <location filename="../../gui/window_parts.py" line="215" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="213" />
+        <location filename="../../gui/window_parts.py" line="216" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="214" />
+        <location filename="../../gui/window_parts.py" line="217" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="215" />
+        <location filename="../../gui/window_parts.py" line="218" />
         <source>Filter by path</source>
         <translation>按路径筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="216" />
+        <location filename="../../gui/window_parts.py" line="219" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="217" />
+        <location filename="../../gui/window_parts.py" line="220" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="218" />
+        <location filename="../../gui/window_parts.py" line="221" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="220" />
+        <location filename="../../gui/window_parts.py" line="223" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="220" />
+        <location filename="../../gui/window_parts.py" line="223" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="221" />
+        <location filename="../../gui/window_parts.py" line="224" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="221" />
+        <location filename="../../gui/window_parts.py" line="224" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="222" />
+        <location filename="../../gui/window_parts.py" line="225" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="223" />
+        <location filename="../../gui/window_parts.py" line="226" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="224" />
+        <location filename="../../gui/window_parts.py" line="227" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="224" />
+        <location filename="../../gui/window_parts.py" line="227" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="225" />
+        <location filename="../../gui/window_parts.py" line="228" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="225" />
+        <location filename="../../gui/window_parts.py" line="228" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="226" />
-        <location filename="../../gui/window_parts.py" line="230" />
+        <location filename="../../gui/window_parts.py" line="229" />
+        <location filename="../../gui/window_parts.py" line="233" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="227" />
-        <location filename="../../gui/window_parts.py" line="231" />
+        <location filename="../../gui/window_parts.py" line="230" />
+        <location filename="../../gui/window_parts.py" line="234" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="228" />
-        <location filename="../../gui/window_parts.py" line="232" />
+        <location filename="../../gui/window_parts.py" line="231" />
+        <location filename="../../gui/window_parts.py" line="235" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="229" />
-        <location filename="../../gui/window_parts.py" line="233" />
+        <location filename="../../gui/window_parts.py" line="232" />
+        <location filename="../../gui/window_parts.py" line="236" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="234" />
+        <location filename="../../gui/window_parts.py" line="237" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="235" />
+        <location filename="../../gui/window_parts.py" line="238" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="236" />
+        <location filename="../../gui/window_parts.py" line="239" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="237" />
+        <location filename="../../gui/window_parts.py" line="240" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="238" />
+        <location filename="../../gui/window_parts.py" line="241" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="239" />
+        <location filename="../../gui/window_parts.py" line="242" />
+        <source>Next &amp;undecided group</source>
+        <translation>下一个未决定的组(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="243" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="240" />
+        <location filename="../../gui/window_parts.py" line="244" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="240" />
+        <location filename="../../gui/window_parts.py" line="244" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="241" />
+        <location filename="../../gui/window_parts.py" line="245" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="241" />
+        <location filename="../../gui/window_parts.py" line="245" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="242" />
+        <location filename="../../gui/window_parts.py" line="246" />
         <source>&amp;Filter by path</source>
         <translation>按路径筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="242" />
+        <location filename="../../gui/window_parts.py" line="246" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="243" />
+        <location filename="../../gui/window_parts.py" line="247" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="247" />
+        <location filename="../../gui/window_parts.py" line="251" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="248" />
+        <location filename="../../gui/window_parts.py" line="252" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="249" />
+        <location filename="../../gui/window_parts.py" line="253" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="250" />
+        <location filename="../../gui/window_parts.py" line="254" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="251" />
+        <location filename="../../gui/window_parts.py" line="255" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="252" />
+        <location filename="../../gui/window_parts.py" line="256" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="253" />
+        <location filename="../../gui/window_parts.py" line="257" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="254" />
+        <location filename="../../gui/window_parts.py" line="258" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="255" />
+        <location filename="../../gui/window_parts.py" line="259" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="264" />
+        <location filename="../../gui/window_parts.py" line="268" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="266" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="267" />
+        <location filename="../../gui/window_parts.py" line="271" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="268" />
+        <location filename="../../gui/window_parts.py" line="272" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="274" />
         <source>One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it for the trash</source>
         <translation>每行一个组；展开可看到其中的文档。空格保留副本，Delete 把副本放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="272" />
+        <location filename="../../gui/window_parts.py" line="276" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="273" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
