@@ -1,6 +1,6 @@
 """The local engine: the cluster plan on one machine. Items are fingerprinted in a process pool (the desktop
 scan's pool, jieba preloaded), pairs come from the desktop's numpy pair search, verified candidates from the
-desktop's length-aware candidate search, scores from the desktop's score function, groups from core.groups.
+desktop's length-aware candidate search, scores from the desktop's similarity (core.verify), groups from core.groups.
 So on one collection it gives exactly the fingerprints, pairs and groups of `simdesk scan`.
 """
 from __future__ import annotations

@@ -7,11 +7,12 @@ The shingles are already 32-bit hashes, so each permutation is one multiply-add 
 2^61 - 1 (datasketch's scheme), done for all shingles and permutations in one numpy operation instead of a
 Python call per shingle.
 
-Bands: 40 bands of 3 rows (120 permutations). Two texts whose trigram sets have Jaccard similarity J share
+Bands: 40 bands of 3 rows (120 permutations). Two texts whose shingle sets have Jaccard similarity J share
 a band with probability 1 - (1 - J^3)^40: 0.66 at J = 0.3, 0.93 at 0.4, 0.995 at 0.5, 1 - 1e-9 at 0.7. The
-desktop's score is the larger of Jaccard and containment for texts of comparable length, so a pair scoring
-0.7 by containment alone (one text 0.7 inside a text twice its size) has J ~ 0.3 and is found with
-probability ~0.66: the price of a join that stays linear.
+desktop's similarity is also containment for texts of comparable length, and edit similarity for two short
+texts, so a pair that reaches 0.7 only by containment (one text 70% inside a text twice its size: J ~ 0.3)
+or only by edit similarity (a short text with a quarter of its shingles changed) is found less surely: the
+price of a join that stays linear.
 """
 from __future__ import annotations
 

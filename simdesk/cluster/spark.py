@@ -8,13 +8,15 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
 - Verified pairs: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
   fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (minhash.py) over the
-  verification shingles, kept within the desktop's length-aware radius, scored by core.verify.score.
+  verification shingles, kept within the desktop's length-aware radius, scored by core.verify.similarity on
+  the texts' verification profiles (shipped between stages pickled: shingles, short text, word 4-grams).
 - Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
   (components.py) and core.groups per component on the executors.
 """
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 from functools import reduce
 from pathlib import Path
@@ -33,7 +35,7 @@ from simdesk.core.fingerprint import to_signed, to_unsigned
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Snapshot
 from simdesk.core.records import Document
-from simdesk.core.verify import score
+from simdesk.core.verify import similarity
 
 ITEMS_PER_PARTITION = 2000
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
@@ -190,7 +192,7 @@ def _plain_pairs(docs, radius: int):
 
 def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
     """(documents with clean_fp, verified pairs): boilerplate, clean fingerprints, LSH candidates within the
-    desktop's radius, scored by the desktop's score."""
+    desktop's radius, scored by the desktop's similarity."""
     import pyarrow as pa
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -223,14 +225,14 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
 
     def with_shingles(rows):
         rows = list(rows)
-        shingles = shingle_items(source, [_item_of(r) for r in rows], boilerplate)
-        for r, sh in zip(rows, shingles):
+        profiles = shingle_items(source, [_item_of(r) for r in rows], boilerplate)
+        for r, prof in zip(rows, profiles):
             hashes = np.frombuffer(r["lines"], dtype="<u4")
             hits = hashes[np.isin(hashes, bp)]
             clean = to_signed(clean_fingerprint(r["votes"], hits, line_votes, to_unsigned(r["fingerprint"])))  \
                 if len(hits) and len(r["votes"]) else r["fingerprint"]
-            keys = band_keys(signature(sh)).tolist() if len(sh) else None
-            yield (*[r[c] for c in columns], clean, sh.tobytes(), keys)
+            keys = band_keys(signature(prof.shingles)).tolist() if len(prof.shingles) else None
+            yield (*[r[c] for c in columns], clean, pickle.dumps(prof, protocol=5), keys)
 
     schema = T.StructType(docs.schema.fields + [T.StructField("clean_fp", T.LongType()),
                                                  T.StructField("shingles", T.BinaryType()),
@@ -254,8 +256,8 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
             scaled = scaled_distance(d, batch.column("shorter").to_numpy(zero_copy_only=False), verify)
             near = np.flatnonzero(scaled <= verify.long_radius)
             sa, sb = batch.column("shingles_a").to_pylist(), batch.column("shingles_b").to_pylist()
-            scores = np.array([score(np.frombuffer(sa[k], dtype=np.uint32), np.frombuffer(sb[k], dtype=np.uint32))
-                               for k in near.tolist()], dtype=np.float64)
+            scores = np.array([similarity(pickle.loads(sa[k]), pickle.loads(sb[k])) for k in near.tolist()],
+                              dtype=np.float64)
             keep = near[scores >= verify.min_score] if len(near) else near
             yield pa.record_batch({
                 "a": batch.column("a").take(pa.array(keep)), "b": batch.column("b").take(pa.array(keep)),
