@@ -276,7 +276,10 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
     with index:
         left_alone = review.keep_by_rule_everywhere(rule.replace("-", "_"), keep_in=keep_in)
         plan = review.plan_cleanup()
-        done = None if dry_run else review.clean_up(plan, "trash")
+        try:
+            done = None if dry_run else review.clean_up(plan, "trash")
+        except OSError as exc:  # the action log cannot be opened: nothing was moved
+            raise UsageFailure(exc.strerror or str(exc)) from None
     print_scan_stats(review)
     removals = [{"path": r.path, "group": r.group_id, "size": r.size} for r in plan.removals]
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
@@ -521,14 +524,12 @@ def undo(log_path: str | None, fmt: str) -> None:
 
     Example: simdesk undo
     """
-    from simdesk.core import UndoReport, undo_last
+    from simdesk.core import undo_last
 
+    if log_path and not Path(log_path).is_file():  # a mistyped path is not "nothing to undo"
+        raise UsageFailure(f"{log_path}: no such action log")
     try:
         report = undo_last(Path(log_path) if log_path else None)
-    except FileNotFoundError:
-        if log_path:
-            raise UsageFailure(f"{log_path}: no such action log") from None
-        report = UndoReport(None)  # nothing was ever cleaned up here
     except OSError as exc:
         raise UsageFailure(f"{log_path or 'the action log'}: {exc.strerror or exc}") from None
     if fmt == "json":

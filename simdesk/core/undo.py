@@ -186,11 +186,9 @@ def _put_back(src: Path, dest: Path) -> None:
 
 
 def undo_last_cleanup(log_path: Path) -> UndoReport:
-    """Restore the files of the last clean-up in the action log at `log_path` (see the module docstring).
-    Raises FileNotFoundError when there is no log at `log_path`."""
+    """Restore the files of the last clean-up in the action log at `log_path` (see the module docstring);
+    nothing to undo when there is no log there."""
     log_path = Path(log_path)
-    if not log_path.is_file():
-        raise FileNotFoundError(2, "no action log here (no clean-up was logged to this file)", str(log_path))
     entries, ignored = read_entries(log_path)
     run, pending = last_cleanup(entries)
     report = UndoReport(run, pending[0]["action"] if pending else "", ignored_lines=ignored)

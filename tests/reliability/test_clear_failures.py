@@ -90,3 +90,16 @@ def test_a_read_only_folder_is_scanned_and_its_clean_up_fails_per_file(folder, t
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in root.iterdir()) == ["poem-copy.txt", "poem.txt", "snow.txt"]
     assert any(line.startswith("failed  ") for line in proc.stdout.splitlines()), proc.stdout
+
+
+def test_a_clean_up_whose_action_log_cannot_be_written_moves_nothing(folder, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be", encoding="utf-8")
+    env = os.environ.copy()
+    env["XDG_DATA_HOME"] = str(blocker)  # the action log's folder cannot be made
+    proc = subprocess.run([sys.executable, "-m", "simdesk", "clean", str(folder), "--keep", "oldest", "-t", "3",
+                           "--db", str(tmp_path / "i.sqlite")], cwd=REPO, capture_output=True, text=True, env=env)
+    no_traceback(proc)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].startswith("simdesk: error: ") and "nothing was moved" in proc.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["poem-copy.txt", "poem.txt", "snow.txt"]
