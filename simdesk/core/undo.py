@@ -8,7 +8,7 @@ trashed copy stays in the trash. What was and was not restored is reported and a
 
 A trashed file is recognised by its original place and its content (size and hash), never by the time alone:
 the trash dates deletions in local time without a zone, so an undo in another time zone (or after a clock
-change) finds the same files; the time only orders copies of the same content. The log is read ahead-written
+change) finds the same files; the time only orders copies of the same content. The log is written ahead
 (actionlog.py): a file whose intent is logged without an outcome (a crash, a full disk) is looked for where
 it would have gone, and reported as never moved when it is still in its place.
 
