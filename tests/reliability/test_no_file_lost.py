@@ -418,7 +418,7 @@ def test_cli_clean_leaves_an_undecided_copy_alone_and_says_so(tmp_path, trash_ho
 def test_the_window_never_trashes_a_copy_that_joined_after_the_keep_mark(qtbot, window, tmp_path, trash_home):
     from PySide6.QtCore import Qt
 
-    from tests.gui.test_window import answer_box, press_on_member
+    from tests.gui.test_window import _keep_marks, answer_box, press_on_member
     from tests.gui.window_driver import SCAN_TIMEOUT_MS, open_and_wait, trashed_names
 
     root = tmp_path / "docs"
@@ -427,6 +427,7 @@ def test_the_window_never_trashes_a_copy_that_joined_after_the_keep_mark(qtbot, 
     (root / "report-copy.txt").write_text(POEM, encoding="utf-8")
     open_and_wait(qtbot, window, root)
     press_on_member(qtbot, window, "report.txt", Qt.Key.Key_Space)  # keep: the editor saw both copies
+    qtbot.waitUntil(lambda: _keep_marks(window) == {"report.txt"}, timeout=10_000)  # saved in the index
     (root / "report-draft.txt").write_text(POEM, encoding="utf-8")  # a draft saved later
     with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
         window.rescan()
