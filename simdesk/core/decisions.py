@@ -19,6 +19,7 @@ KEEP = "keep"
 QUEUED = "queued"
 REVIEWED = "reviewed"
 UNDO_DEPTH = 100  # editor actions on the marks that Decisions.undo() can take back
+SEQ_META = "decisions_seq"  # index meta key: the number of the last change saved (see Decisions.adopt)
 
 
 class Decisions:
@@ -29,20 +30,25 @@ class Decisions:
     it was marked (path -> content hash). A member that joined the group since, or whose content changed,
     is undecided, and a clean-up leaves it alone until the editor decides (cleanup.plan_cleanup).
 
-    A change applies in memory at once and joins a list of pending changes; `save()` writes the pending
-    changes in one transaction through one index connection kept open for the review (a key press costs a
-    row, not a connection and a schema check). Changes may be made on one thread and saved on another.
+    A change applies in memory at once and is logged with a number; `save()` writes the changes not saved
+    yet in one transaction through one index connection kept open for the review (a key press costs a
+    row, not a connection and a schema check), with the number of the last one (SEQ_META), so that a
+    review read from the index meanwhile knows which changes it has (adopt). Changes may be made on one
+    thread and saved on another.
     """
 
     def __init__(self, index_path: Path, keep: Iterable[str] = (), queued: Iterable[str] = (),
                  not_duplicates: Iterable[tuple[str, str]] = (),
-                 reviewed: dict[str, dict[str, str]] | None = None) -> None:
+                 reviewed: dict[str, dict[str, str]] | None = None, read_seq: int = 0) -> None:
+        """`read_seq`: SEQ_META as read from the index before the decisions were (0: none saved yet)."""
         self.index_path = Path(index_path)
         self.keep: set[str] = set(keep)
         self.reviewed: dict[str, dict[str, str]] = dict(reviewed or {})
         self.queued: set[str] = set(queued) - self.keep
         self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
-        self._pending: list[tuple[str, str, object]] = []  # (kind, path, value), in the order made
+        self.read_seq = read_seq
+        self._seq = self._saved = read_seq
+        self._log: list[tuple[int, str, str, object]] = []  # (number, kind, path, value), in the order made
         self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
         self._lock = threading.Lock()
         self._index: Index | None = None
@@ -155,17 +161,21 @@ class Decisions:
     @property
     def unsaved(self) -> int:
         with self._lock:
-            return len(self._pending)
+            return sum(1 for seq, *_ in self._log if seq > self._saved)
 
     def _note(self, kind: str, path: str, value: object) -> None:
         with self._lock:
-            self._pending.append((kind, path, value))
+            self._seq += 1
+            self._log.append((self._seq, kind, path, value))
 
     def adopt(self, older: Decisions) -> None:
-        """Replay on these decisions (read from the index) the changes `older` has not saved yet, so a
-        rescan's fresh review keeps what the editor did while it ran. Writing one twice is harmless."""
+        """Replay on these decisions (read from the index) the changes of `older` they do not have: every
+        one numbered after `read_seq`, saved or not (a change saved while these were being read may or may
+        not be in what was read), so a rescan's fresh review keeps what the editor did while it ran.
+        Writing one twice is harmless."""
         with older._lock:
-            changes = list(older._pending)
+            changes = [(kind, path, value) for seq, kind, path, value in older._log if seq > self.read_seq]
+            self._seq = max(self._seq, older._seq)
         for kind, path, value in changes:
             if kind == "ignore":
                 self.mark_not_duplicates(path, str(value))
@@ -182,13 +192,13 @@ class Decisions:
         """Write the pending changes in one transaction; return how many. On failure they stay pending
         (and the error is raised), so the next save tries again."""
         with self._lock:
-            changes = list(self._pending)
+            changes = [entry for entry in self._log if entry[0] > self._saved]
         if not changes:
             return 0
         if self._index is None:
             self._index = Index(self.index_path)
         with self._index.transaction():
-            for kind, path, value in changes:
+            for _, kind, path, value in changes:
                 if kind == KEEP:
                     self._index.set_keep(path, bool(value))
                 elif kind == QUEUED:
@@ -200,12 +210,13 @@ class Decisions:
                         self._index.ignore_pair(path, str(value))
                     except KeyError:  # a document no longer indexed: nothing to remember
                         pass
+            self._index.set_meta(SEQ_META, str(changes[-1][0]))
         with self._lock:
-            del self._pending[:len(changes)]
+            self._saved = max(self._saved, changes[-1][0])
         return len(changes)
 
     def close(self) -> None:
-        """Close the index session (pending changes stay pending)."""
+        """Close the index session (changes not saved stay so)."""
         if self._index is not None:
             self._index.close()
             self._index = None

@@ -27,7 +27,7 @@ from pathlib import Path
 from simdesk.core import paths, report
 from simdesk.core.analysis import VerifySettings, analyse
 from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_rule, plan_cleanup
-from simdesk.core.decisions import KEEP, QUEUED, Decisions
+from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_files
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
 from simdesk.core.index import Index
@@ -262,8 +262,9 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
         grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
+    read_seq = int(index.meta(SEQ_META) or 0)  # before the decisions: a save in between is replayed (adopt)
     decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(),
-                          index.reviewed())
+                          index.reviewed(), read_seq)
     return Review(root, index.path, settings, grouper, decisions, index.problems(), result, unchanged,
                   index.rebuilt_reason if index.rebuilt else "")
 

@@ -139,6 +139,18 @@ def test_a_fresh_review_adopts_the_changes_not_saved_yet(folder, tmp_path):
         assert index.ignored_pairs() == {("copies/snow-copy.txt", "snow.txt")}
 
 
+def test_a_change_saved_while_a_fresh_review_was_read_is_kept(folder, tmp_path):
+    shown = review_of(folder, tmp_path)
+    shown.decisions.set_keep("poem.txt")
+    fresh = review_of(folder, tmp_path, shown=shown)  # read from the index before ...
+    assert shown.decisions.save() == 1  # ... the writer saved the mark
+    fresh.decisions.adopt(shown.decisions)
+    assert fresh.decisions.keep == {"poem.txt"}
+    again = review_of(folder, tmp_path, shown=fresh)  # read after that save: nothing left to replay
+    again.decisions.adopt(shown.decisions)
+    assert again.decisions.keep == {"poem.txt"} and again.decisions.unsaved == 0
+
+
 def test_not_duplicates_regroups_at_once_and_lasts(folder, tmp_path):
     review = review_of(folder, tmp_path)
     review.mark_not_duplicates("snow.txt", "copies/snow-copy.txt")
