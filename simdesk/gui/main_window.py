@@ -7,8 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtCore import QEvent, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log,
@@ -401,25 +401,6 @@ class MainWindow(WindowMessages):
         if report.restored and self.root is not None:
             self.rescan()
 
-    # -- documents ------------------------------------------------------------------------------------
-    def _current_path(self) -> Path | None:
-        idx = self.groups_view.currentIndex()
-        member, group = self.groups_model.member(idx), self.groups_model.group(idx)
-        rel = member.path if member else (group.members[0].path if group else None)
-        return self.root / rel if rel and self.root else None
-
-    def open_document(self) -> None:
-        if (path := self._current_path()) is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
-
-    def reveal_document(self) -> None:
-        if (path := self._current_path()) is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
-
-    def copy_path(self) -> None:
-        if (path := self._current_path()) is not None:
-            QGuiApplication.clipboard().setText(str(path))
-
     # -- export ---------------------------------------------------------------------------------------
     def choose_export(self, fmt: str) -> None:
         if self.review is None:
@@ -441,7 +422,7 @@ class MainWindow(WindowMessages):
         self.statusBar().showMessage(fill(self.tr("Exported to %1"), str(path)))
         self.exported.emit(str(path))
 
-    # -- settings, recent, drop, close ----------------------------------------------------------------
+    # -- settings, recent, close ----------------------------------------------------------------
     def edit_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
@@ -450,15 +431,6 @@ class MainWindow(WindowMessages):
 
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About simdesk"), self.about_text())
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self.dropped_folder(event) is not None:
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        if (folder := self.dropped_folder(event)) is not None:
-            event.acceptProposedAction()
-            QTimer.singleShot(0, partial(self.open_folder, folder))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.set_geometry(self.saveGeometry(), self.saveState())

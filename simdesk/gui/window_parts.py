@@ -7,8 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
                                QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
@@ -399,3 +399,32 @@ class WindowParts(QMainWindow):
         if self.groups_model.filter_text:
             return self.groups_model.visible_group_ids()
         return None
+
+    # -- documents ------------------------------------------------------------------------------------
+    def _current_path(self) -> Path | None:
+        idx = self.groups_view.currentIndex()
+        member, group = self.groups_model.member(idx), self.groups_model.group(idx)
+        rel = member.path if member else (group.members[0].path if group else None)
+        return self.root / rel if rel and self.root else None
+
+    def open_document(self) -> None:
+        if (path := self._current_path()) is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+    def reveal_document(self) -> None:
+        if (path := self._current_path()) is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
+
+    def copy_path(self) -> None:
+        if (path := self._current_path()) is not None:
+            QGuiApplication.clipboard().setText(str(path))
+
+    # -- a folder dropped on the window ---------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self.dropped_folder(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if (folder := self.dropped_folder(event)) is not None:
+            event.acceptProposedAction()
+            QTimer.singleShot(0, partial(self.open_folder, folder))
