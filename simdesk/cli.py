@@ -431,7 +431,7 @@ def demo(dest: str | None) -> None:
               help="An earlier bundle of the same source: unchanged objects (size, mtime/ETag) are not read again.")
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (local engine).")
 @include_option
-@click.option("--max-size", "max_size_mb", type=float, default=MAX_SIZE_MB, show_default=True)
+@click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True)
 def cluster_scan(source: str, out: str, engine: str, master: str | None, threshold: int | None,
                  similarity: float | None, previous: str | None, jobs: int, includes: tuple[str, ...],
                  max_size_mb: float) -> None:

@@ -16,7 +16,7 @@ from simdesk.core.features import FeatureSettings
 from simdesk.core.fingerprint import to_signed
 from simdesk.core.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.index import Snapshot
-from simdesk.core.records import Document, Problem
+from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
 from simdesk.core.review import ReviewSettings
 from simdesk.core.verify import Profile
 
@@ -30,7 +30,7 @@ class ScanPlan:
     threshold: int | None = None
     similarity: float | None = None
     jobs: int = 0
-    max_bytes: int = 20 * 1024 * 1024
+    max_bytes: int = MAX_FILE_BYTES
     driver_pairs: int = 20_000_000  # connected components on the driver up to this many pairs
 
     @property

@@ -20,7 +20,7 @@ from pathlib import Path
 from simdesk.core.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
                                     text_file_of, visible, walk)
 from simdesk.core.features import FeatureSettings
-from simdesk.core.records import Document, Problem
+from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
 from simdesk.core.scan import fingerprint_file, text_document
 
 DATASET_SUFFIXES = (".parquet", ".jsonl", ".json")
@@ -48,8 +48,8 @@ class Source:
     kind: str
     spec: str
     root: str
-    includes: tuple[str, ...] = ("*.txt", "*.md")
-    max_bytes: int = 20 * MB
+    includes: tuple[str, ...] = DEFAULT_INCLUDES
+    max_bytes: int = MAX_FILE_BYTES
     files: tuple[str, ...] = field(default=())  # a dataset's files, or a glob's matches
 
     # -- listing --------------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ class Source:
         return out
 
 
-def open_source(spec: str, includes: tuple[str, ...] = ("*.txt", "*.md"), max_bytes: int = 20 * MB) -> Source:
+def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_bytes: int = MAX_FILE_BYTES) -> Source:
     """Parse a SOURCE argument. Raises ValueError with a message for one that names nothing readable.
 
     A path or URL ending in .parquet, .jsonl or .json (a file, a Spark output folder, or a glob of them) is a

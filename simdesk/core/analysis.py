@@ -40,7 +40,7 @@ from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.pairs import pairs_within
-from simdesk.core.records import Progress
+from simdesk.core.records import MAX_FILE_BYTES, Progress
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Profile, profile, similarity
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
@@ -63,7 +63,7 @@ class VerifySettings:
     short_radius: int = 18
     short_chars: int = 400
     min_score: float = DEFAULT_MIN_SCORE
-    max_bytes: int = 20 * 1024 * 1024
+    max_bytes: int = MAX_FILE_BYTES
     jobs: int = 0  # worker processes for re-reading texts (0: one per core)
 
 

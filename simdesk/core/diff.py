@@ -31,6 +31,7 @@ from diff_match_patch import diff_match_patch
 
 from simdesk.core.boilerplate import boilerplate_lines
 from simdesk.core.documents import read_text_file
+from simdesk.core.records import MAX_FILE_BYTES
 from simdesk.core.text import fold
 from simdesk.core.analysis import text_similarity
 
@@ -436,7 +437,7 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str =
     return SideBySide(tuple(rows), hunks, percent, exact, mode, extra)
 
 
-def compare_files(left: Path, right: Path, max_bytes: int = 20 * 1024 * 1024, budget_s: float = BUDGET_S,
+def compare_files(left: Path, right: Path, max_bytes: int = MAX_FILE_BYTES, budget_s: float = BUDGET_S,
                   mode: str = DEFAULT_DIFF_MODE, boilerplate: Collection[int] = frozenset(),
                   similarity: float | None = None) -> SideBySide:
     """Read and decode two files (as the scan does) and compare them. Raises OSError or DecodeError."""

@@ -50,12 +50,16 @@ class Progress:
         return max(self.total - self.done, 0) / self.rate
 
 
+DEFAULT_INCLUDES = ("*.txt", "*.md", "*.markdown", "*.html", "*.htm", "*.xhtml")  # pages: visible text (markup.py)
+MAX_FILE_BYTES = 20 * 1024 * 1024  # the size cap: larger files are reported, not read
+
+
 @dataclass(frozen=True, slots=True)
 class ScanOptions:
     """What a scan looks at. Plain values: the CLI and the window's settings both fill it."""
 
-    includes: tuple[str, ...] = ("*.txt", "*.md", "*.markdown", "*.html", "*.htm", "*.xhtml")  # pages: visible text (markup.py)
-    max_bytes: int = 20 * 1024 * 1024
+    includes: tuple[str, ...] = DEFAULT_INCLUDES
+    max_bytes: int = MAX_FILE_BYTES
     jobs: int = 0  # 0: one worker process per core
     follow_symlinks: bool = True
 
