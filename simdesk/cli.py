@@ -64,6 +64,20 @@ class Number(click.ParamType):
 MEGABYTES = Number(0, low_open=True)  # --max-size
 
 
+class KeepRule(click.ParamType):
+    """`--keep`: one criterion or a comma-separated chain of them (core.KeepChain), checked before any scan."""
+
+    name = "criteria"
+
+    def convert(self, value, param, ctx):
+        from simdesk.core import KeepChain
+
+        try:
+            return KeepChain.parse(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
 class SimdeskGroup(click.Group):
     """The command group: a failure to write the output (stdout on a full device), and a failure of the index
     file (not an index, damaged, read-only, a full disk) from whichever call meets it, are one line, not a
@@ -252,16 +266,18 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
 
 @main.command()
 @click.argument("folder")
-@click.option("--keep", "rule", required=True, type=click.Choice(["oldest", "newest", "largest", "shortest-path"]),
-              help="Which copy of each group stays: the oldest or newest (modification time), the largest, or "
-                   "the one with the shortest path.")
+@click.option("--keep", "rule", required=True, type=KeepRule(), metavar="CRITERIA",
+              help="Which copy of each group stays: oldest or newest (modification time), largest, "
+                   "shortest-path, or in:FOLDER (a copy under FOLDER, relative to the scanned folder); several, "
+                   "comma-separated, form a chain: the first decides, the next breaks its ties "
+                   "(e.g. in:news,oldest,largest).")
 @click.option("--keep-in", "keep_in", metavar="FOLDER",
-              help="Keep a copy under FOLDER (relative to the scanned folder): the rule chooses among the "
-                   "members there, and a group with no member there is left alone.")
+              help="Reference folder: keep a copy under FOLDER (relative to the scanned folder): the rule chooses "
+                   "among the members there, and a group with no member there is left alone.")
 @click.option("--dry-run", is_flag=True, help="Say what would go to the trash; touch nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @review_options
-def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, threshold: int | None,
+def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, threshold: int | None,
           similarity: float | None, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
     """Keep one copy of each group of FOLDER by RULE and send the others to the trash.
 
@@ -270,11 +286,12 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
     gone from their place are reported done. Every action is logged: `simdesk undo` puts them back.
     Exits 1 when some files were skipped or failed (each is listed with the reason).
 
-    Example: simdesk clean articles --keep oldest --dry-run
+    Examples: simdesk clean articles --keep oldest --dry-run
+              simdesk clean articles --keep in:originals,oldest,largest
     """
     index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
     with index:
-        left_alone = review.keep_by_rule_everywhere(rule.replace("-", "_"), keep_in=keep_in)
+        left_alone = review.keep_by_rule_everywhere(rule, keep_in=keep_in)
         plan = review.plan_cleanup()
         try:
             done = None if dry_run else review.clean_up(plan, "trash")
@@ -286,7 +303,7 @@ def clean(folder: str, rule: str, keep_in: str | None, dry_run: bool, fmt: str, 
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
     undecided = [{"group": g, "path": path} for g, path in plan.undecided]
     if fmt == "json":
-        out = {"root": folder, "rule": rule, "dry_run": dry_run, "kept": sorted(review.decisions.keep),
+        out = {"root": folder, "rule": str(rule), "dry_run": dry_run, "kept": sorted(review.decisions.keep),
                "planned": removals, "refused_groups": refused, "undecided": undecided}
         if done is not None:
             out.update(done=done.done, bytes_done=done.bytes_done,

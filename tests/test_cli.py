@@ -185,3 +185,17 @@ def test_clean_skips_a_file_that_changed_after_the_scan(tmp_path, trash_home):
 def test_undo_with_nothing_to_undo(tmp_path):
     result = run("undo")
     assert result.exit_code == 0 and "nothing to undo" in result.stderr
+
+
+def test_clean_keeps_by_a_chain_of_criteria(tmp_path, trash_home):
+    root = make_folder(tmp_path)
+    # a.txt and same.txt are the same size and older than the GB18030 copy; the chain prefers sub/ first
+    for name, t in (("a.txt", 2), ("same.txt", 1), ("sub/a-copy.txt", 3)):
+        os.utime(root / name, ns=(t * 10**9, t * 10**9))
+    data = json.loads(run("clean", root, "--keep", "in:sub,oldest", "--dry-run", "--format", "json", "-j", "1").stdout)
+    assert data["rule"] == "in:sub,oldest" and data["kept"] == ["sub/a-copy.txt"]
+    data = json.loads(run("clean", root, "--keep", "in:elsewhere,oldest", "--dry-run", "--format", "json",
+                          "-j", "1").stdout)
+    assert data["kept"] == ["same.txt"]  # nothing under elsewhere/: the next criterion decides
+    bad = run("clean", root, "--keep", "oldest,biggest")
+    assert bad.exit_code == 2 and "unknown keep criterion 'biggest'" in bad.output

@@ -25,7 +25,7 @@ _WHERE = {
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "verify": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
     "analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
-    "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "keep_by_rule"),
+    "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "KeepChain", "keep_by_rule"),
     "undo": ("UndoReport",),
     "report": ("safe_cell",),
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "Row", "SideBySide", "compare_files", "compare_texts"),

@@ -25,7 +25,7 @@ import os
 import shutil
 import stat
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,21 +33,91 @@ from simdesk.core.actionlog import ActionLog, utc_now
 from simdesk.core.documents import DecodeError, content_hash, open_regular
 from simdesk.core.records import Group, Member
 
-KEEP_RULES = ("oldest", "newest", "largest", "shortest_path")
+KEEP_RULES = ("oldest", "newest", "largest", "shortest_path")  # the one-click rules, each a one-criterion chain
+FOLDER_CRITERION = "in:"  # "in:FOLDER": prefer the copies under FOLDER (relative to the scanned folder)
 
 
-def keep_by_rule(group: Group, rule: str) -> Member:
-    """The member a one-click rule keeps. Ties go to the representative's order (members[0] first)."""
-    members = list(group.members)
-    if rule == "oldest":
-        return min(members, key=lambda m: m.mtime_ns)
-    if rule == "newest":
-        return max(members, key=lambda m: m.mtime_ns)
-    if rule == "largest":
-        return max(members, key=lambda m: m.size)
-    if rule == "shortest_path":
-        return min(members, key=lambda m: (len(m.path), m.path.count("/"), m.path))
-    raise ValueError(f"unknown keep rule {rule!r}; use one of {', '.join(KEEP_RULES)}")
+def under(path: str, folder: str) -> bool:
+    """Whether relative `path` lies under relative `folder` ('' or '.': the whole collection)."""
+    folder = folder.strip("/")
+    return not folder or folder == "." or path.startswith(folder + "/")
+
+
+@dataclass(frozen=True, slots=True)
+class KeepChain:
+    """An ordered chain of criteria that picks the copy to keep in a group, as dupeGuru's Re-Prioritize
+    dialog orders its criteria: the first criterion decides, the next one breaks its ties, and so on; what
+    is still tied goes to the group's order (the representative first).
+
+    Criteria: "oldest", "newest" (modification time), "largest" (bytes), "shortest_path", and
+    "in:FOLDER" (copies under FOLDER first, FOLDER relative to the scanned folder). Written as one
+    comma-separated text, the form `simdesk clean --keep` takes:
+
+        KeepChain.parse("in:news,oldest,largest").choose(group.members)
+    """
+
+    criteria: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, spec: str | KeepChain) -> KeepChain:
+        """A chain from its text ("in:news,oldest"; '-' may stand for '_'). Raises ValueError saying what is
+        wrong and what is accepted."""
+        if isinstance(spec, KeepChain):
+            return spec
+        criteria = []
+        for part in (p.strip() for p in spec.split(",")):
+            if part.startswith(FOLDER_CRITERION):
+                folder = part[len(FOLDER_CRITERION):].strip().strip("/")
+                if not folder:
+                    raise ValueError(f"{part!r} names no folder: write in:FOLDER, FOLDER relative to the scanned folder")
+                criteria.append(FOLDER_CRITERION + folder)
+            elif part.replace("-", "_") in KEEP_RULES:
+                criteria.append(part.replace("-", "_"))
+            else:
+                raise ValueError(f"unknown keep criterion {part!r}; use a comma-separated chain of "
+                                 f"{', '.join(r.replace('_', '-') for r in KEEP_RULES)} and in:FOLDER")
+        return cls(tuple(criteria))
+
+    def __str__(self) -> str:
+        return ",".join(self.criteria)
+
+    def key(self, m: Member) -> tuple:
+        """The member's rank under the chain: the smallest key is kept."""
+        return tuple(_criterion_key(c, m) for c in self.criteria)
+
+    def choose(self, members: Sequence[Member]) -> Member:
+        """The member the chain keeps (ties: the first in `members`)."""
+        return min(members, key=self.key)
+
+
+def _criterion_key(criterion: str, m: Member) -> object:
+    if criterion == "oldest":
+        return m.mtime_ns
+    if criterion == "newest":
+        return -m.mtime_ns
+    if criterion == "largest":
+        return -m.size
+    if criterion == "shortest_path":
+        return (len(m.path), m.path.count("/"), m.path)
+    return 0 if under(m.path, criterion[len(FOLDER_CRITERION):]) else 1
+
+
+def keep_by_rule(group: Group, rule: str | KeepChain) -> Member:
+    """The member a rule (one criterion, or a chain: KeepChain) keeps. Ties go to the representative's
+    order (members[0] first)."""
+    return KeepChain.parse(rule).choose(group.members)
+
+
+def undecided_members(group: Group, keep: Collection[str], queued: Collection[str],
+                      reviewed: Mapping[str, Mapping[str, str]] | None) -> list[Member]:
+    """The members of `group` no decision covers: neither kept nor queued for the trash, nor seen with their
+    present content by a keep mark of the group (`reviewed`: kept path -> the members its group had, path
+    -> content hash; None: every keep mark covers its whole group). A clean-up leaves them where they are;
+    a group without any is decided."""
+    kept = [m.path for m in group.members if m.path in keep]
+    return [m for m in group.members if m.path not in keep and m.path not in queued
+            and not (kept and (reviewed is None or any(reviewed.get(k, {}).get(m.path) == m.content_hash
+                                                       for k in kept)))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +177,9 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
-            doomed = [m for m in g.members if m.path not in keep]
-            if reviewed is not None:
-                seen = [m for m in doomed if m.path in queued or any(
-                    reviewed.get(k.path, {}).get(m.path) == m.content_hash for k in kept)]
-                undecided.extend((g.id, m.path) for m in doomed if m not in seen)
-                doomed = seen
+            left = {m.path for m in undecided_members(g, keep, queued, reviewed)}
+            undecided.extend((g.id, m.path) for m in g.members if m.path in left)
+            doomed = [m for m in g.members if m.path not in keep and m.path not in left]
         else:
             doomed = [m for m in g.members if m.path in queued]
             if doomed and len(doomed) == len(g.members) and not allow_last_copy:

@@ -163,6 +163,16 @@ class Grouping:
             out[k] = np.bitwise_count(group ^ group[int(np.argmin(totals))]).max()
         return out
 
+    @cached_property
+    def row_groups(self) -> np.ndarray:
+        """The group number of each snapshot row (-1: in no group)."""
+        out = np.full(len(self.snapshot), -1, dtype=np.int64)
+        counts = self._counts.astype(np.int64)
+        ks = np.repeat(np.arange(len(self), dtype=np.int64), counts)
+        offsets = np.repeat(self._starts - (np.cumsum(counts) - counts), counts)  # group k's rows, in k order
+        out[self._members[offsets + np.arange(len(ks))]] = ks
+        return out
+
     def member_rows(self, k: int) -> np.ndarray:
         """Snapshot rows of group k's members (path order)."""
         s = self._starts[k]

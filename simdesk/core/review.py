@@ -24,9 +24,12 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from simdesk.core import paths, report
 from simdesk.core.analysis import VerifySettings, analyse
-from simdesk.core.cleanup import CleanupPlan, CleanupReport, execute, keep_by_rule, plan_cleanup
+from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute, keep_by_rule, plan_cleanup,
+                                  undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_files
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
@@ -115,15 +118,42 @@ class Review:
         for k in range(min(groups, len(grouping))):
             grouping.group(k)
 
+    def undecided(self, group: Group) -> list[Member]:
+        """The group's copies no decision covers (cleanup.undecided_members): neither kept nor queued, nor
+        seen by a keep mark of the group as they are now. A group with none is decided."""
+        d = self.decisions
+        return undecided_members(group, d.keep, d.queued, d.reviewed)
+
+    def decided(self, threshold: int | None = None) -> np.ndarray:
+        """One flag per group at `threshold` (group k at k): every copy in it is decided. Only groups that
+        hold a keep or trash mark are built and checked, so it costs the marks, not the groups."""
+        grouping = self.grouping(threshold)
+        out = np.zeros(len(grouping), dtype=bool)
+        marked = self.decisions.keep | self.decisions.queued
+        if not marked or not len(grouping):
+            return out
+        paths = self.grouper.snapshot.paths
+        rows = [r for p in marked if (r := bisect.bisect_left(paths, p)) < len(paths) and paths[r] == p]
+        groups = grouping.row_groups[np.asarray(rows, dtype=np.int64)]
+        for k in np.unique(groups[groups >= 0]).tolist():
+            out[k] = not self.undecided(grouping.group(k))
+        return out
+
+    def undecided_copies(self, group_ids: Iterable[int], threshold: int | None = None) -> int:
+        """How many copies no decision covers in the groups with these ids (a clean-up's affected groups:
+        CleanupPlan.survivors), at `threshold`."""
+        grouping = self.grouping(threshold)
+        return sum(len(self.undecided(grouping.group(g - 1))) for g in set(group_ids) if 0 < g <= len(grouping))
+
     def next_undecided(self, shown: Sequence[int], after: int | None = None,
                        threshold: int | None = None) -> int | None:
         """The next group to decide: the first after group `after` in `shown` (group ids in the order the
-        editor sees them, wrapping round) in which no copy is kept; None when every shown group has one."""
-        grouping = self.grouping(threshold)
+        editor sees them, wrapping round) that is not decided (see decided); None when every shown group is."""
+        decided = self.decided(threshold)
         ids = list(shown)
         start = ids.index(after) + 1 if after in ids else 0
         for gid in ids[start:] + ids[:start]:
-            if not any(m.path in self.decisions.keep for m in grouping.group(gid - 1).members):
+            if not decided[gid - 1]:
                 return gid
         return None
 
@@ -149,26 +179,29 @@ class Review:
         self.decisions.mark_not_duplicates(a, b)
         self.grouper = self.grouper.without([(a, b)])
 
-    def keep_by_rule(self, group: Group, rule: str) -> str:
-        """Keep the member the rule picks (oldest, newest, largest, shortest_path) and no other; its path."""
+    def keep_by_rule(self, group: Group, rule: str | KeepChain) -> str:
+        """Keep the member the rule picks (a criterion, or a chain of them: cleanup.KeepChain) and no other;
+        its path."""
         chosen = keep_by_rule(group, rule).path
         self.decisions.keep_only(group, chosen)
         return chosen
 
-    def rule_choices(self, rule: str, threshold: int | None = None, keep_in: str | None = None,
+    def rule_choices(self, rule: str | KeepChain, threshold: int | None = None, keep_in: str | None = None,
                      only: Collection[int] | None = None) -> tuple[list[tuple[Group, str]], list[int]]:
-        """What a rule keeps in every group at `threshold` (or in the groups whose ids are in `only`: the
-        ones an editor filtered or selected): (group, path kept) pairs, and the ids of the groups left
-        alone. With `keep_in` (a folder relative to the root), the copy kept is chosen among the members
-        under that folder, and a group with none there is left alone. Decides nothing yet (so it may run off
-        the window's thread); apply_choices() does."""
+        """What a rule (a criterion such as "oldest", or a chain: "in:news,oldest,largest") keeps in every
+        group at `threshold` (or in the groups whose ids are in `only`: the ones an editor filtered or
+        selected): (group, path kept) pairs, and the ids of the groups left alone. With `keep_in` (a folder
+        relative to the root: the reference folder), the copy kept is chosen among the members under that
+        folder, and a group with none there is left alone. Decides nothing yet (so it may run off the
+        window's thread); apply_choices() does."""
+        chain = KeepChain.parse(rule)
         chosen, left_alone = [], []
         grouping = self.grouping(threshold)
         groups = grouping if only is None else (grouping.group(k - 1) for k in sorted(only) if 0 < k <= len(grouping))
         for g in groups:
-            members = g.members if keep_in is None else tuple(m for m in g.members if _under(m.path, keep_in))
+            members = g.members if keep_in is None else tuple(m for m in g.members if under(m.path, keep_in))
             if members:
-                chosen.append((g, keep_by_rule(Group(g.id, g.identical, members), rule).path))
+                chosen.append((g, chain.choose(members).path))
             else:
                 left_alone.append(g.id)
         return chosen, left_alone
@@ -177,7 +210,7 @@ class Review:
         for group, path in chosen:
             self.decisions.keep_only(group, path)
 
-    def keep_by_rule_everywhere(self, rule: str, threshold: int | None = None,
+    def keep_by_rule_everywhere(self, rule: str | KeepChain, threshold: int | None = None,
                                 keep_in: str | None = None) -> list[int]:
         """Keep one copy in every group by a rule (see rule_choices); returns the ids of groups left alone."""
         chosen, left_alone = self.rule_choices(rule, threshold, keep_in)
@@ -214,11 +247,6 @@ class Review:
     def write_export(self, path: Path, fmt: str, threshold: int | None = None) -> Path:
         Path(path).write_text(self.export(fmt, threshold), encoding="utf-8")
         return Path(path)
-
-
-def _under(path: str, folder: str) -> bool:
-    folder = folder.strip("/")
-    return not folder or folder == "." or path.startswith(folder + "/")
 
 
 def pair_to_compare(selected: Sequence[Member], group: Group | None) -> tuple[Member, Member] | None:

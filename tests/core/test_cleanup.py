@@ -104,3 +104,52 @@ def test_move_keeps_relative_paths(folder, tmp_path):
     assert report.done == ["b-again.txt"]
     assert (dest / "b-again (1).txt").read_text(encoding="utf-8") == OTHER
     assert (dest / "b-again.txt").read_text(encoding="utf-8") == "already here"
+
+
+# -- the keep chain: criteria in order, each breaking the ties of the one before ---------------------------
+def _brute_force_keep(members, criteria):
+    """The copy a chain keeps, by narrowing: the members best by the first criterion, among them the best by
+    the next, and so on; the first left in the group's order."""
+    left = list(members)
+    for c in criteria:
+        if c.startswith("in:"):
+            inside = [m for m in left if m.path.startswith(c[3:] + "/")]
+            left = inside or left
+        else:
+            value = {"oldest": lambda m: m.mtime_ns, "newest": lambda m: -m.mtime_ns,
+                     "largest": lambda m: -m.size,
+                     "shortest_path": lambda m: (len(m.path), m.path.count("/"), m.path)}[c]
+            best = min(value(m) for m in left)
+            left = [m for m in left if value(m) == best]
+    return left[0]
+
+
+def test_the_keep_chain_agrees_with_narrowing_by_each_criterion_in_turn():
+    import random
+
+    from simdesk.core import Group, KeepChain, Member
+
+    rng = random.Random(14)
+    folders = ["news", "news/2024", "archive", ""]
+    names = ["a.txt", "bb.txt", "a-copy.txt", "稿件.txt"]
+    singles = ["oldest", "newest", "largest", "shortest_path", "in:news", "in:archive", "in:news/2024"]
+    for trial in range(400):
+        members = tuple(Member(k, "/".join(p for p in (rng.choice(folders), f"{k}{rng.choice(names)}") if p),
+                               0, rng.choice([10, 20, 20, 30]), "utf-8", rng.choice([1, 2, 2, 3]) * 10**9, "h")
+                        for k in range(rng.randint(1, 6)))
+        criteria = rng.sample(singles, rng.randint(1, 4))
+        chain = KeepChain.parse(",".join(criteria))
+        assert chain.choose(members) == _brute_force_keep(members, criteria), (criteria, members)
+        assert keep_by_rule(Group(1, False, members), chain) == chain.choose(members)
+
+
+def test_a_keep_chain_is_written_and_read_as_one_text():
+    from simdesk.core import KeepChain
+
+    chain = KeepChain.parse(" in:news/ , oldest,shortest-path")
+    assert chain.criteria == ("in:news", "oldest", "shortest_path") and str(chain) == "in:news,oldest,shortest_path"
+    assert KeepChain.parse(str(chain)) == chain
+    for bad, said in (("oldest,biggest", "unknown keep criterion 'biggest'"), ("in:", "names no folder"),
+                      ("", "unknown keep criterion ''")):
+        with pytest.raises(ValueError, match=said):
+            KeepChain.parse(bad)

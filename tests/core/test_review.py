@@ -201,6 +201,36 @@ def test_the_pair_to_compare():
     assert pair_to_compare([], Group(2, True, (a,))) is None and pair_to_compare([], None) is None
 
 
+# -- the review's progress: decided groups and undecided copies -------------------------------------------
+def test_decided_groups_and_undecided_copies(folder, tmp_path):
+    review = review_of(folder, tmp_path)
+    grouping = review.grouping()
+    poems, snows = (next(g for g in grouping if any(m.path == p for m in g.members)) for p in ("poem.txt", "snow.txt"))
+    ids = [g.id for g in grouping]
+
+    def by_brute_force():  # a group is decided when every copy is kept, queued or seen by a keep mark
+        d = review.decisions
+        return [all(m.path in d.keep or m.path in d.queued or any(
+            d.reviewed.get(k.path, {}).get(m.path) == m.content_hash for k in g.members if k.path in d.keep)
+            for m in g.members) for g in grouping]
+
+    assert review.decided().tolist() == by_brute_force() == [False, False]
+    review.decisions.set_keep("poem.txt")  # a mark made without the group in view decides for nobody else
+    assert review.decided().tolist() == by_brute_force() == [False, False]
+    assert review.undecided_copies([poems.id]) == 2
+    review.decisions.set_keep("poem.txt", seen=poems)
+    assert review.decided().tolist() == by_brute_force() and review.decided()[poems.id - 1]
+    assert review.next_undecided(ids, after=None) == snows.id
+    review.decisions.set_queued("snow.txt")  # the other snow copy is still undecided
+    assert review.undecided_copies([snows.id, poems.id]) == 1 and not review.decided()[snows.id - 1]
+    review.decisions.set_queued("copies/snow-copy.txt")
+    assert review.decided().tolist() == by_brute_force() == [True, True]
+    assert review.next_undecided(ids) is None
+    # decisions survive in the index: a review read again counts the same
+    review.decisions.save()
+    assert review_of(folder, tmp_path, rescan=False).decided().tolist() == [True, True]
+
+
 # -- clean-up, undo, export -------------------------------------------------------------------------------
 def test_plan_keeps_one_copy_and_refuses_an_emptied_group(folder, tmp_path):
     review = review_of(folder, tmp_path)
