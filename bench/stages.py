@@ -14,15 +14,17 @@ from pathlib import Path
 STAGES = (
     ("simdesk.core.scan", "walk", "list the folder"),
     ("simdesk.core.scan", "read_text_file", "read + decode + hash"),
-    ("simdesk.core.features", "normalize", "normalise"),
-    ("simdesk.core.features", "segment", "segment"),
-    ("simdesk.core.scan", "weighted_terms", "features (incl. normalise + segment)"),
-    ("simdesk.core.scan", "simhash", "SimHash"),
-    ("simdesk.core.scan", "votes", "SimHash votes"),
+    ("simdesk.core.scan", "fold", "fold (NFKC, case, script)"),
+    ("simdesk.core.vocabulary", "normalize_folded", "normalise (links, wraps, punctuation)"),
+    ("simdesk.core.vocabulary", "token_counts", "segment + count tokens"),
+    ("simdesk.core.scan", "text_votes", "vocabulary: ids, filters, TF x IDF, SimHash votes"),
     ("simdesk.core.scan", "from_votes", "SimHash from votes"),
-    ("simdesk.core.scan", "line_hashes", "line hashes"),
+    ("simdesk.core.scan", "pack_votes", "pack votes"),
+    ("simdesk.core.scan", "folded_line_hashes", "line hashes"),
     ("simdesk.core.index", "Index.upsert_documents", "write the index"),
 )
+NESTED = {"vocabulary: ids, filters, TF x IDF, SimHash votes": ("normalise (links, wraps, punctuation)",
+                                                                 "segment + count tokens")}
 
 
 def main() -> None:
@@ -76,13 +78,12 @@ def main() -> None:
     s = result.stats
     print(f"scan_in_process_seconds {total:.2f} s ({s.listed} files, {s.chars} chars, {default_segmenter().choice.name})")
     print(f"scan_in_process_cpu_seconds {cpu:.2f} s")
-    inner = spent["normalise"] + spent["segment"]
-    spent["features (incl. normalise + segment)"] -= inner
+    for outer, inner in NESTED.items():  # a stage timed around others is shown without them
+        spent[outer] -= sum(spent[label] for label in inner)
     for _, _, label in STAGES:
         if label not in spent:
             continue
-        shown = "features: stop words, numbers, TF x IDF" if label.startswith("features") else label
-        print(f"stage[{shown}] {spent[label]:.2f} s ({100 * spent[label] / total:.0f}%)")
+        print(f"stage[{label}] {spent[label]:.2f} s ({100 * spent[label] / total:.0f}%)")
     rest = total - sum(spent.values())
     print(f"stage[everything else] {rest:.2f} s ({100 * rest / total:.0f}%)")
 

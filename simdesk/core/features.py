@@ -47,11 +47,19 @@ def stop_words() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def idf_table() -> tuple[dict[str, float], float]:
-    """jieba's shipped IDF table and its median, used for words the table does not know."""
-    import jieba.analyse  # loads the table (~0.3 s) on first use only
+    """jieba's shipped IDF table (jieba/analyse/idf.txt) and its median, used for words the table does not know.
 
-    loader = jieba.analyse.default_tfidf.idf_loader
-    return loader.idf_freq, loader.median_idf
+    Parsed as jieba.analyse's IDFLoader parses it (tests/core/test_vocabulary.py compares the two), without
+    importing jieba.analyse: that import loads jieba.posseg's tables, ~2 s of CPU in each process that
+    fingerprints (the scan's workers, the scanning process for boilerplate lines) for nothing used here."""
+    from importlib.resources import files
+
+    content = files("jieba").joinpath("analyse", "idf.txt").read_bytes().decode("utf-8")
+    idf: dict[str, float] = {}
+    for line in content.splitlines():
+        word, freq = line.strip().split(" ")
+        idf[word] = float(freq)
+    return idf, sorted(idf.values())[len(idf) // 2]
 
 
 def segment(text: str, hmm: bool = False) -> list[str]:
@@ -65,10 +73,14 @@ def segment(text: str, hmm: bool = False) -> list[str]:
 SEGMENT_PIECE = 1 << 16  # characters segmented at a time
 
 
-def token_counts(norm: str, hmm: bool = False) -> Counter:
+def token_counts(norm: str, hmm: bool = False, spaces: bool = False) -> Counter:
     """How often each token of normalised text occurs, in first-occurrence order. The text is segmented a piece
     at a time, cut at a space (a word boundary for the segmenter, so the tokens are the same as in one go):
-    a 10 MB line costs its vocabulary in memory, not a list of millions of token strings (~250 MB)."""
+    a 10 MB line costs its vocabulary in memory, not a list of millions of token strings (~250 MB).
+    With `spaces`, whitespace tokens may be counted too (the caller drops them; see Segmenter.tokens)."""
+    from simdesk.core.segmenter import default_segmenter
+
+    tokens_of = default_segmenter().tokens if spaces else segment
     counts: Counter = Counter()
     start = 0
     while start < len(norm):
@@ -76,7 +88,7 @@ def token_counts(norm: str, hmm: bool = False) -> Counter:
         if end < len(norm):
             cut = norm.rfind(" ", start, end)
             end = cut if cut > start else end  # a piece with no space at all is cut where it ends
-        counts.update(segment(norm[start:end], hmm))
+        counts.update(tokens_of(norm[start:end], hmm))
         start = end
     return counts
 

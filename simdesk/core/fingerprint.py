@@ -1,7 +1,7 @@
 """64-bit SimHash fingerprints of weighted features (mmh3), and Hamming distances between them."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import mmh3
@@ -16,6 +16,12 @@ MASK64 = (1 << 64) - 1
 def feature_hash(feature: str) -> int:
     """The unsigned 64-bit MurmurHash3 (x64, first half of the 128-bit digest) of a feature's UTF-8 bytes."""
     return mmh3.hash64(feature.encode("utf-8"), seed=SEED, x64arch=True, signed=False)[0]
+
+
+def feature_hashes(features: Iterable[str], count: int = -1) -> np.ndarray:
+    """feature_hash of each feature, uncached, as unsigned 64-bit integers."""
+    return np.fromiter((mmh3.hash64(f.encode("utf-8"), seed=SEED, x64arch=True, signed=False)[0] for f in features),
+                       dtype="<u8", count=count)
 
 
 def votes(weights: Mapping[str, float]) -> np.ndarray:

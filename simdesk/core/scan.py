@@ -13,13 +13,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.boilerplate import line_hashes
+from simdesk.core.boilerplate import folded_line_hashes
 from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
                                     describe_os_error, read_bytes, read_text_file, walk)
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import from_votes, pack_votes, votes
+from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint import from_votes, pack_votes
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
+from simdesk.core.text import fold
+from simdesk.core.vocabulary import text_votes
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
 IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)...
@@ -67,10 +69,12 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
 
 
 def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document:
-    """The indexed record of a decoded text: fingerprint, boilerplate line hashes and SimHash votes."""
-    tallies = votes(weighted_terms(tf.text, settings))
+    """The indexed record of a decoded text: fingerprint, boilerplate line hashes and SimHash votes (the
+    text folded once for both)."""
+    folded = fold(tf.text)
+    tallies = text_votes(tf.text, folded, settings)
     return Document(rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
-                    from_votes(tallies), line_hashes(tf.text).tobytes(), pack_votes(tallies))
+                    from_votes(tallies), folded_line_hashes(folded).tobytes(), pack_votes(tallies))
 
 
 def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,

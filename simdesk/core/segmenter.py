@@ -67,6 +67,15 @@ class Segmenter:
             return [t for t in self._jieba.lcut(text, HMM=hmm) if t.strip()]
         return self._cut_routed(text, hmm)
 
+    def tokens(self, text: str, hmm: bool = True) -> list[str]:
+        """`cut`'s tokens in the same order, but whitespace tokens may be left in: for a caller that drops
+        them itself (the vocabulary flags them), one list instead of two."""
+        if self._rjieba_cut is None:
+            return self._jieba.lcut(text, HMM=hmm)
+        if not _OUTSIDE_FAST_PATH.search(text):
+            return self._rjieba_cut(text, hmm)
+        return self._cut_routed(text, hmm)
+
     def cut_with_jieba(self, text: str, hmm: bool = True) -> list[str]:
         return [t for t in self._jieba.lcut(text, HMM=hmm) if t.strip()]
 

@@ -31,12 +31,12 @@ from functools import lru_cache
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 HAN = re.compile(f"[{CJK}]")
 # Whitespace between two CJK characters is a line wrap, not a word boundary: it goes.
-CJK_GAP = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
+CJK_GAP = re.compile(rf"([{CJK}])\s+(?=[{CJK}])")  # replaced by the first CJK character (group 1)
 SPACES = re.compile(r"\s+")
 # Punctuation and symbols of any width (NON_WORD), and spaces, become one boundary: '，' and ',' weigh the
 # same (nothing). One pass: a run of them becomes one space.
 NON_WORD = re.compile(r"[^\w\s]|_")
-BOUNDARIES = re.compile(r"(?:[^\w\s]|_|\s)+")
+BOUNDARIES = re.compile(r"[\W_]+")  # = (?:[^\w\s]|_|\s)+ (\s is in \W), one class: twice as fast
 # Links and e-mail addresses are boilerplate of reposts, not content: they are dropped before segmenting.
 # The local part is bounded (64, as in RFC 5321): unbounded, a long run of letters (a base64 blob, a 4 MB
 # line) made every position scan to the end of the run looking for '@', quadratic time (hours for 4 MB).
@@ -77,9 +77,23 @@ def look_alike_table() -> dict[int, str]:
     return table
 
 
+# What NFKC changes in most Chinese text: full-width punctuation and no-break / ideographic spaces. Each is
+# replaced by its compatibility decomposition first (which leaves NFKC's result unchanged), so that NFKC's quick
+# check passes on most texts instead of normalising every character: 6x faster on the medium collection.
+NFKC_FIRST = tuple((c, unicodedata.normalize("NFKD", c)) for c in "，：；？（）！\u00a0\u3000")
+
+
+def nfkc(text: str) -> str:
+    """unicodedata.normalize("NFKC", text), faster on Chinese text."""
+    for char, ascii_form in NFKC_FIRST:
+        if char in text:
+            text = text.replace(char, ascii_form)
+    return unicodedata.normalize("NFKC", text)
+
+
 def fold(text: str) -> str:
     """NFKC, case folding, traditional to simplified Chinese, Latin look-alikes to Latin; line breaks kept."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = nfkc(text).casefold()
     if HAN.search(text):
         text = _to_simplified()(text)
     if LOOK_ALIKE_SCRIPTS.search(text):
@@ -87,12 +101,25 @@ def fold(text: str) -> str:
     return text
 
 
+def without_links(folded: str) -> str:
+    """A folded text with its links and e-mail addresses replaced by spaces (the regex runs only where one of
+    its three triggers occurs; folded text is lower case)."""
+    if "://" in folded or "www." in folded or "@" in folded:
+        return LINKS.sub(" ", folded)
+    return folded
+
+
 def normalize(text: str, strip_links: bool = True) -> str:
     """`fold`, then links dropped, line wraps inside Chinese removed, punctuation and symbols turned into
     single spaces: the text features and verification work on."""
-    text = fold(text)
-    if strip_links and ("://" in text or "www." in text or "@" in text):  # the regex only where it can match
-        text = LINKS.sub(" ", text)
-    text = CJK_GAP.sub("", text)
+    return normalize_folded(fold(text), strip_links)
+
+
+def normalize_folded(text: str, strip_links: bool = True) -> str:
+    """`normalize` of a text already folded (`fold`): the scan folds each text once for its features and its
+    line keys."""
+    if strip_links:
+        text = without_links(text)
+    text = CJK_GAP.sub(r"\1", text)  # a match starts at a CJK character: 10% faster than a look-behind
     return BOUNDARIES.sub(" ", text).strip()
 

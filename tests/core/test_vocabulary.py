@@ -1,0 +1,98 @@
+"""The scan's fast fingerprint path (vocabulary.text_votes, text.nfkc, one-pass line keys) gives exactly what the
+straightforward reference gives: the same SimHash votes to the last bit, hence the same fingerprints and stored
+votes, on Chinese (simplified and traditional), web pages, English, numbers, stop words, symbols and ties."""
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+
+import numpy as np
+import pytest
+
+from simdesk.core.boilerplate import folded_line_keys, line_keys
+from simdesk.core.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, idf_table, weighted_terms
+from simdesk.core.fingerprint import from_votes, votes
+from simdesk.core.markup import visible_text
+from simdesk.core.text import BOUNDARIES, LINKS, fold, nfkc
+from simdesk.core.vocabulary import Vocabulary, text_votes
+
+ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
+           "专家表示：充电基础设施建设仍需加快；电池回收体系也有待完善！（记者 王明）\n")
+SAMPLES = [
+    ARTICLE,
+    "臺灣軟體公司發布了新的資料庫系統，支援簡體中文和繁體中文的全文檢索。\r\n開發團隊表示，這個系統裡面的搜尋引擎經過三年的測試。",
+    visible_text("<html><head><title>通知</title><style>p{}</style></head><body><p>关于调整&nbsp;办公时间的通知</p>"
+                 "<p>各部门：自下周一起，上午九点上班。</p><script>var x=1;</script></body></html>", "html"),
+    "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs away, again and again.",
+    "版本 2.4.1 于 2024 年 3 月 15 日发布，修复了 17 个问题，下载 https://example.com/a/b?c=1 或写信 dev@example.org",
+    "的了是在和",                     # stop words only: they stay (a text still has a fingerprint)
+    "2024 12 31 ２０２５",              # numbers only
+    "！？。。……——",                    # symbols only: character n-grams
+    "zqxvw zqxvw pkrtm pkrtm",          # two words unknown to the IDF table, of equal weight: ties
+    "ａｂｃ　ＤＥＦ\u00a0ｇｈｉ，ｶﾞｷﾞ Ａ\u0301 ﬁ ㈱ ①",  # full width, composed by NFKC, ligatures
+    "𠀀𠀁 㐀㐁 龦 漢字 かな 한국어 Ελληνικά Русский Рython",  # rare CJK, kana, Hangul, look-alikes
+    "行一\u2028行二\u2029行三\x0c行四\x1c行五\x85行六\r行七\n\n_下划线_ 123 行八",  # every line boundary
+    "",
+]
+
+
+def reference(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fallback: bool = True) -> np.ndarray:
+    return votes(weighted_terms(text, settings, fallback))
+
+
+SETTINGS = [DEFAULT_FEATURES, FeatureSettings(stopwords=False), FeatureSettings(drop_numbers=False),
+            FeatureSettings(strip_links=False), FeatureSettings(hmm=True), FeatureSettings(bigrams=True),
+            FeatureSettings(char_ngrams=2)]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s.to_json())
+def test_votes_equal_the_reference_bit_for_bit(settings: FeatureSettings) -> None:
+    table = Vocabulary()
+    for _ in range(2):  # the second round reads every token from the table
+        for text in SAMPLES:
+            for fallback in (True, False):
+                ours = text_votes(text, fold(text), settings, fallback, table)
+                theirs = reference(text, settings, fallback)
+                assert ours.tobytes() == theirs.tobytes(), (text, fallback)
+                assert from_votes(ours) == from_votes(theirs)
+
+
+def test_ties_stay_ties() -> None:
+    text = "zqxvw zqxvw pkrtm pkrtm"
+    tallies = text_votes(text, fold(text), DEFAULT_FEATURES)
+    assert (tallies == 0).any()  # bits on which the two features disagree cancel exactly
+    assert tallies.tobytes() == reference(text).tobytes()
+
+
+def test_a_text_longer_than_a_segmenting_piece_and_a_full_table() -> None:
+    long_text = "".join(f"第{k}条 {ARTICLE}" for k in range(2 * SEGMENT_PIECE // len(ARTICLE)))
+    table = Vocabulary(max_tokens=64)  # fewer than the long text's distinct tokens
+    for text in (long_text, "全新 词汇 完全 不同", long_text):
+        assert text_votes(text, fold(text), DEFAULT_FEATURES, table=table).tobytes() == reference(text).tobytes()
+        if text.startswith("全新"):
+            assert len(table) < 64  # full: it started again with this text's tokens alone
+
+
+def test_idf_table_is_jiebas() -> None:
+    import jieba.analyse
+
+    loader = jieba.analyse.default_tfidf.idf_loader
+    assert idf_table() == (loader.idf_freq, loader.median_idf)
+
+
+def test_nfkc_equals_unicodedata() -> None:
+    for text in SAMPLES + ["，：；？（）！\u00a0\u3000", "Ａ\u0301，\u0301", "ｶﾞ，ﾟ"]:
+        assert nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_boundaries_are_punctuation_symbols_underscore_and_spaces() -> None:
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    assert BOUNDARIES.sub("", every) == re.sub(r"(?:[^\w\s]|_|\s)+", "", every)
+
+
+def test_line_keys_in_one_pass_equal_line_by_line() -> None:
+    for text in SAMPLES:
+        folded = fold(text)
+        one_by_one = [re.sub(r"[\W_\d]+", "", line) for line in LINKS.sub(" ", folded).splitlines()]
+        assert folded_line_keys(folded) == line_keys(text) == one_by_one
