@@ -12,17 +12,21 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simdesk.core.boilerplate import folded_line_hashes
 from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
                                     describe_os_error, read_bytes, read_text_file, walk)
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import from_votes, pack_votes
-from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
 from simdesk.core.text import fold
 from simdesk.core.vocabulary import text_votes
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
+
+if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index's sqlite-utils (and the pandas
+    # it imports when installed) cost ~1 s of CPU per worker for nothing they use
+    from simdesk.core.index import Index
 
 IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)...
 IN_PROCESS_BYTES = 1024 * 1024  # ...unless they are large: a worker can be killed on cancel, this process's read cannot
