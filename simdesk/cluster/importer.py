@@ -1,6 +1,8 @@
 """A bundle opened on the desktop: the members of its groups loaded into the folder's index, so the window and
 `simdesk scan`'s review (groups, threshold slider, diff, keep marks, not-duplicates, clean-up) work on them
-as on a scanned folder; and the editor's decisions exported back as `decisions.parquet`.
+as on a scanned folder; and the editor's decisions exported back as `decisions.parquet`. A bundle of an
+object store or a dataset opens as its own folder, its texts fetched by URI when the diff or verification
+needs them (core.texts).
 
 Only group members are loaded (a bundle of 100M documents has a few million), each with its fingerprint, its
 boilerplate-free fingerprint and, in verified mode, its verified pairs and scores, marked as searched and
@@ -19,6 +21,7 @@ from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem
 from simdesk.core.review import BUNDLE_META
+from simdesk.core.texts import TEXTS_META
 
 LOCAL_SOURCES = ("folder", "glob")
 
@@ -35,13 +38,21 @@ class ImportReport:
 
 
 def bundle_root(bundle: Bundle) -> Path:
-    """The folder whose files the bundle's paths are relative to. Raises BundleError for a bundle of an
-    object store or a dataset, whose texts the window cannot open as files."""
+    """The folder the window opens for the bundle: the folder its paths are relative to, or, for a bundle of
+    an object store or a dataset (texts read by URI), the bundle's own folder."""
     source = bundle.manifest["source"]
-    if source["kind"] not in LOCAL_SOURCES:
-        raise BundleError(f"{bundle.path}: its texts are in {source['spec']} ({source['kind']}); the window opens "
-                          "bundles of local folders only")
-    return Path(source["root"])
+    return Path(source["root"]) if source["kind"] in LOCAL_SOURCES else bundle.path.resolve()
+
+
+def uri_prefix(bundle: Bundle, paths: list[str], uris: list[str]) -> str:
+    """The URI prefix the bundle's paths are read under ('' for a bundle of local files). Raises BundleError
+    when the documents' URIs do not all end with their paths under one prefix."""
+    if bundle.manifest["source"]["kind"] in LOCAL_SOURCES or not paths:
+        return ""
+    prefix = uris[0][:len(uris[0]) - len(paths[0])]
+    if any(u != prefix + p for p, u in zip(paths, uris)):
+        raise BundleError(f"{bundle.path}: its documents' URIs do not share one prefix; it cannot be opened")
+    return prefix
 
 
 def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT_VERIFY) -> ImportReport:
@@ -67,6 +78,7 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
         index.set_meta("features", bundle.manifest["features"])
         index.set_meta("root", str(root))
         index.set_meta(BUNDLE_META, str(bundle.path.resolve()))
+        index.set_meta(TEXTS_META, uri_prefix(bundle, docs["path"], docs["uri"]))
         index.upsert_documents(
             Document(docs["path"][k], docs["size"][k], docs["mtime_ns"][k], docs["content_hash"][k],
                      docs["encoding"][k], docs["chars"][k], _unsigned(docs["fingerprint"][k]), b"", docs["votes"][k])

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simdesk.core.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
-                                    text_file_of, visible, walk)
+                                    walk)
 from simdesk.core.features import FeatureSettings
 from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
 from simdesk.core.scan import fingerprint_file, text_document
+from simdesk.core.texts import arrow_filesystem, read_uri
 
 DATASET_SUFFIXES = (".parquet", ".jsonl", ".json")
 GLOB_CHARS = "*?["
@@ -122,7 +123,7 @@ class Source:
         fs, _ = _filesystem(self.spec)
         for name in self.files:
             fmt = "json" if name.endswith((".jsonl", ".json")) else "parquet"
-            data = ds.dataset(name, format=fmt, filesystem=_arrow_fs(fs))
+            data = ds.dataset(name, format=fmt, filesystem=arrow_filesystem(fs))
             missing = {"path", "text"} - set(data.schema.names)
             if missing:
                 raise ValueError(f"{self.spec}: the dataset has no {' and no '.join(sorted(missing))} column "
@@ -152,13 +153,7 @@ class Source:
                 raise DecodeError("empty text")
             data = item.text.encode("utf-8", "surrogatepass")
             return TextFile(item.text, "utf-8", content_hash(data), len(data), 0)
-        import fsspec
-
-        with fsspec.open(item.uri, "rb") as fh:
-            data = fh.read(self.max_bytes + 1)
-        if len(data) > self.max_bytes:
-            raise DecodeError(f"skipped: grew past the size cap of {self.max_bytes / MB:.1f} MB while being read")
-        return visible(text_file_of(data, item.mtime_ns, item.uri.rsplit("/", 1)[-1]))  # a page: its visible text
+        return read_uri(item.uri, self.max_bytes, item.mtime_ns)
 
     def read_texts(self, items: list[SourceItem]) -> list[str | None]:
         """The texts of the given items (None for one that cannot be read any more), as verification and the
@@ -237,17 +232,6 @@ def _filesystem(spec: str):
     import fsspec
 
     return fsspec.core.url_to_fs(spec)
-
-
-def _arrow_fs(fs):
-    """An fsspec filesystem for pyarrow (local paths stay pyarrow's own)."""
-    from fsspec.implementations.local import LocalFileSystem
-
-    if isinstance(fs, LocalFileSystem):
-        return None
-    import pyarrow.fs as pafs
-
-    return pafs.PyFileSystem(pafs.FSSpecHandler(fs))
 
 
 def _object_version(info: dict) -> tuple[str, int]:

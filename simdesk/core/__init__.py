@@ -31,6 +31,7 @@ _WHERE = {
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "Row", "SideBySide", "compare_files", "compare_texts"),
     "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
     "markup": ("markup_kind", "visible_text"),
+    "texts": ("Texts", "read_uri"),
     "features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
     "text": ("normalize",),
     "fingerprint": ("similarity_percent", "simhash"),

@@ -34,13 +34,13 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set, line_hash, line_keys, strip_boilerplate
-from simdesk.core.documents import DecodeError, read_text_file
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
+from simdesk.core.texts import Texts, texts_of
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Profile, profile, similarity
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
@@ -85,13 +85,6 @@ def _clean_key(hits: np.ndarray) -> str:
     return hashlib.blake2b(hits.tobytes(), digest_size=8).hexdigest() if len(hits) else ""
 
 
-def _read(root: Path, rel: str, max_bytes: int) -> str | None:
-    try:
-        return read_text_file(root / rel, max_bytes).text
-    except (OSError, DecodeError):
-        return None  # vanished or changed into something unreadable since the scan: not verified
-
-
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
     """What verification scores a text on (verify.profile) without its boilerplate lines; an empty profile
     for a text that could not be read."""
@@ -105,9 +98,10 @@ def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozens
     return similarity(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
 
-def _profile_chunk(root: Path, rels: list[str], boilerplate: frozenset[int], max_bytes: int) -> list[Profile]:
-    """The verification profiles of the given files without boilerplate (in a worker)."""
-    return [verification_profile(_read(root, rel, max_bytes), boilerplate) for rel in rels]
+def _profile_chunk(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:
+    """The verification profiles of the given documents without boilerplate (in a worker); a text that
+    vanished or became unreadable since the scan is scored as empty (not verified)."""
+    return [verification_profile(texts.read_or_none(rel), boilerplate) for rel in rels]
 
 
 def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: np.ndarray,
@@ -136,8 +130,8 @@ def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: n
     return out
 
 
-def clean_fingerprints(root: Path, index: Index, snap: Snapshot, boilerplate: frozenset[int],
-                       settings: FeatureSettings, max_bytes: int) -> np.ndarray:
+def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: frozenset[int],
+                       settings: FeatureSettings) -> np.ndarray:
     """Each document's fingerprint without its boilerplate lines, stored in the index.
 
     SimHash votes add up over a text's parts, so a document's boilerplate-free fingerprint is the sign of
@@ -160,7 +154,7 @@ def clean_fingerprints(root: Path, index: Index, snap: Snapshot, boilerplate: fr
             updates.append((int(snap.ids[row]), int(snap.fingerprints[row]), key))
     if todo:
         line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, per_doc, snap.chars,
-                                       lambda row: _read(root, snap.paths[row], max_bytes), settings)
+                                       lambda row: texts.read_or_none(snap.paths[row]), settings)
         for row, key, hits in todo:
             fp = clean_fingerprint(tallies[row], hits, line_votes, int(snap.fingerprints[row]))
             fps[row] = np.uint64(fp)
@@ -269,8 +263,8 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
     return _normalised(i, j, d, chars, verify)
 
 
-def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
-                 boilerplate: frozenset[int], max_bytes: int, jobs: int = 0,
+def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
+                 boilerplate: frozenset[int], jobs: int = 0,
                  cancel: CancelToken | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
@@ -290,7 +284,7 @@ def verify_pairs(root: Path, index: Index, snap: Snapshot, i: np.ndarray, j: np.
     todo_arr = np.array(todo, dtype=np.int64)
     rows = np.unique(np.concatenate([i[todo_arr], j[todo_arr]])).tolist()
     chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
-    fn = partial(_profile_chunk, root, boilerplate=boilerplate, max_bytes=max_bytes)
+    fn = partial(_profile_chunk, texts, boilerplate=boilerplate)
     with _maybe_pool(jobs, len(rows)) as pool:
         results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken())
     if len(results) < len(chunks):  # cancelled
@@ -324,7 +318,9 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
             on_progress: Callable[[Progress], None] | None = None,
             cancel: CancelToken | None = None) -> Grouper:
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
-    any scaled distance 0..long_radius and any minimum score in memory."""
+    any scaled distance 0..long_radius and any minimum score in memory. Texts are read under `root`, or by
+    URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META)."""
+    texts = texts_of(root, index, verify.max_bytes)
     started = time.perf_counter()
 
     def report(phase: str, done: int = 0, total: int = 0) -> None:
@@ -339,7 +335,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
             index.set_meta("verify_rules", rules)
     report("boilerplate")
     boilerplate = collection_boilerplate(index, len(snap))
-    fps = clean_fingerprints(root, index, snap, boilerplate, settings, verify.max_bytes)
+    fps = clean_fingerprints(texts, index, snap, boilerplate, settings)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()
@@ -350,7 +346,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         i, j, d, scaled = candidate_pairs(fps, snap.chars, verify)
     report("verifying", 0, len(i))
     cancel = cancel or CancelToken()
-    scores = verify_pairs(root, index, clean, i, j, boilerplate, verify.max_bytes, verify.jobs, cancel)
+    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel)
     if not cancel.cancelled and dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))

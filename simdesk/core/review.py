@@ -31,11 +31,12 @@ from simdesk.core.analysis import VerifySettings, analyse
 from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute, keep_by_rule, plan_cleanup,
                                   undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
-from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_files
+from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.scan import ScanResult, scan
+from simdesk.core.texts import Texts, texts_of
 from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken
@@ -95,6 +96,11 @@ class Review:
     result: ScanResult | None = None  # None: read from the index without scanning
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
+    texts: Texts | None = None  # where texts are read again (None: the files under root)
+
+    def __post_init__(self) -> None:
+        if self.texts is None:
+            self.texts = Texts(self.root, self.settings.scan.max_bytes)
 
     @property
     def documents(self) -> int:
@@ -170,7 +176,7 @@ class Review:
     def compare(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE) -> SideBySide:
         """Two documents side by side as the engine compares them: read as the scan reads them, without the
         collection's boilerplate, headed by the similarity the groups show (the stored score when verified)."""
-        return compare_files(self.root / a, self.root / b, self.settings.scan.max_bytes, mode=mode,
+        return compare_texts(self.texts.read(a).text, self.texts.read(b).text, mode=mode,
                              boilerplate=self.grouper.boilerplate, similarity=self.pair_score(a, b, threshold))
 
     # -- decisions that regroup or span every group -----------------------------------------------------
@@ -227,7 +233,13 @@ class Review:
     def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
                  log: Path | None = None) -> CleanupReport:
         """Carry out a plan ("trash" or "move" below `dest`); each file is checked unchanged since the scan
-        first, and only files verified gone count as done. Logged to `log` (the user's action log) for undo."""
+        first, and only files verified gone count as done. Logged to `log` (the user's action log) for undo.
+        Raises OSError for a review whose texts are read by URI (a bundle of an object store or a dataset):
+        those are acted on by `simdesk cluster-apply`, never from here."""
+        if self.texts.uri_prefix is not None:
+            raise OSError(f"the documents are in {self.texts.uri_prefix}, not on this computer: export the "
+                          "decisions (simdesk import BUNDLE --decisions decisions.parquet) and apply them with "
+                          "simdesk cluster-apply")
         done = execute(plan, self.root, action, dest=dest, log_path=log or paths.action_log())
         self.decisions.forget(done.done)
         return done
@@ -294,7 +306,7 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(),
                           index.reviewed(), read_seq)
     return Review(root, index.path, settings, grouper, decisions, index.problems(), result, unchanged,
-                  index.rebuilt_reason if index.rebuilt else "")
+                  index.rebuilt_reason if index.rebuilt else "", texts_of(root, index, settings.scan.max_bytes))
 
 
 __all__ = ["Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"]

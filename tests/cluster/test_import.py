@@ -3,17 +3,23 @@ window's and the command line's) exactly the bundle's groups, without rescanning
 decisions on them export as decisions.parquet."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import fsspec
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from simdesk.cli import main
 from simdesk.cluster.bundle import BundleError, open_bundle
-from simdesk.cluster.importer import export_decisions, import_bundle
+from simdesk.cluster.importer import bundle_root, export_decisions, import_bundle
 from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
-from simdesk.core import Index, ReviewSettings, open_review
+from simdesk.core import (Index, ReviewSettings, VerifySettings, analyse, compare_files, open_review, read_text_file,
+                          text_similarity)
+from simdesk.core.records import MAX_FILE_BYTES
+from simdesk.core.texts import Texts
 from tests.cluster.expected import from_bundle
 
 
@@ -63,11 +69,61 @@ def test_import_command_and_refusals(demo_collection, tmp_path):
     refused = runner.invoke(main, ["import", str(tmp_path / "b"), "--db", str(tmp_path / "desk.sqlite")])
     assert refused.exit_code == 2 and "made on this computer" in refused.output
     (tmp_path / "objects").mkdir()
-    (tmp_path / "objects" / "a.txt").write_text("床前明月光，疑是地上霜。", encoding="utf-8")
-    import fsspec
+    refused = runner.invoke(main, ["import", str(tmp_path / "objects")])
+    assert refused.exit_code == 2 and "not a simdesk bundle" in refused.output
 
-    fsspec.filesystem("memory").pipe("/texts/a.txt", "床前明月光，疑是地上霜。".encode())
-    cluster_scan(open_source("memory://texts/"), tmp_path / "remote", ScanPlan(threshold=3))
-    with pytest.raises(BundleError, match="local folders only"):
-        with Index(tmp_path / "other.sqlite") as index:
-            import_bundle(open_bundle(tmp_path / "remote"), index)
+
+def upload(folder: Path, name: str) -> str:
+    """The files of `folder` as objects under memory://`name`/ (fsspec's in-memory store); its URI."""
+    fs = fsspec.filesystem("memory")
+    for p in folder.rglob("*.txt"):
+        fs.pipe(f"/{name}/{p.relative_to(folder).as_posix()}", p.read_bytes())
+    return f"memory://{name}/"
+
+
+def test_a_bundle_of_an_object_store_reads_its_texts_by_uri(small_collection, tmp_path):
+    uri = upload(small_collection, "store-by-uri")
+    cluster_scan(open_source(uri), tmp_path / "b", ScanPlan(jobs=1))
+    bundle = open_bundle(tmp_path / "b")
+    root = bundle_root(bundle)
+    assert root == (tmp_path / "b").resolve()  # the window opens the bundle's own folder
+    with Index(tmp_path / "index.sqlite") as index:
+        import_bundle(bundle, index)
+        review = open_review(root, index, ReviewSettings())
+        prefix = review.texts.uri_prefix  # fsspec's form of the store's URI
+        assert prefix.startswith("memory://") and prefix.endswith("/store-by-uri/")
+        group = review.grouping(bundle.manifest["threshold"]).group(0)
+        a, b = group.members[0].path, group.members[1].path
+        # the diff: the texts fetched by URI compare as the same files on disk do
+        local = compare_files(small_collection / a, small_collection / b, boilerplate=review.grouper.boilerplate)
+        assert review.compare(a, b).rows == local.rows
+        # verification: scores forgotten and computed again from the fetched texts are those of the files on
+        # disk (without boilerplate: an import loads no line hashes, so the review strips none)
+        ids = {path: state[0] for path, state in index.stored_states().items()}
+        paths = {v: k for k, v in ids.items()}
+        index.forget_pairing()
+        analyse(root, index, verify=VerifySettings(jobs=1))
+        again = {(paths[x], paths[y]): s for (x, y), s in index.scores().items()}
+        assert len(again) > 50
+        local_text = {p: read_text_file(small_collection / p, MAX_FILE_BYTES).text for pair in again for p in pair}
+        assert {k: round(v, 9) for k, v in again.items()} == {
+            (x, y): round(text_similarity(local_text[x], local_text[y]), 9) for x, y in again}
+        # an object gone since the scan: the diff says which URI cannot be fetched; nothing is cleaned here
+        fsspec.filesystem("memory").rm(f"/store-by-uri/{a}")
+        with pytest.raises(OSError, match=f"{prefix}{a}: cannot be fetched: no such object"):
+            review.compare(a, b)
+        with pytest.raises(OSError, match="simdesk cluster-apply"):
+            review.clean_up(review.plan_cleanup())
+
+
+def test_texts_by_uri_from_a_local_dataset_and_a_file_uri(tmp_path):
+    import pyarrow as pa
+
+    pq.write_table(pa.table({"path": ["a.txt", "b.txt"], "text": ["床前明月光", "疑是地上霜"]}), tmp_path / "d.parquet")
+    (tmp_path / "c.txt").write_text("举头望明月", encoding="utf-8")
+    assert Texts(tmp_path, uri_prefix=f"{tmp_path}/d.parquet#").read("b.txt").text == "疑是地上霜"
+    assert Texts(tmp_path, uri_prefix=tmp_path.as_uri() + "/").read("c.txt").text == "举头望明月"
+    with pytest.raises(OSError, match="d.parquet#z.txt: cannot be fetched"):
+        Texts(tmp_path, uri_prefix=f"{tmp_path}/d.parquet#").read("z.txt")
+    with pytest.raises(OSError, match="cannot be fetched"):
+        Texts(tmp_path, uri_prefix="nosuchscheme://bucket/").read("c.txt")
