@@ -507,6 +507,39 @@ def import_into_index(bundle: str, db: str | None, decisions: str | None = None)
         raise UsageFailure(str(exc)) from None
 
 
+@main.command("cluster-apply")
+@click.argument("bundle", type=click.Path(exists=True, file_okay=False))
+@click.option("--decisions", type=click.Path(dir_okay=False), help="decisions.parquet (simdesk import --decisions).")
+@click.option("--move-to", help="Where the documents decided 'trash' go (a URL prefix or a folder), keeping their paths.")
+@click.option("--dry-run", is_flag=True, help="Only say what would move.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="The JSON-lines log of the moves (default: beside the decisions, .apply.jsonl).")
+@click.option("--undo", "undo_log", type=click.Path(exists=True, dir_okay=False),
+              help="Instead: put back what the moves in this log took away.")
+def cluster_apply(bundle: str, decisions: str | None, move_to: str | None, dry_run: bool, log_path: str | None,
+                  undo_log: str | None) -> None:
+    """Carry out the editor's decisions on a cluster-scan BUNDLE where its documents are: each document decided
+    'trash' is moved (copied, checked, then removed) under --move-to, never deleted, logged for --undo.
+
+    Example: simdesk cluster-apply archive.bundle --decisions decisions.parquet --move-to s3://archive-trash/
+    """
+    try:
+        from simdesk.cluster import apply
+        from simdesk.cluster.bundle import BundleError, open_bundle
+    except ImportError as exc:
+        raise UsageFailure(f"bundles need the cluster extra ({exc}): pip install 'simdesk[cluster]'") from None
+    if undo_log:
+        click.echo(apply.undo_apply(Path(undo_log)).summary())
+        return
+    if not decisions or not move_to:
+        raise UsageFailure("give --decisions and --move-to (with --dry-run to only see what would move)")
+    log = Path(log_path) if log_path else Path(decisions).with_suffix(".apply.jsonl")
+    try:
+        click.echo(apply.cluster_apply(open_bundle(bundle), Path(decisions), move_to, log, dry_run))
+    except BundleError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
 @main.command()
 @click.argument("folder", required=False)
 @click.option("--screenshot", type=click.Path(dir_okay=False),

@@ -84,7 +84,7 @@ class Source:
                 size = int(info.get("size") or 0)
                 if self._over_cap(rel, size, on_problem):
                     continue
-                version, mtime_ns = _object_version(info)
+                version, mtime_ns = object_version(info)
                 yield SourceItem(rel, fs.unstrip_protocol(name), size, version, mtime_ns)
         else:
             yield from self._dataset_items(on_problem)
@@ -234,7 +234,7 @@ def _filesystem(spec: str):
     return fsspec.core.url_to_fs(spec)
 
 
-def _object_version(info: dict) -> tuple[str, int]:
+def object_version(info: dict) -> tuple[str, int]:
     """An object's (version, mtime_ns): its ETag when the store gives one, else its modification time."""
     mtime = info.get("mtime") or info.get("LastModified") or info.get("last_modified") or info.get("created")
     mtime_ns = 0
