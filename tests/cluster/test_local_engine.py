@@ -55,6 +55,37 @@ def test_previous_bundle_reuses_unchanged_documents(demo_collection, tmp_path):
     assert fresh.reused == 0
 
 
+@pytest.mark.parametrize("fmt", ["parquet", "jsonl"])
+def test_previous_bundle_reuses_unchanged_dataset_rows(demo_collection, tmp_path, fmt):
+    """A dataset row is reused when its path and its text's content hash are the bundle's; a row whose text
+    changed and a new row are read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from simdesk.core import read_text_file
+
+    rows = [(p.relative_to(demo_collection).as_posix(), read_text_file(p, 1 << 20).text)
+            for p in sorted(demo_collection.rglob("*.txt"))[:60]]
+
+    def write(rows, name):
+        path = tmp_path / f"{name}.{fmt}"
+        if fmt == "parquet":
+            pq.write_table(pa.table({"path": [r[0] for r in rows], "text": [r[1] for r in rows]}), path)
+        else:
+            path.write_text("".join(json.dumps({"path": p, "text": t}, ensure_ascii=False) + "\n" for p, t in rows),
+                            encoding="utf-8")
+        return str(path)
+
+    cluster_scan(open_source(write(rows, "one")), tmp_path / "one", ScanPlan(threshold=3, jobs=1))
+    rows[5] = (rows[5][0], "一篇全新的文章，讲的是别的事情。" * 20)
+    rows.append(("new/added.txt", rows[0][1] + "转载请注明出处。"))
+    source = open_source(write(rows, "two"))
+    second = cluster_scan(source, tmp_path / "two", ScanPlan(threshold=3, jobs=1), previous=tmp_path / "one")
+    assert second.reused == 59 and second.documents == 61
+    cluster_scan(source, tmp_path / "fresh", ScanPlan(threshold=3, jobs=1))
+    assert from_bundle(tmp_path / "two") == from_bundle(tmp_path / "fresh")
+
+
 def test_bundle_of_other_feature_settings_is_refused(demo_collection, tmp_path):
     folder = tmp_path / "c"
     folder.mkdir()
