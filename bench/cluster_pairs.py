@@ -2,25 +2,57 @@
 synthetic fingerprints (bench.pairs_bench.synthetic_fingerprints: random, a tenth near-duplicates of others,
 1% in small clusters):
 
-- `local`: the local engine's pair search (simdesk.core.pairs_within, numpy multi-index probing),
-- `keys`: the permuted-key join of the Spark engine (simdesk.cluster.keys: 20 keys of ~32 bits), in numpy,
-- `spark`: the same join in Spark local mode (--spark N: only for N up to what the machine holds).
+- `local`: the desktop's pair search (simdesk.core.pairs_within, numpy multi-index probing, in memory),
+- `keys`: the permuted-key join (simdesk.cluster.keys.pairs_by_keys: 20 keys of ~32 bits, each key's packed
+  values sorted in slices of bounded memory), what the local engine runs above KEY_JOIN_FROM fingerprints,
+- `duckdb`: the same key join as SQL in DuckDB (20 equi-joins, UNION ALL, each pair kept on its first key),
+- `spark`: the same join in Spark local mode.
 
-Every engine's pair count is checked equal to the local engine's. Prints `name value unit` lines.
+Every engine's pair count is checked equal to the first engine's. Prints `name value unit` lines, with each
+engine's peak resident memory when it runs alone in the process (--engines one, --load a saved file).
 
-    python -m bench.cluster_pairs --sizes 1000000 10000000 --spark 1000000
+    python -m bench.cluster_pairs --sizes 1000000 10000000 --engines local keys duckdb
+    python -m bench.cluster_pairs --sizes 100000000 --save /tmp/fp100m.npy --engines none
+    nice /usr/bin/time -v python -m bench.cluster_pairs --load /tmp/fp100m.npy --engines keys
 """
 from __future__ import annotations
 
 import argparse
 import gc
+import resource
 import time
 
 import numpy as np
 
 from bench.pairs_bench import synthetic_fingerprints
-from simdesk.cluster.keys import pairs_by_keys
+from simdesk.cluster.keys import key_layout, pairs_by_keys
 from simdesk.core import pairs_within
+
+ENGINES = ("local", "keys", "duckdb", "spark")
+
+
+def duckdb_pairs(fps: np.ndarray, radius: int, threads: int, memory: str) -> int:
+    """The number of pairs within `radius` found by the key join in DuckDB (spilling past `memory`)."""
+    import duckdb
+    import pyarrow as pa
+
+    layout = key_layout(max(radius, 3))
+    con = duckdb.connect()
+    con.execute(f"SET threads = {threads}; SET memory_limit = '{memory}'; SET preserve_insertion_order = false")
+    con.register("fingerprints", pa.table({"id": np.arange(len(fps), dtype=np.int64), "fp": fps}))
+    con.execute("CREATE TABLE f AS SELECT * FROM fingerprints")
+    parts = []
+    for k, mask in enumerate(layout.masks):
+        earlier = " AND ".join(f"(xor(a.fp, b.fp) & {m}::UBIGINT) <> 0" for m in layout.masks[:k]) or "true"
+        parts.append(f"SELECT count(*) AS n FROM f a JOIN f b ON (a.fp & {mask}::UBIGINT) = (b.fp & {mask}::UBIGINT)"
+                     f" AND a.id < b.id WHERE bit_count(xor(a.fp, b.fp)) <= {radius} AND {earlier}")
+    n = con.execute(f"SELECT sum(n) FROM ({' UNION ALL '.join(parts)})").fetchone()[0]
+    con.close()
+    return int(n)
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def spark_pairs(fps: np.ndarray, radius: int, master: str) -> tuple[int, float]:
@@ -44,34 +76,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e6, 1e7])
     parser.add_argument("--radius", type=int, default=3)
-    parser.add_argument("--spark", type=float, nargs="*", default=[], help="sizes to run on Spark local mode")
+    parser.add_argument("--engines", nargs="+", default=["local", "keys", "duckdb"], choices=ENGINES + ("none",))
     parser.add_argument("--master", default="local[2]")
-    parser.add_argument("--no-keys", action="store_true", help="skip the numpy key join (memory at 100M)")
+    parser.add_argument("--threads", type=int, default=2, help="DuckDB's and the key join's threads")
+    parser.add_argument("--duckdb-memory", default="4GB")
+    parser.add_argument("--save", help="write the fingerprints of the (one) size to this .npy file")
+    parser.add_argument("--load", help="read the fingerprints from this .npy file instead of making them")
     args = parser.parse_args()
-    for size in args.sizes:
-        n = int(size)
-        fps = synthetic_fingerprints(n)
-        started = time.perf_counter()
-        i, _, _ = pairs_within(fps, args.radius)
-        local_s = time.perf_counter() - started
-        pairs = len(i)
-        del i
-        gc.collect()
-        print(f"cluster_pairs_local_{n} {local_s:.1f} s ({pairs} pairs, {n / local_s / 1e6:.2f} M fingerprints/s)",
-              flush=True)
-        if not args.no_keys:
+    sets = [np.load(args.load)] if args.load else [synthetic_fingerprints(int(size)) for size in args.sizes[:1]]
+    sizes = [len(sets[0])] + [int(size) for size in ([] if args.load else args.sizes[1:])]
+    for k, n in enumerate(sizes):
+        fps = sets[0] if k == 0 else synthetic_fingerprints(n)
+        if args.save:
+            np.save(args.save, fps)
+        print(f"cluster_pairs_input_{n} {peak_mb():.0f} MB peak resident before the pair stage", flush=True)
+        first: tuple[str, int, float] | None = None
+        for engine in args.engines:
+            if engine == "none":
+                continue
             started = time.perf_counter()
-            k, _, _ = pairs_by_keys(fps, args.radius)
-            keys_s = time.perf_counter() - started
-            assert len(k) == pairs, (len(k), pairs)
-            del k
+            if engine == "local":
+                pairs = len(pairs_within(fps, args.radius)[0])
+            elif engine == "keys":
+                pairs = len(pairs_by_keys(fps, args.radius, threads=args.threads)[0])
+            elif engine == "duckdb":
+                pairs = duckdb_pairs(fps, args.radius, args.threads, args.duckdb_memory)
+            if engine == "spark":  # the join alone, its DataFrame cached before
+                pairs, seconds = spark_pairs(fps, args.radius, args.master)
+            else:
+                seconds = time.perf_counter() - started
             gc.collect()
-            print(f"cluster_pairs_keys_{n} {keys_s:.1f} s (ratio to local {keys_s / local_s:.2f})", flush=True)
-        if size in args.spark:
-            got, spark_s = spark_pairs(fps, args.radius, args.master)
-            assert got == pairs, (got, pairs)
-            print(f"cluster_pairs_spark_{n} {spark_s:.1f} s ({args.master}; ratio to local {spark_s / local_s:.2f})",
-                  flush=True)
+            ratio = f"; ratio to {first[0]} {seconds / first[2]:.2f}" if first else ""
+            print(f"cluster_pairs_{engine}_{n} {seconds:.1f} s ({pairs} pairs, {n / seconds / 1e6:.2f} M fingerprints/s"
+                  f"{ratio}; process peak {peak_mb():.0f} MB)", flush=True)
+            if first is None:
+                first = (engine, pairs, seconds)
+            assert pairs == first[1], (engine, pairs, first)
         del fps
         gc.collect()
 

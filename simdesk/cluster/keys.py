@@ -12,8 +12,11 @@ agree, so the join reports each pair exactly once, with no distinct() over all c
 """
 from __future__ import annotations
 
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 
 import numpy as np
@@ -21,6 +24,8 @@ import numpy as np
 BITS = 64
 KEY_BLOCKS = 3  # blocks per key: ~32-bit keys at r = 3 (Manku et al.'s choice for 8 billion pages)
 MAX_RADIUS = 12
+SORT_MEMORY = 512 * 1024 * 1024  # packed key values sorted at once by all threads: bounds the local join's memory
+PASS_CHUNK = 1 << 22  # fingerprints whose keys are computed at once in a pass (~100 MB of temporaries)
 
 
 @dataclass(frozen=True)
@@ -59,42 +64,107 @@ def first_shared_key(x: np.ndarray, layout: KeyLayout) -> np.ndarray:
     return np.where(agree.any(axis=1), agree.argmax(axis=1), len(layout.masks))
 
 
-def pairs_by_keys(fps: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every pair (i < j) of positions in `fps` within `radius` bits, by the key join done in numpy (sort each
-    key's values, pair the members of each run). Returns (i, j, distance) sorted by distance, i, j: the
-    same arrays as simdesk.core.pairs.pairs_within. The Spark engine runs the same join with Spark's."""
-    fps = np.ascontiguousarray(fps, dtype=np.uint64)
-    layout = key_layout(radius)
-    found_i, found_j, found_d = [], [], []
-    for k, mask in enumerate(layout.masks_array()):
-        values = fps & mask
-        order = np.argsort(values, kind="stable")
-        a, b = _run_pairs(values[order])
-        a, b = order[a], order[b]
-        x = fps[a] ^ fps[b]
-        d = np.bitwise_count(x)
-        near = d <= radius
-        a, b, x, d = a[near], b[near], x[near], d[near]
-        once = first_shared_key(x, layout) == k
-        found_i.append(np.minimum(a, b)[once])
-        found_j.append(np.maximum(a, b)[once])
-        found_d.append(d[once].astype(np.int8))
-    i, j, d = (np.concatenate(found_i).astype(np.int64), np.concatenate(found_j).astype(np.int64),
-               np.concatenate(found_d))
+def pairs_by_keys(fps: np.ndarray, radius: int, memory_bytes: int = SORT_MEMORY,
+                  threads: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair (i < j) of positions in `fps` within `radius` bits, by the key join done on one machine: for
+    each key, each fingerprint's key bits (~32 at r = 3) and its position packed into one 64-bit value, the
+    values sorted, the members of each run of one key checked on all 64 bits. Returns (i, j, distance) sorted
+    by distance, i, j: the same arrays as simdesk.core.pairs.pairs_within. The Spark engine runs the same join.
+
+    Memory is bounded whatever n: a key's packed values are taken in 2**p slices by their top key bits (one
+    pass over `fps` per slice), p chosen so that the slices sorted at once by all threads hold at most
+    `memory_bytes` (a thread's peak is about three times its slice: the values, their keys, the run search).
+    Besides that, only `fps` itself (which may be a numpy memmap) and the pairs found grow with n. `threads`
+    (0: up to 2) sort slices at once (numpy sorts without the GIL). Up to 2**31 fingerprints.
+    """
+    fps = np.asarray(fps, dtype=np.uint64)
+    n = len(fps)
+    # below r = 3 the keys would leave no bits for the position; r = 3's keys find every pair within less too
+    layout = key_layout(max(radius, KEY_BLOCKS))
+    if n < 2:
+        e = np.empty(0, dtype=np.int64)
+        return e, e.copy(), np.empty(0, dtype=np.int8)
+    if n > 1 << 31:
+        raise ValueError(f"{n} fingerprints: at most 2**31 (positions take 31 bits of the packed value)")
+    workers = threads or min(2, os.cpu_count() or 1)
+    slice_bits = max(0, math.ceil(math.log2(max(1.0, n * 8 * workers / memory_bytes))))
+    tasks = [(k, part) for k in range(len(layout.keys)) for part in range(1 << slice_bits)]
+    run = partial(_slice_pairs, fps, layout, radius, slice_bits)
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            found = list(pool.map(run, tasks))
+    else:
+        found = [run(t) for t in tasks]
+    i = np.concatenate([f[0] for f in found])
+    j = np.concatenate([f[1] for f in found])
+    d = np.concatenate([f[2] for f in found])
     order = np.lexsort((j, i, d))
     return i[order], j[order], d[order]
 
 
+def key_values(fps: np.ndarray, layout: KeyLayout, k: int) -> np.ndarray:
+    """The bits of key k of each fingerprint, its blocks side by side (a number below 2**key_bits(k))."""
+    out = np.zeros(len(fps), dtype=np.uint64)
+    block = np.empty_like(out)
+    for b in layout.keys[k]:
+        shift, width = layout.blocks[b]
+        np.right_shift(fps, np.uint64(shift), out=block)
+        block &= np.uint64((1 << width) - 1)
+        out <<= np.uint64(width)
+        out |= block
+    return out
+
+
+def key_bits(layout: KeyLayout, k: int) -> int:
+    return sum(layout.blocks[b][1] for b in layout.keys[k])
+
+
+def _slice_pairs(fps: np.ndarray, layout: KeyLayout, radius: int, slice_bits: int, task: tuple[int, int]):
+    """The pairs kept for key k among the fingerprints whose key's top `slice_bits` bits are `part`."""
+    k, part = task
+    width = key_bits(layout, k)
+    low = width - slice_bits
+    pos_bits = 64 - width
+    packed = []
+    for start in range(0, len(fps), PASS_CHUNK):
+        kv = key_values(fps[start:start + PASS_CHUNK], layout, k)
+        if slice_bits:
+            rows = np.flatnonzero((kv >> np.uint64(low)) == np.uint64(part)).astype(np.uint64)
+            kv = kv[rows]
+            rows += np.uint64(start)
+        else:
+            rows = np.arange(start, start + len(kv), dtype=np.uint64)
+        kv <<= np.uint64(pos_bits)
+        kv |= rows
+        packed.append(kv)
+        del kv, rows
+    values = np.concatenate(packed)
+    del packed
+    values.sort()
+    keys = values >> np.uint64(pos_bits)
+    a, b = _run_pairs(keys)
+    del keys
+    mask = np.uint64((1 << pos_bits) - 1)
+    a = (values[a] & mask).astype(np.int64)
+    b = (values[b] & mask).astype(np.int64)
+    del values
+    x = fps[a] ^ fps[b]
+    d = np.bitwise_count(x)
+    near = d <= radius
+    a, b, x, d = a[near], b[near], x[near], d[near]
+    once = first_shared_key(x, layout) == k
+    return np.minimum(a, b)[once], np.maximum(a, b)[once], d[once].astype(np.int8)
+
+
 def _run_pairs(sorted_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions (a, b), a < b, of every two elements of a sorted array that are equal."""
-    n = len(sorted_values)
-    if n < 2:
+    same = np.flatnonzero(sorted_values[1:] == sorted_values[:-1])  # element p equals p + 1 (few: no n-long temps)
+    if not len(same):
         e = np.empty(0, dtype=np.int64)
         return e, e.copy()
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    counts = np.diff(np.r_[starts, n])
-    multi = counts > 1
-    starts, counts = starts[multi], counts[multi]
+    first = np.r_[True, np.diff(same) != 1]  # a run of k consecutive links has k + 1 members
+    starts = same[first]
+    counts = np.diff(np.r_[np.flatnonzero(first), len(same)]) + 1
     members = np.repeat(starts, counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
     partners = np.repeat(counts, counts) - (members - np.repeat(starts, counts)) - 1
     a = np.repeat(members, partners)

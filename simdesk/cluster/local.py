@@ -10,6 +10,7 @@ from concurrent.futures import Future
 
 import numpy as np
 
+from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, candidate_pairs, clean_fingerprint
@@ -23,6 +24,8 @@ from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64
 POOL_FROM = 256  # fewer items: in this process (starting workers costs ~1.5 s)
+KEY_JOIN_FROM = 20_000_000  # plain pairs by the key join from here (bench.cluster_pairs, docs/scale.md)
+KEY_JOIN_MAX_RADIUS = 3  # wider radii cut 64 bits into more, narrower keys whose buckets fill up (r = 5: 24 bits)
 
 
 def _in_pool(fn: Callable, chunks: list, jobs: int, size: int) -> list:
@@ -65,11 +68,20 @@ def fingerprint(source: Source, items: list[SourceItem], settings: FeatureSettin
     return Collection(docs_items, docs, problems)
 
 
+def plain_pairs(fps: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair within `radius` bits: the desktop's in-memory search up to KEY_JOIN_FROM fingerprints, the
+    permuted-key join in bounded memory above, up to KEY_JOIN_MAX_RADIUS (the desktop's search held 11 GB and
+    had not finished 100M in 20 minutes). Both are exact and return the same arrays."""
+    if len(fps) >= KEY_JOIN_FROM and radius <= KEY_JOIN_MAX_RADIUS:
+        return pairs_by_keys(fps, radius)
+    return pairs_within(fps, radius)
+
+
 def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: FeatureSettings):
     """(pairs table, groups table) of a fingerprinted collection, as `simdesk scan` pairs and groups it."""
     if not plan.verified:
         snap = col.snapshot()
-        i, j, d = pairs_within(snap.fingerprints, plan.radius)
+        i, j, d = plain_pairs(snap.fingerprints, plan.radius)
         grouping = Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
         return pairs_table(col.doc_ids, i, j, d, d, None), groups_table(grouping)
     verify = plan.verify

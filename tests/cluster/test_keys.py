@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simdesk.cluster.keys import first_shared_key, key_layout
+from simdesk.cluster.keys import first_shared_key, key_layout, pairs_by_keys
 from simdesk.core.pairs import brute_force_pairs
 
 
@@ -52,3 +52,18 @@ def test_every_pair_within_r_shares_a_key_and_is_kept_exactly_once(case):
                         found[(a, b, d)] += 1
     assert set(found) == brute_force_pairs(fps, radius)
     assert set(found.values()) <= {1}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 2**32), st.sampled_from([512, 1 << 30]))
+def test_the_local_key_join_equals_brute_force_in_slices_or_whole(radius, seed, memory):
+    """pairs_by_keys sorts each key's values in slices when its memory is small (512 bytes: 4 slices of
+    the top key bits, each its own pass) and whole otherwise; either way every pair once, as brute force."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2**64, size=40, dtype=np.uint64)
+    near = base[rng.integers(0, 40, size=80)] ^ (np.uint64(1) << rng.integers(0, 64, size=80).astype(np.uint64))
+    fps = np.concatenate([base, near, near[:10]])
+    i, j, d = pairs_by_keys(fps, radius, memory_bytes=memory, threads=2)
+    assert set(zip(i.tolist(), j.tolist(), d.tolist())) == brute_force_pairs(fps, radius)
+    assert len(i) == len(brute_force_pairs(fps, radius))
+    assert (np.lexsort((j, i, d)) == np.arange(len(i))).all()
