@@ -44,7 +44,11 @@ def test_scan_json_with_a_threshold_has_the_documented_shape(tmp_path):
     assert group["id"] == 1 and group["identical"] is False
     assert sorted(m["path"] for m in group["members"]) == ["a.txt", "same.txt", "sub/a-copy.txt"]
     assert {m["path"]: m["encoding"] for m in group["members"]}["sub/a-copy.txt"] == "gb18030"
-    assert all(list(m) == ["path", "distance", "size", "encoding"] for m in group["members"])
+    assert all(list(m) == ["path", "distance", "size", "encoding", "title", "date", "dated_by", "source"]
+               for m in group["members"])
+    titles = {m["path"]: m["title"] for m in group["members"]}
+    assert titles["a.txt"] == titles["same.txt"] == ARTICLE and titles["sub/a-copy.txt"] == ARTICLE.replace("，", ",")
+    assert all(m["dated_by"] == "modified" and m["source"] == "" for m in group["members"])
     assert group["members"][0]["distance"] == 0
     assert data["problems"] == [{"path": "broken.txt", "error": data["problems"][0]["error"]}]
     assert "binary" in data["problems"][0]["error"] or "not text" in data["problems"][0]["error"]

@@ -30,8 +30,10 @@ _WHERE = {
     "report": ("safe_cell",),
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "Row", "SideBySide", "compare_files", "compare_texts"),
     "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
-    "markup": ("markup_kind", "visible_text"),
+    "markup": ("markup_kind", "page_heading", "visible_text"),
     "texts": ("Texts", "read_uri"),
+    # what an editor reads first of a document (title, date, source), for group members only, and their search
+    "headline": ("Headline", "Headlines", "headline_of", "search_form"),
     "features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
     "text": ("normalize",),
     "fingerprint": ("similarity_percent", "simhash"),

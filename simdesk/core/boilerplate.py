@@ -81,12 +81,13 @@ def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]
     return [hashes[m] for hashes, m in zip(per_document, np.split(mask, bounds))]
 
 
-def boilerplate_lines(text: str, boilerplate: Collection[int]) -> frozenset[int]:
+def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | None = None) -> frozenset[int]:
     """The numbers (0-based, as in text.splitlines()) of the text's boilerplate lines: the lines that
-    strip_boilerplate drops (none when it would keep the text whole)."""
+    strip_boilerplate drops (none when it would keep the text whole). `folded`: text.fold(text), when the
+    caller has it."""
     if len(boilerplate) == 0:
         return frozenset()
-    keys = line_keys(text)
+    keys = line_keys(text) if folded is None else folded_line_keys(folded)
     if len(keys) != len(text.splitlines()):  # a character that NFKC turns into a line break: leave the text whole
         return frozenset()
     drop = frozenset(k for k, key in enumerate(keys)

@@ -56,6 +56,21 @@ def _html_text(html: str) -> str:
                               list_bullets=False, alt_texts=False, links=False, form_fields=False, noscript=False)
 
 
+def page_heading(source: str, kind: str) -> str:
+    """A web page's own title: the text of its first <h1>, else of its <title> ('' when neither has text,
+    and for anything but a page: a Markdown file's first heading is its first visible line already)."""
+    if kind != HTML:
+        return ""
+    from resiliparse.parse.html import HTMLTree
+
+    tree = HTMLTree.parse(source)
+    h1 = tree.document.query_selector("h1")
+    for text in (h1.text if h1 is not None else "", tree.title or ""):
+        if text := " ".join(text.split()):
+            return text
+    return ""
+
+
 @lru_cache(maxsize=1)
 def _markdown():
     from markdown_it import MarkdownIt

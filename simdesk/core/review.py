@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,7 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+from simdesk.core.headline import Headline, Headlines
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.scan import ScanResult, scan
@@ -110,6 +112,18 @@ class Review:
     def min_similarity(self) -> float | None:
         """The verified grouping's least similarity (None: plain SimHash groups)."""
         return self.grouper.min_score
+
+    @cached_property
+    def headlines(self) -> Headlines:
+        """Titles, dates, sources and search forms of the groups' members, read when asked and kept (see
+        headline.py): never stored per document in the index."""
+        return Headlines(self.root, self.settings.scan.max_bytes, self.grouper.boilerplate)
+
+    def member_headlines(self, threshold: int | None = None) -> dict[str, Headline]:
+        """The headline of every member of the groups at `threshold`, read now where not read yet."""
+        members = [m for g in self.grouping(threshold) for m in g.members]
+        self.headlines.fill(members)
+        return {m.path: self.headlines.of(m) for m in members}
 
     def grouping(self, threshold: int | None = None) -> Grouping:
         """The groups at `threshold` (the settings' when None), regrouped in memory."""
@@ -246,15 +260,16 @@ class Review:
 
     def export(self, fmt: str, threshold: int | None = None) -> str:
         """The groups at `threshold` as "json" (the `simdesk scan --format json` shape), "csv" or "text",
-        with the editor's decisions."""
+        with the editor's decisions and each member's title, date and source (headline.py)."""
         grouping = self.grouping(threshold)
         decisions = {**{p: QUEUED for p in self.decisions.queued}, **{p: KEEP for p in self.decisions.keep}}
+        headlines = self.member_headlines(threshold)
         if fmt == "json":
             return report.grouping_json(str(self.root), grouping, self.documents, self.problems, decisions,
-                                        sorted(self.decisions.not_duplicates))
+                                        sorted(self.decisions.not_duplicates), headlines)
         if fmt == "csv":
-            return report.groups_csv(grouping, self.problems, decisions)
-        return report.groups_text(str(self.root), grouping, self.documents, self.problems, decisions)
+            return report.groups_csv(grouping, self.problems, decisions, headlines)
+        return report.groups_text(str(self.root), grouping, self.documents, self.problems, decisions, headlines)
 
     def write_export(self, path: Path, fmt: str, threshold: int | None = None) -> Path:
         Path(path).write_text(self.export(fmt, threshold), encoding="utf-8")

@@ -1,0 +1,138 @@
+"""core.headline: the title, date and source an editor reads first, on Chinese (simplified and traditional),
+English, web pages and Markdown read from real files; the search the filter runs over them."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from simdesk.core import Index, Member, ReviewSettings, ScanOptions, open_review
+from simdesk.core.boilerplate import line_hash, line_keys
+from simdesk.core.documents import content_hash
+from simdesk.core.headline import MODIFIED, TEXT, Headlines, date_in, headline_of
+
+MTIME = 1_700_000_000 * 10**9  # 2023-11-14 (UTC)
+REPOST = "——来源：人民网。文章版权归原作者所有，转载请注明出处。"
+
+
+def boilerplate_of(*lines: str) -> frozenset[int]:
+    return frozenset(line_hash(k) for line in lines for k in line_keys(line))
+
+
+def test_a_chinese_news_article():
+    text = ("转自中国青年报 原文地址：https://www.example.cn/670855\n\n"
+            "  新能源汽车消费政策密集出台\n"
+            "2024年5月12日 10:30  记者 张三\n\n"
+            "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n")
+    h = headline_of(text, MTIME)
+    assert h.title == "新能源汽车消费政策密集出台"
+    assert (h.date, h.dated_by) == ("2024-05-12", TEXT)
+    assert h.source == "转自中国青年报 原文地址：https://www.example.cn/670855"
+
+
+def test_traditional_script_and_the_taiwan_era():
+    text = "\n民國113年3月5日\n轉載自：聯合報\n作者：王小明\n新能源汽車消費政策密集出臺\n近日，多地出臺政策。"
+    h = headline_of(text, MTIME)
+    assert h.title == "新能源汽車消費政策密集出臺"  # shown as written
+    assert (h.date, h.dated_by) == ("2024-03-05", TEXT)
+    assert h.source == "轉載自：聯合報"
+
+
+def test_dates_written_in_full_only():
+    assert date_in("二〇二三年十二月三十一日") == "2023-12-31"
+    assert date_in("发布于 2023/1/9 更新") == "2023-01-09"
+    assert date_in("2023.1.9") == "2023-01-09"
+    assert date_in("updated 9 sept 2023") == "2023-09-09"
+    assert date_in("版本 2.4.1，共 2023 字，第 5 章 12 节") is None  # numbers are not dates
+    assert date_in("2023-13-01") is None and date_in("2023年2月30日") is None  # no such day
+
+
+def test_no_date_in_the_text_is_the_files_modification_date():
+    h = headline_of("静夜思\n床前明月光，疑是地上霜。", MTIME)
+    assert h.dated_by == MODIFIED and h.date in ("2023-11-14", "2023-11-15")  # the local date of the mtime
+    assert h.source == ""
+
+
+def test_an_english_article_skips_the_source_line_date_and_byline():
+    text = "Source: Reuters\n\nMay 3, 2021\nBy Jane Doe\n\nCity council approves new budget\nThe council voted..."
+    h = headline_of(text, MTIME)
+    assert (h.title, h.date, h.dated_by, h.source) == ("City council approves new budget", "2021-05-03", TEXT,
+                                                        "Source: Reuters")
+
+
+def test_the_repost_line_boilerplate_detection_found_is_the_source():
+    text = "文章版权归原作者所有，转载请注明出处\n静夜思\n床前明月光，疑是地上霜。\n" + REPOST
+    h = headline_of(text, MTIME, boilerplate_of("文章版权归原作者所有，转载请注明出处", REPOST))
+    assert h.title == "静夜思"  # the boilerplate first line is not the title
+    assert h.source == REPOST  # a line naming its source comes before any other boilerplate line
+    assert headline_of("床前明月光\n--《唐诗》", MTIME, boilerplate_of("--《唐诗》")).source == "--《唐诗》"
+
+
+def test_a_long_first_line_is_cut():
+    h = headline_of("很" * 200, MTIME)
+    assert len(h.title) == 80 and h.title.endswith("…")
+
+
+def member_of(root: Path, rel: str) -> Member:
+    data = (root / rel).read_bytes()
+    return Member(0, rel, 0, len(data), "utf-8", os.stat(root / rel).st_mtime_ns, content_hash(data))
+
+
+def test_pages_and_markdown_are_read_as_their_visible_text(tmp_path):
+    (tmp_path / "page.html").write_text(
+        "<html><head><title>站点名</title><script>var a=1;</script></head><body><nav><a href='/'>首页</a></nav>"
+        "<h1>城市更新条例草案公开征求意见</h1><p>发布时间：2024-02-01</p><p>正文第一段。</p></body></html>",
+        encoding="utf-8")
+    (tmp_path / "note.md").write_text("# 会议纪要\n\n**日期**：2024年1月8日\n\n- 第一项\n", encoding="utf-8")
+    headlines = Headlines(tmp_path, 10**6)
+    page = headlines.of(member_of(tmp_path, "page.html"))
+    assert page.title == "城市更新条例草案公开征求意见"  # the page's <h1>, not its menu's first entry
+    assert (page.date, page.dated_by) == ("2024-02-01", TEXT)
+    note = headlines.of(member_of(tmp_path, "note.md"))
+    assert (note.title, note.date) == ("会议纪要", "2024-01-08")
+    (tmp_path / "bare.html").write_text("<html><head><title>只有标题</title></head><body><p>正文。</p></body></html>",
+                                        encoding="utf-8")
+    assert headlines.of(member_of(tmp_path, "bare.html")).title == "只有标题"
+
+
+def test_headlines_are_kept_by_content_and_searched_folded(tmp_path):
+    (tmp_path / "news").mkdir()
+    (tmp_path / "news" / "a.txt").write_text("新能源汽車消費\n政策密集\n出臺。", encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes("ＡＢＣ 公司发布年报".encode("gb18030"))
+    a, b = member_of(tmp_path, "news/a.txt"), member_of(tmp_path, "b.txt")
+    headlines = Headlines(tmp_path, 10**6)
+    assert headlines.cached(a) is None and headlines.fill([a, b]) == 2 and headlines.fill([a, b]) == 0
+    assert headlines.matching("汽车消费政策") == {"news/a.txt"}  # simplified query, traditional text, wrapped
+    assert headlines.matching("abc公司") == {"b.txt"}  # full width and case
+    assert headlines.matching("NEWS") == {"news/a.txt"}  # the path too
+    assert headlines.matching("不存在") == set() and headlines.matching("") == {"news/a.txt", "b.txt"}
+    (tmp_path / "b.txt").write_text("另一篇文章", encoding="utf-8")
+    changed = member_of(tmp_path, "b.txt")
+    assert headlines.cached(changed) is None and headlines.of(changed).title == "另一篇文章"
+    assert headlines.matching("年报") == set()
+
+
+def test_exports_carry_each_members_title_date_and_source(tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    body = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。" * 4
+    (root / "a.txt").write_text(f"新能源汽车政策\n2024年5月12日\n{body}", encoding="utf-8")
+    (root / "b.txt").write_text(f"新能源汽车政策\n{body}\n来源：新华社", encoding="utf-8")
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    members = {m["path"]: m for g in json.loads(review.export("json"))["groups"] for m in g["members"]}
+    assert members["a.txt"]["title"] == members["b.txt"]["title"] == "新能源汽车政策"
+    assert (members["a.txt"]["date"], members["a.txt"]["dated_by"]) == ("2024-05-12", "text")
+    assert members["b.txt"]["dated_by"] == "modified" and members["b.txt"]["source"] == "来源：新华社"
+    rows = {r["path"]: r for r in csv.DictReader(io.StringIO(review.export("csv")))}
+    assert rows["b.txt"]["source"] == "来源：新华社" and rows["a.txt"]["date"] == "2024-05-12"
+    assert "新能源汽车政策" in review.export("text")
+
+
+@pytest.mark.parametrize("text", ["", "\n\n   \n", "————\n***", "https://example.com/x"])
+def test_a_text_with_no_meaningful_line_has_no_title(text):
+    assert headline_of(text, MTIME).title == ""
