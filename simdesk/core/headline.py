@@ -195,6 +195,11 @@ class Headlines:
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def search_chars(self) -> int:
+        """Characters kept for search: what the filter costs in memory (2 bytes a CJK character)."""
+        return sum(len(entry[2]) for entry in list(self._entries.values()))
+
     def cached(self, member: Member) -> Headline | None:
         entry = self._entries.get(member.path)
         return entry[1] if entry is not None and entry[0] == member.content_hash else None

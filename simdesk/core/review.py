@@ -226,6 +226,17 @@ class Review:
                 left_alone.append(g.id)
         return chosen, left_alone
 
+    def folders(self) -> list[str]:
+        """Every folder that holds an indexed document, relative to the root, sorted (for choosing a folder
+        rule)."""
+        out = set()
+        for path in self.grouper.snapshot.paths:
+            folder = path.rpartition("/")[0]
+            while folder and folder not in out:
+                out.add(folder)
+                folder = folder.rpartition("/")[0]
+        return sorted(out)
+
     def apply_choices(self, chosen: Iterable[tuple[Group, str]]) -> None:
         for group, path in chosen:
             self.decisions.keep_only(group, path)

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (CleanupPlan, CleanupReport, Member, Progress, Review, UndoReport, action_log,
+from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review, UndoReport, action_log,
                           index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
@@ -34,6 +34,7 @@ class MainWindow(WindowMessages):
     exported = Signal(str)
     failed = Signal(str)
     language_changed = Signal(str)
+    reviewed = Signal(int, int)  # groups decided, groups shown at the threshold (the counter's figures)
 
     def __init__(self, settings: Settings, data_dir: Path, demo: Callable[[], Path] | None = None) -> None:
         super().__init__()
@@ -52,6 +53,11 @@ class MainWindow(WindowMessages):
         self._compare_soon.setSingleShot(True)
         self._compare_soon.setInterval(0)
         self._compare_soon.timeout.connect(self._compare_current)
+        self._count_soon = QTimer(self)  # one count of the decided groups for a burst of marks
+        self._count_soon.setSingleShot(True)
+        self._count_soon.setInterval(100)
+        self._count_soon.timeout.connect(self._count_reviewed)
+        self._closing = False
 
         self.groups_model = GroupsModel(self)
         self.problems_model = ProblemsModel(self)
@@ -86,6 +92,7 @@ class MainWindow(WindowMessages):
         self.groups_view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.groups_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.decisions_changed.connect(self.save_decisions)
+        self.groups_model.decisions_changed.connect(self.count_reviewed_soon)
         self.groups_model.modelReset.connect(self.update_actions)
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
         self.diff_view.shown.connect(self.diff_shown)
@@ -94,6 +101,7 @@ class MainWindow(WindowMessages):
         """Every visible text, so switching the language in the settings applies at once."""
         self._retranslate_parts()
         self._show_counts()
+        self.count_reviewed_soon()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -226,6 +234,7 @@ class MainWindow(WindowMessages):
         self.groups_model.set_grouping(self.review.grouping(threshold), self.review.decisions)
         self.reselect(selected)
         self._show_counts()
+        self.count_reviewed_soon()
         self.groups_shown.emit()
 
     def _show_counts(self) -> None:
@@ -323,21 +332,72 @@ class MainWindow(WindowMessages):
         self.groups_view.expand(group)
         self.groups_view.scrollTo(group)
 
-    def keep_by_rule_everywhere(self, rule: str) -> None:
-        """Apply a one-click rule to every group at the current threshold (chosen off the GUI thread)."""
+    def keep_by_rule_everywhere(self, rule: str | KeepChain, keep_in: str | None = None) -> None:
+        """Apply a rule (one criterion or a chain, and a reference folder) to the selected groups, else the
+        filtered ones, else every group at the current threshold (chosen off the GUI thread)."""
         if self.review is not None:
             review = self.review
-            self.background.call(partial(review.rule_choices, rule, self.threshold_bar.value(),
+            self.background.call(partial(review.rule_choices, rule, self.threshold_bar.value(), keep_in,
                                          only=self.rule_scope()),
                                  partial(self._apply_rule_choices, review))
 
     def _apply_rule_choices(self, review: Review, choices) -> None:
         if review is self.review:
+            chosen, left_alone = choices
             self._checkpoint()
-            review.apply_choices(choices[0])
+            review.apply_choices(chosen)
             self.groups_model.marks_changed()
-            self.statusBar().showMessage(fill(self.tr("One copy marked to keep in each of %1 groups"),
-                                              f"{len(choices[0]):,}"))
+            text = fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(chosen):,}")
+            if left_alone:
+                text += fill(self.tr("; %1 groups left alone (no copy in the reference folder)"),
+                             f"{len(left_alone):,}")
+            self.statusBar().showMessage(text)
+
+    def choose_keep_rules(self) -> None:
+        """The "Keep by rules" dialog (a chain of criteria, a reference folder); applied when accepted."""
+        if self.review is None:
+            return
+        from simdesk.gui.rules_dialog import KeepRulesDialog
+
+        dialog = KeepRulesDialog(self.review.folders(), self.rule_scope_text(), self.settings.get("review/keep_chain"),
+                                 self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(partial(self._keep_by_dialog, dialog))
+        dialog.open()
+
+    def _keep_by_dialog(self, dialog) -> None:
+        chain = dialog.chain()
+        self.settings.set("review/keep_chain", str(chain))
+        self.keep_by_rule_everywhere(chain, dialog.reference_folder())
+
+    def rule_scope_text(self) -> str:
+        """What a rule over many groups will act on, in words (see rule_scope)."""
+        scope = self.rule_scope()
+        if scope is None:
+            total = len(self.groups_model.grouping) if self.groups_model.grouping is not None else 0
+            return fill(self.tr("Applies to every group (%1)"), f"{total:,}")
+        if self.groups_view.selectionModel().selectedRows():
+            return fill(self.tr("Applies to the %1 selected groups"), f"{len(scope):,}")
+        return fill(self.tr("Applies to the %1 groups the filter shows"), f"{len(scope):,}")
+
+    # -- the review's progress: decided groups, counted from the decisions the index keeps -----------------
+    def count_reviewed_soon(self) -> None:
+        self._count_soon.start()
+
+    def _count_reviewed(self) -> None:
+        if self._closing:
+            return
+        if self.review is None or self.groups_model.grouping is None:
+            self.reviewed_label.setText("")
+            return
+        review, threshold = self.review, self.threshold_bar.value()
+        self.background.call(partial(review.decided, threshold), partial(self._show_reviewed, review))
+
+    def _show_reviewed(self, review: Review, decided) -> None:
+        if review is self.review and not self._closing:  # a count may come back after the window closed
+            self.reviewed_label.setText(fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}",
+                                             f"{len(decided):,}"))
+            self.reviewed.emit(int(decided.sum()), len(decided))
 
     def mark_not_duplicates(self) -> None:
         if (pair := self.current_pair()) is not None and self.review is not None:
@@ -367,10 +427,17 @@ class MainWindow(WindowMessages):
         self.plan_cleanup("move", dest)
 
     def plan_cleanup(self, action: str, dest: Path | None) -> None:
+        """Plan the clean-up and count the copies still undecided in the groups it touches (off the GUI
+        thread), then ask to confirm."""
         if self.review is not None:
-            self.background.call(partial(self.review.plan_cleanup, self.threshold_bar.value()),
-                                 lambda plan: self.confirm_cleanup(plan, action, dest,
-                                                                   partial(self.carry_out, plan, action, dest)))
+            review, threshold = self.review, self.threshold_bar.value()
+
+            def planned() -> tuple[CleanupPlan, int]:
+                plan = review.plan_cleanup(threshold)
+                return plan, review.undecided_copies(plan.survivors, threshold)
+
+            self.background.call(planned, lambda got: self.confirm_cleanup(
+                got[0], action, dest, partial(self.carry_out, got[0], action, dest), got[1]))
 
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""
@@ -433,6 +500,8 @@ class MainWindow(WindowMessages):
         QMessageBox.about(self, self.tr("About simdesk"), self.about_text())
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._closing = True
+        self._count_soon.stop()
         self.settings.set_geometry(self.saveGeometry(), self.saveState())
         self.save_layout()
         self.settings.set("review/last_threshold", self.threshold_bar.value())

@@ -57,11 +57,16 @@ class WindowMessages(WindowParts):
     def warn(self, name: str, title: str, message: str) -> None:
         self.show_box(name, QMessageBox.Icon.Warning, title, message)
 
-    def confirm_cleanup(self, plan: CleanupPlan, action: str, dest: object, on_yes: Callable[[], None]) -> None:
-        """Ask before a clean-up: how many files and bytes go where, and which groups are left alone."""
+    def confirm_cleanup(self, plan: CleanupPlan, action: str, dest: object, on_yes: Callable[[], None],
+                        undecided: int = 0) -> None:
+        """Ask before a clean-up: how many files and bytes go where, which groups are left alone, and how many
+        copies in the groups it touches are still undecided (they stay: Review.undecided_copies)."""
         refused = ""
+        if undecided:
+            refused = "\n\n" + fill(self.tr("%1 other copies in these groups are still undecided: they stay where "
+                                            "they are."), f"{undecided:,}")
         if plan.refusals:
-            refused = "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
+            refused += "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
                                             "mark one copy to keep."), str(len(plan.refusals)))
         box = QMessageBox(self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the destination folder's name is not HTML

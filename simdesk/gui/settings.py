@@ -38,6 +38,7 @@ OPTIONS = {o.key: o for o in (
     Option("review/verify", bool, True),
     Option("review/min_similarity", float, ReviewSettings().min_similarity),
     Option("review/last_threshold", int, -1),  # -1: use the default threshold
+    Option("review/keep_chain", str, "oldest"),  # the last chain of the "Keep by rules" dialog (core.KeepChain)
     Option("ui/language", str, "system"),
     Option("ui/diff_mode", str, DEFAULT_DIFF_MODE),  # how the diff compares (core.DIFF_MODES)
     Option("ui/last_folder", str, ""),

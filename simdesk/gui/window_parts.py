@@ -106,6 +106,9 @@ class WindowParts(QMainWindow):
         self.cancel_button = QPushButton(self)
         self.cancel_button.setObjectName("cancel")
         bar = self.statusBar()
+        self.reviewed_label = QLabel(self)  # the review's progress: decided groups of those shown
+        self.reviewed_label.setObjectName("reviewed")
+        bar.addPermanentWidget(self.reviewed_label)
         bar.addPermanentWidget(self.progress_label)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -141,6 +144,7 @@ class WindowParts(QMainWindow):
                                for rule in KEEP_RULES}
         self.act_keep_rules_all = {rule: action(f"keep_{rule}_everywhere", partial(self.keep_by_rule_everywhere, rule))
                                    for rule in KEEP_RULES}
+        self.act_keep_chain = action("keep_chain", self.choose_keep_rules, "Ctrl+K")
         self.act_not_duplicates = action("not_duplicates", self.mark_not_duplicates)
         self.act_trash = action("trash", self.trash_marked, "Shift+Del", "SP_TrashIcon")
         self.act_move = action("move", self.move_marked)
@@ -183,6 +187,8 @@ class WindowParts(QMainWindow):
         self.menu_keep_rules_all = self.menu_review.addMenu("")
         for a in self.act_keep_rules_all.values():
             self.menu_keep_rules_all.addAction(a)
+        self.menu_keep_rules_all.addSeparator()
+        self.menu_keep_rules_all.addAction(self.act_keep_chain)
         self.menu_review.addAction(self.act_not_duplicates)
         self.menu_review.addSeparator()
         self.menu_review.addAction(self.act_trash)
@@ -234,6 +240,7 @@ class WindowParts(QMainWindow):
             self.act_keep_rules_all["newest"]: self.tr("Keep the &newest"),
             self.act_keep_rules_all["largest"]: self.tr("Keep the &largest"),
             self.act_keep_rules_all["shortest_path"]: self.tr("Keep the &shortest path"),
+            self.act_keep_chain: self.tr("By &rules (criteria in order, reference folder)…"),
             self.act_not_duplicates: self.tr("&Not duplicates"),
             self.act_trash: self.tr("Move the others to the &trash…"),
             self.act_move: self.tr("Move the others to a &folder…"),
@@ -249,6 +256,9 @@ class WindowParts(QMainWindow):
         for a, text in texts.items():
             a.setText(text)
         self.act_not_duplicates.setToolTip(self.tr("The two selected documents never group together again"))
+        self.reviewed_label.setToolTip(self.tr(
+            "Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; "
+            "counted from the decisions the index keeps, so the count is back when the review resumes"))
         self.menu_file.setTitle(self.tr("&File"))
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_review.setTitle(self.tr("&Review"))
@@ -331,7 +341,7 @@ class WindowParts(QMainWindow):
         has_member = self.groups_model.member(self.groups_view.currentIndex()) is not None
         has_group = self.groups_model.group(self.groups_view.currentIndex()) is not None
         for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move,
-                  *self.act_keep_rules_all.values()):
+                  *self.act_keep_rules_all.values(), self.act_keep_chain):
             a.setEnabled(has_groups)
         for a in (self.act_keep, self.act_queue):
             a.setEnabled(has_member)

@@ -1,0 +1,88 @@
+"""Deciding by rules and following the review in the window: the "Keep by rules" dialog builds a chain of
+criteria (and a reference folder) that the window applies to the groups; the status bar counts the decided
+groups; the trash confirmation says how many copies of the groups it touches are still undecided."""
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+from simdesk.gui.rules_dialog import KeepRulesDialog
+from tests.folders import OTHER, small_folder
+from tests.gui.window_driver import open_and_wait
+
+
+def open_rules_dialog(qtbot, window) -> KeepRulesDialog:
+    window.act_keep_chain.trigger()
+    qtbot.waitUntil(lambda: window.findChild(KeepRulesDialog, "keep_rules") is not None, timeout=5000)
+    return window.findChild(KeepRulesDialog, "keep_rules")
+
+
+def add_criterion(qtbot, dialog: KeepRulesDialog, rule: str, folder: str = "") -> None:
+    rules = [dialog.criteria.item(k).data(Qt.ItemDataRole.UserRole) for k in range(dialog.criteria.count())]
+    row = rules.index(rule)
+    dialog.criteria.setCurrentRow(row)
+    if folder:
+        dialog.folder.setEditText(folder)
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+
+
+def wait_for_count(qtbot, window, decided: int, total: int) -> None:
+    qtbot.waitUntil(lambda: window.reviewed_label.text() == f"Reviewed {decided} of {total} groups", timeout=10_000)
+
+
+def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, window, tmp_path, settings,
+                                                                      trash_home):
+    root = small_folder(tmp_path)
+    open_and_wait(qtbot, window, root)
+    wait_for_count(qtbot, window, 0, 2)
+    # the trash confirmation counts the copies no decision covers in the groups it touches
+    window.review.decisions.set_queued("copies/poem-gbk.txt")  # one poem copy queued, two undecided
+    window.act_trash.trigger()
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "confirm_cleanup") is not None, timeout=10_000)
+    box = window.findChild(QMessageBox, "confirm_cleanup")
+    assert "Move 1 files" in box.text()
+    assert "2 other copies in these groups are still undecided: they stay where they are." in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    window.review.decisions.set_queued("copies/poem-gbk.txt", False)
+
+    dialog = open_rules_dialog(qtbot, window)
+    assert [dialog.chain_list.item(k).text() for k in range(dialog.chain_list.count())] == \
+        ["Oldest (modification time)"]  # the remembered chain
+    assert "copies" in [dialog.folder.itemText(k) for k in range(dialog.folder.count())]
+    assert dialog.scope.text() == "Applies to every group (2)"
+    dialog.chain_list.setCurrentRow(0)
+    qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()  # an empty chain keeps nothing
+    add_criterion(qtbot, dialog, "largest")
+    add_criterion(qtbot, dialog, "in:", "copies")
+    dialog.chain_list.setCurrentRow(1)
+    qtbot.mouseClick(dialog.up_button, Qt.MouseButton.LeftButton)  # the folder first, then the largest
+    assert str(dialog.chain()) == "in:copies,largest"
+    assert dialog.command.text() == "On the command line: simdesk clean FOLDER --keep in:copies,largest"
+    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    # under copies/: the UTF-8 poem is larger than its GB18030 twin; the snow group has one copy there
+    assert window.groups_model.keep == {"copies/poem-copy.txt", "copies/snow-copy.txt"}
+    assert settings.get("review/keep_chain") == "in:copies,largest"
+    wait_for_count(qtbot, window, 2, 2)
+    assert (root / "copies" / "poem-gbk.txt").exists()  # the confirmation was cancelled
+
+
+def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, window, tmp_path):
+    root = small_folder(tmp_path)
+    (root / "copies" / "snow-copy.txt").unlink()
+    (root / "elsewhere").mkdir()
+    (root / "elsewhere" / "snow-2.txt").write_text(OTHER, encoding="utf-8")
+    os.utime(root / "copies" / "poem-gbk.txt", ns=(10**9, 10**9))
+    open_and_wait(qtbot, window, root)
+    dialog = open_rules_dialog(qtbot, window)  # the default chain: oldest
+    dialog.folder.setEditText("copies")
+    dialog.reference.setChecked(True)
+    assert dialog.command.text() == "On the command line: simdesk clean FOLDER --keep oldest --keep-in copies"
+    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.groups_model.keep == {"copies/poem-gbk.txt"}
+    assert "1 groups left alone" in window.statusBar().currentMessage()
+    wait_for_count(qtbot, window, 1, 2)
