@@ -42,7 +42,7 @@ def measure(root: Path, db: Path) -> list[tuple[str, float, str]]:
         except (OSError, ValueError):
             pass
     baseline = time.perf_counter() - t
-    headlines = Headlines(root, review.settings.scan.max_bytes, review.grouper.boilerplate)
+    headlines = Headlines(review.texts, review.grouper.boilerplate)
     t = time.perf_counter()
     headlines.fill(members)
     fill = time.perf_counter() - t

@@ -26,12 +26,12 @@ import datetime as _dt
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from simdesk.core.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
 from simdesk.core.documents import DecodeError, read_source_file, visible
 from simdesk.core.markup import page_heading
 from simdesk.core.records import Member
+from simdesk.core.texts import Texts
 from simdesk.core.text import LINKS, fold
 
 MAX_TITLE_CHARS = 80
@@ -175,7 +175,7 @@ def search_form(text: str, folded: str | None = None) -> str:
 
 
 class Headlines:
-    """Headlines and search forms of documents under one root, read when first asked and kept in memory by
+    """Headlines and search forms of a review's documents, read when first asked and kept in memory by
     path with the content hash they were read at (a document changed since is read again). Meant for the
     members of groups only.
 
@@ -184,9 +184,9 @@ class Headlines:
     thread while another reads.
     """
 
-    def __init__(self, root: Path, max_bytes: int, boilerplate: Collection[int] = frozenset()) -> None:
-        self.root = Path(root)
-        self.max_bytes = max_bytes
+    def __init__(self, texts: Texts, boilerplate: Collection[int] = frozenset()) -> None:
+        """`texts`: where the review reads its documents (files under its folder, or a bundle's URIs)."""
+        self.texts = texts
         self.boilerplate = boilerplate
         self._entries: dict[str, tuple[str, Headline, str]] = {}  # path -> (content hash, headline, search form)
         self._search: tuple[str, list[int], list[str], int] | None = None  # see _joined
@@ -220,8 +220,7 @@ class Headlines:
             if cancel is not None and cancel():
                 break
             try:
-                source = read_source_file(self.root / m.path, self.max_bytes)
-                text, heading = visible(source).text, page_heading(source.text, source.markup)
+                text, heading = self._read(m.path)
             except (OSError, DecodeError):
                 text = heading = ""
             folded = fold(text)
@@ -232,6 +231,13 @@ class Headlines:
             self._version += 1
             read += 1
         return read
+
+    def _read(self, rel: str) -> tuple[str, str]:
+        """The visible text and, for a web page on this computer, its own title (markup.page_heading)."""
+        if self.texts.uri_prefix is not None:
+            return self.texts.read(rel).text, ""
+        source = read_source_file(self.texts.root / rel, self.texts.max_bytes)
+        return visible(source).text, page_heading(source.text, source.markup)
 
     def adopt(self, older: Headlines) -> None:
         """Take over what another review's headlines read (same root; checked by content hash when used)."""

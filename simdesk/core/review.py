@@ -117,7 +117,7 @@ class Review:
     def headlines(self) -> Headlines:
         """Titles, dates, sources and search forms of the groups' members, read when asked and kept (see
         headline.py): never stored per document in the index."""
-        return Headlines(self.root, self.settings.scan.max_bytes, self.grouper.boilerplate)
+        return Headlines(self.texts, self.grouper.boilerplate)
 
     def member_headlines(self, threshold: int | None = None) -> dict[str, Headline]:
         """The headline of every member of the groups at `threshold`, read now where not read yet."""

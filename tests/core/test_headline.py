@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import Index, Member, ReviewSettings, ScanOptions, open_review
+from simdesk.core import Index, Member, ReviewSettings, ScanOptions, Texts, open_review
 from simdesk.core.boilerplate import line_hash, line_keys
 from simdesk.core.documents import content_hash
 from simdesk.core.headline import MODIFIED, TEXT, Headlines, date_in, headline_of
@@ -88,7 +88,7 @@ def test_pages_and_markdown_are_read_as_their_visible_text(tmp_path):
         "<h1>城市更新条例草案公开征求意见</h1><p>发布时间：2024-02-01</p><p>正文第一段。</p></body></html>",
         encoding="utf-8")
     (tmp_path / "note.md").write_text("# 会议纪要\n\n**日期**：2024年1月8日\n\n- 第一项\n", encoding="utf-8")
-    headlines = Headlines(tmp_path, 10**6)
+    headlines = Headlines(Texts(tmp_path, 10**6))
     page = headlines.of(member_of(tmp_path, "page.html"))
     assert page.title == "城市更新条例草案公开征求意见"  # the page's <h1>, not its menu's first entry
     assert (page.date, page.dated_by) == ("2024-02-01", TEXT)
@@ -104,7 +104,7 @@ def test_headlines_are_kept_by_content_and_searched_folded(tmp_path):
     (tmp_path / "news" / "a.txt").write_text("新能源汽車消費\n政策密集\n出臺。", encoding="utf-8")
     (tmp_path / "b.txt").write_bytes("ＡＢＣ 公司发布年报".encode("gb18030"))
     a, b = member_of(tmp_path, "news/a.txt"), member_of(tmp_path, "b.txt")
-    headlines = Headlines(tmp_path, 10**6)
+    headlines = Headlines(Texts(tmp_path, 10**6))
     assert headlines.cached(a) is None and headlines.fill([a, b]) == 2 and headlines.fill([a, b]) == 0
     assert headlines.matching("汽车消费政策") == {"news/a.txt"}  # simplified query, traditional text, wrapped
     assert headlines.matching("abc公司") == {"b.txt"}  # full width and case
