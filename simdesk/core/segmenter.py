@@ -3,7 +3,10 @@ to give exactly jieba's tokens, and jieba itself otherwise.
 
 rjieba is used only after a check at first use: every line of a fixed shipped sample
 (simdesk/resources/segmenter_sample.txt), normalised as documents are, must come out identical from both, with and
-without HMM. On raw text the two differ (ASCII runs such as 'SHA-2' are cut differently), but simdesk only
+without HMM. jieba's tokens of the sample are shipped beside it (segmenter_sample_tokens.json) with the jieba
+version and dictionary hash they came from: when the installed jieba is that one, the check compares rjieba with
+them and jieba's dictionary is never loaded (~0.8 s of CPU in each process that segments); otherwise jieba
+cuts the sample itself. On raw text the two differ (ASCII runs such as 'SHA-2' are cut differently), but simdesk only
 ever segments normalised text, where punctuation is already spaces. Characters outside jieba's Han range
 (CJK extension A/B, U+9FD6.., kana, Hangul, accented Latin) are routed the way jieba routes them: jieba emits
 them one at a time, while rjieba would feed them to its HMM; so only runs jieba itself treats as Han or
@@ -90,9 +93,13 @@ class Segmenter:
         if not texts:
             self._rjieba_cut = None
             return Choice("jieba", "the segmenter sample is empty, so rjieba could not be checked")
+        recorded = recorded_jieba_tokens()
         for text in texts:
             for hmm in (True, False):
-                ours, theirs = self._cut_routed(text, hmm), self.cut_with_jieba(text, hmm)
+                theirs = recorded.get((text, hmm))
+                if theirs is None:
+                    theirs = self.cut_with_jieba(text, hmm)
+                ours = self._cut_routed(text, hmm)
                 if ours != theirs:
                     self._rjieba_cut = None
                     where = next((k for k, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
@@ -139,6 +146,49 @@ def sample_texts() -> list[str]:
 
     lines = resource("segmenter_sample.txt").read_text(encoding="utf-8").splitlines()
     return [normalize(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
+RECORDED_TOKENS = "segmenter_sample_tokens.json"
+
+
+def jieba_identity() -> str:
+    """What jieba's tokens depend on: its version and the SHA-1 of its dictionary."""
+    import hashlib
+
+    import jieba
+
+    with jieba.get_dict_file() as fh:
+        return f"jieba {_version('jieba')}, dictionary sha1 {hashlib.sha1(fh.read()).hexdigest()}"
+
+
+def recorded_jieba_tokens() -> dict[tuple[str, bool], list[str]]:
+    """jieba's tokens of each sample text, with and without HMM, as shipped; empty when they were recorded with
+    another jieba than the installed one (or are missing)."""
+    import json
+
+    from simdesk.core.resources import resource
+
+    try:
+        data = json.loads(resource(RECORDED_TOKENS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if data.get("jieba") != jieba_identity():
+        return {}
+    return {(text, hmm): tokens for text, by_hmm in data["tokens"].items()
+            for hmm, tokens in ((True, by_hmm["hmm"]), (False, by_hmm["no_hmm"]))}
+
+
+def record_jieba_tokens() -> str:
+    """The JSON of segmenter_sample_tokens.json for the installed jieba (`python -c "from simdesk.core.segmenter
+    import record_jieba_tokens; print(record_jieba_tokens())" > simdesk/resources/segmenter_sample_tokens.json`)."""
+    import json
+
+    import jieba
+
+    jieba.setLogLevel(60)
+    tokens = {text: {h: [t for t in jieba.lcut(text, HMM=hmm) if t.strip()] for h, hmm in (("hmm", True), ("no_hmm", False))}
+              for text in sample_texts() if text.strip()}
+    return json.dumps({"jieba": jieba_identity(), "tokens": tokens}, ensure_ascii=False, indent=0)
 
 
 @lru_cache(maxsize=1)

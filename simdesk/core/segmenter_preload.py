@@ -13,7 +13,7 @@ from simdesk.core import features, scan  # noqa: E402,F401 (scan: the workers' f
 from simdesk.core.segmenter import default_segmenter  # noqa: E402
 
 jieba.setLogLevel(60)
-jieba.initialize()
 features.idf_table()
 features.stop_words()
-default_segmenter()
+if default_segmenter().choice.name == "jieba":  # rjieba, checked against the recorded tokens, needs no dictionary
+    jieba.initialize()

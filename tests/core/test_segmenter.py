@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 
 import jieba
 import pytest
@@ -85,3 +88,23 @@ def test_environment_variable_forces_the_default(monkeypatch: pytest.MonkeyPatch
 
 def test_empty_sample_cannot_prove_anything() -> None:
     assert Segmenter([]).choice.name == "jieba"
+
+
+def test_recorded_jieba_tokens_are_the_installed_jiebas() -> None:
+    """The shipped tokens the start-up check compares rjieba with are jieba's own (regenerate them with
+    segmenter.record_jieba_tokens when jieba or the sample changes)."""
+    import json
+
+    from simdesk.core.resources import resource
+
+    shipped = json.loads(resource(segmenter.RECORDED_TOKENS).read_text(encoding="utf-8"))
+    assert shipped == json.loads(segmenter.record_jieba_tokens())
+    assert len(segmenter.recorded_jieba_tokens()) == 2 * len([t for t in sample_texts() if t.strip()])
+
+
+def test_choosing_rjieba_loads_no_jieba_dictionary() -> None:
+    code = ("import jieba; from simdesk.core.segmenter import default_segmenter; "
+            "c = default_segmenter().choice; print(c.name, jieba.dt.initialized)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "SIMDESK_SEGMENTER": "auto"}).stdout.split()
+    assert out == ["rjieba", "False"]
