@@ -28,12 +28,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QTreeView  # noqa: E402
+from PySide6.QtWidgets import QApplication, QTableView  # noqa: E402
 
 from simdesk.core import Grouper, Snapshot, index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
-from simdesk.gui.groups_model import COL_DISTANCE, COL_SIZE, GroupsModel, MemberRole  # noqa: E402
+from simdesk.gui.groups_model import COL_DISTANCE, COL_SIZE, GroupsModel  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
 
 
@@ -121,6 +121,24 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
           f"{second.review.documents} docs: regroup, model reset, counts")
     print(f"gui_regroup_ms_max {max(regroup) * 1000:.1f} ms  # target < 50 ms per step")
     print(f"gui_regroup_painted_ms_max {max(painted) * 1000:.1f} ms  # the same plus painting the groups list")
+    # a drag: the slider held down and moved one step every 15 ms, 0 -> 12; regroups seen before its end
+    second.set_threshold(0)
+    slider = second.threshold_bar.slider
+    during: list[int] = []
+    record = lambda: during.append(second.groups_model.grouping.threshold)  # noqa: E731
+    second.groups_shown.connect(record)
+    slider.setSliderDown(True)
+    for value in range(1, 13):
+        slider.setValue(value)
+        end = time.perf_counter() + 0.015
+        while time.perf_counter() < end:
+            QApplication.processEvents()
+    moved = len(during)
+    wait_for(second.groups_shown, 1) if second.groups_model.grouping.threshold != 12 else None
+    slider.setSliderDown(False)
+    second.groups_shown.disconnect(record)
+    print(f"gui_drag_regroups {moved} of 12 steps  # target: regroups while dragging; a drag 0 -> 12 at one step "
+          f"per 15 ms, regroups shown before its last step (then at 12: {second.groups_model.grouping.threshold})")
 
     # 4. sorting and filtering the groups at the widest threshold, each followed by a paint of the list
     second.set_threshold(12)
@@ -196,11 +214,7 @@ def diff_figures(folder: Path, workdir: Path) -> None:
     wait_for(window.review_ready)
     window.set_threshold(12)
     model = window.groups_model
-    rows = {}
-    for r in range(model.rowCount()):
-        parent = model.index(r, 0)
-        for k in range(model.rowCount(parent)):
-            rows[model.index(k, 0, parent).data(MemberRole).path] = model.index(k, 0, parent)
+    grouped = {m.path for r in range(model.rowCount()) for m in model.group_at(r).members}
     size_mb = (pair_dir / "reference.txt").stat().st_size / 1e6
     for copy in ("edited", "reflowed"):
         for mode in ("normalised", "raw"):
@@ -210,13 +224,13 @@ def diff_figures(folder: Path, workdir: Path) -> None:
             for _ in range(3):
                 window.background.wait()
                 QApplication.processEvents()
-            if f"{copy}.txt" not in rows or "reference.txt" not in rows:
+            if f"{copy}.txt" not in grouped or "reference.txt" not in grouped:
                 print(f"gui_diff_1mb_{copy}_{mode}_s n/a  # the pair is not grouped")
                 continue
             meter = StallMeter()
             meter.start()
             t0 = time.perf_counter()
-            window.select_members([rows["reference.txt"], rows[f"{copy}.txt"]])
+            window.select_members([window.member_index("reference.txt"), window.member_index(f"{copy}.txt")])
             wait_for(window.diff_shown, 60)
             window.diff_view.grab()
             shown = time.perf_counter() - t0
@@ -253,8 +267,7 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
                     np.full(n_docs, 1000, dtype=np.int64), [f"folder{x % 97}/doc{x:06d}.txt" for x in range(n_docs)],
                     [f"{x:032x}" for x in range(n_docs)], ["utf-8"] * n_docs)
     grouper = Grouper(snap, i, j, d)
-    view = QTreeView()
-    view.setUniformRowHeights(True)
+    view = QTableView()
     model = GroupsModel()
     view.setModel(model)
     view.resize(900, 700)

@@ -195,8 +195,10 @@ ZH = {
     "Moves the least similarity a pair needs to be grouped; the groups follow at once": "调整两个文档归为一组所需的最低相似度；分组随即更新",
     "Filter groups": "筛选分组",
     "Groups of similar documents": "相似文档的分组",
-    "One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it for the trash":
-        "每行一个组；展开可看到其中的文档。空格保留副本，Delete 把副本放入待删除队列",
+    "One row per group; its documents are listed below. A rule keeps one copy in each selected group":
+        "每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本",
+    "Documents of the current group": "当前组的文档",
+    "Space keeps the selected copies, Delete queues them for the trash": "空格保留选中的副本，Delete 把它们放入待删除队列",
     "Files that could not be read": "无法读取的文件",
     "Side-by-side comparison": "并排比较",
     "Keep in every group shown (or selected)": "在显示（或选中）的每个组中保留",

@@ -6,6 +6,7 @@ showing the first screenful of 100,000 groups does not pay for the rest.
 """
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 
@@ -19,6 +20,8 @@ from simdesk.core.records import Group, Member
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
 MAX_THRESHOLD = 12
+# what the groups can be ordered by (Grouping.sort_keys); any other key keeps the engine's order (largest first)
+ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
 
 
 class Grouper:
@@ -118,7 +121,10 @@ class Grouping:
         counts = np.diff(np.r_[starts, len(members)])
         first = members[starts] if len(members) else np.zeros(0, dtype=np.int64)
         rank = np.lexsort((first, -counts))
+        number = np.empty(len(rank), dtype=np.int64)  # component (in member order) -> group number
+        number[rank] = np.arange(len(rank))
         self._members = members
+        self._owners = np.repeat(number, counts)  # the group number of each entry of _members
         self._starts = starts[rank]
         self._counts = counts[rank]
         self._groups: dict[int, Group] = {}
@@ -142,35 +148,111 @@ class Grouping:
     @cached_property
     def max_distances(self) -> np.ndarray:
         """Each group's Group.max_distance (its members' largest distance from the representative), without
-        building the groups: pairs at once (either member is the representative), larger groups one by one
-        as build_group picks their representative. A sort by distance costs this, not every Group."""
+        building the groups (see representatives). A sort by distance costs this, not every Group."""
         fps = self.snapshot.fingerprints
         out = np.zeros(len(self), dtype=np.int64)
-        two = np.flatnonzero(self._counts == 2)
-        first = self._members[self._starts[two]]
-        second = self._members[self._starts[two] + 1]
-        out[two] = np.bitwise_count(fps[first] ^ fps[second])
-        for k in np.flatnonzero(self._counts > 2).tolist():
-            if k in self._groups:
-                out[k] = self._groups[k].max_distance
-                continue
-            group = fps[self.member_rows(k)]
-            if len(group) <= 4096:
-                totals = np.bitwise_count(group[:, None] ^ group[None, :]).sum(axis=1)
-            else:  # as build_group does: bounded memory
-                totals = np.concatenate([np.bitwise_count(group[s:s + 1024, None] ^ group[None, :]).sum(axis=1)
-                                         for s in range(0, len(group), 1024)])
-            out[k] = np.bitwise_count(group ^ group[int(np.argmin(totals))]).max()
+        if len(self._members):
+            reps = self.representatives[self._owners]
+            np.maximum.at(out, self._owners, np.bitwise_count(fps[self._members] ^ fps[reps]).astype(np.int64))
         return out
 
     @cached_property
     def row_groups(self) -> np.ndarray:
         """The group number of each snapshot row (-1: in no group)."""
         out = np.full(len(self.snapshot), -1, dtype=np.int64)
-        counts = self._counts.astype(np.int64)
-        ks = np.repeat(np.arange(len(self), dtype=np.int64), counts)
-        offsets = np.repeat(self._starts - (np.cumsum(counts) - counts), counts)  # group k's rows, in k order
-        out[self._members[offsets + np.arange(len(ks))]] = ks
+        out[self._members] = self._owners
+        return out
+
+    def matching(self, text: str) -> np.ndarray:
+        """The numbers of the groups with a member whose path holds `text` (case-insensitive), in group
+        order; every group when `text` is blank."""
+        needle = text.strip().casefold()
+        if not needle:
+            return np.arange(len(self), dtype=np.int64)
+        paths = self.snapshot.paths
+        hits = np.fromiter((needle in paths[r].casefold() for r in self._members.tolist()), dtype=bool,
+                           count=len(self._members))
+        return np.unique(self._owners[hits])
+
+    def sort_keys(self, key: str) -> np.ndarray | None:
+        """One number per group to order the groups by `key` (one of ORDER_KEYS; ascending means smallest
+        first), computed on whole arrays: no Group is built. None: `key` has no order (the engine's)."""
+        snap, owners, rows = self.snapshot, self._owners, self._members
+        if key == "members":
+            return self._counts.astype(np.float64)
+        if key == "size":
+            return np.bincount(owners, weights=snap.sizes[rows], minlength=len(self))
+        if key == "modified":
+            latest = np.zeros(len(self), dtype=np.float64)
+            np.maximum.at(latest, owners, snap.mtimes[rows].astype(np.float64))
+            return latest
+        if key == "path":  # snapshot rows are in path order: a group's first row names it
+            first = np.full(len(self), len(snap), dtype=np.float64)
+            np.minimum.at(first, owners, rows.astype(np.float64))
+            return first
+        if key == "distance":
+            return self.max_distances.astype(np.float64)
+        if key == "similarity":
+            return self.least_scores if self.min_score is not None else -self.max_distances.astype(np.float64)
+        return None
+
+    def ordered(self, groups: np.ndarray, key: str, descending: bool = False) -> np.ndarray:
+        """`groups` (group numbers) ordered by `key` (see sort_keys); ties keep the engine's order."""
+        base = np.sort(np.asarray(groups, dtype=np.int64))
+        keys = self.sort_keys(key) if len(base) else None
+        if keys is None:
+            return base
+        keys = keys[base]
+        return base[np.argsort(-keys if descending else keys, kind="stable")]
+
+    @cached_property
+    def representatives(self) -> np.ndarray:
+        """The snapshot row of each group's representative (Group.members[0]), without building the groups:
+        the member with the least total Hamming distance to the others, the first path on a tie."""
+        fps = self.snapshot.fingerprints
+        out = self._members[self._starts].copy()  # pairs: both totals are equal, the first path wins
+        for k in np.flatnonzero(self._counts > 2).tolist():
+            if k in self._groups:
+                out[k] = self.snapshot_row(self._groups[k].members[0].path)
+                continue
+            rows = self.member_rows(k)
+            group = fps[rows]
+            if len(group) <= 4096:
+                totals = np.bitwise_count(group[:, None] ^ group[None, :]).sum(axis=1)
+            else:  # as build_group does: bounded memory
+                totals = np.concatenate([np.bitwise_count(group[s:s + 1024, None] ^ group[None, :]).sum(axis=1)
+                                         for s in range(0, len(group), 1024)])
+            out[k] = rows[int(np.argmin(totals))]
+        return out
+
+    def snapshot_row(self, path: str) -> int:
+        """The snapshot row of `path` (-1: not indexed). Snapshot rows are in path order."""
+        paths = self.snapshot.paths
+        r = bisect.bisect_left(paths, path)
+        return r if r < len(paths) and paths[r] == path else -1
+
+    @cached_property
+    def least_scores(self) -> np.ndarray:
+        """Each group's least verified similarity of a member to its representative (what the group row's
+        Similarity shows), NaN where none was verified; on whole arrays."""
+        out = np.full(len(self), np.nan)
+        i, j, scores = self._pairs
+        if scores is None or not len(i):
+            return out
+        n = np.int64(len(self.snapshot))
+        codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
+        order = np.argsort(codes)
+        codes, sorted_scores = codes[order], scores[order]
+        reps = self.representatives[self._owners]
+        others = self._members != reps
+        a, b = reps[others], self._members[others]
+        wanted = np.minimum(a, b).astype(np.int64) * n + np.maximum(a, b).astype(np.int64)
+        at = np.minimum(np.searchsorted(codes, wanted), len(codes) - 1)
+        found = codes[at] == wanted
+        values = np.where(found, sorted_scores[at], np.inf)
+        least = np.full(len(self), np.inf)
+        np.minimum.at(least, self._owners[others], values)
+        out[np.isfinite(least)] = least[np.isfinite(least)]
         return out
 
     def member_rows(self, k: int) -> np.ndarray:

@@ -1,28 +1,34 @@
-"""A two-level Qt model over a core Grouping: one row per group, its members as children, built on demand.
+"""Two flat Qt table models over a core Grouping: the groups, one row per group, and the members of the
+group that is current, side by side. Both show the columns of one table, COLUMNS: adding a column is one
+entry there.
 
-Rows are positions in an order array (numpy) over the grouping's groups; a Group object is only built by
-`Grouping.group(k)` when the view asks for one of its cells, so showing 100,000 groups costs what is on
-screen. Sorting and the path filter permute or subset that array; nothing per row is created up front.
+A row of the groups list is a position in an order array (numpy) over the grouping's groups; a Group object
+is built by `Grouping.group(k)` only when the view asks for a cell of its row, so 100,000 groups cost what
+is on screen. A QTableView asks a flat model for the visible cells only (a tree view walks every top-level
+row after each change), so a regroup, a sort or a key typed in the filter costs whole-array operations in
+core (Grouping.matching, Grouping.ordered) plus one screenful of cells. Sorting, filtering and regrouping
+move rows with layoutChanged, the persistent indexes following their group: the selection and the current
+group stay where they are.
 """
 from __future__ import annotations
 
-import bisect
 import datetime as _dt
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex, QObject,
+                            QPersistentModelIndex, Qt, QT_TRANSLATE_NOOP, Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from simdesk.core import Decisions, Group, Grouping, Member, encoding_name, similarity_percent
 from simdesk.gui.diff_view import similarity_text
 from simdesk.gui.translations import fill
 
-TOP = 0  # internalId of group rows; member rows carry (group position + 1)
 MemberRole = Qt.ItemDataRole.UserRole + 1
 GroupRole = Qt.ItemDataRole.UserRole + 2
 PathRole = Qt.ItemDataRole.UserRole + 3
-SortRole = Qt.ItemDataRole.UserRole + 4
 
 DISPLAY = Qt.ItemDataRole.DisplayRole
 CHECK = Qt.ItemDataRole.CheckStateRole
@@ -31,12 +37,9 @@ FOREGROUND = Qt.ItemDataRole.ForegroundRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 # data() answers these roles only; the view asks for a dozen per cell, so the rest return at once
 ANSWERED = frozenset(int(r) for r in (DISPLAY, CHECK, FONT, FOREGROUND, TOOLTIP, MemberRole, GroupRole, PathRole))
-GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-MEMBER_FLAGS = GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
-MEMBER_PATH_FLAGS = MEMBER_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
-
-COLUMNS = 8
-COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = range(COLUMNS)
+ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+CHECKABLE_FLAGS = ROW_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+CONTEXT = "GroupsModel"  # the translation context of every text below (lupdate wants it literal)
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -56,10 +59,127 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
-class GroupsModel(QAbstractItemModel):
-    """Groups of the current threshold, sortable and filtered by path; members carry keep/trash marks."""
+def _when(mtime_ns: int) -> str:
+    return _dt.datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True)
+class Row:
+    """What a column's functions see of one row: the group, and for a member row the member and whether it
+    is the group's representative; `keep` and `queued` are the editor's marks (paths)."""
+
+    group: Group
+    member: Member | None
+    keep: set[str]
+    queued: set[str]
+
+    @property
+    def representative(self) -> bool:
+        return self.member is not None and self.member.path == self.group.members[0].path
+
+
+def _group_similarity(g: Group) -> str:
+    scores = [s for m in g.members[1:] if (s := m.score) is not None]
+    if scores:  # verified on the texts: the least similar member
+        least = min(scores) * 100
+        return similarity_text(least) if least >= 99.95 else "≥ " + similarity_text(least)
+    return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
+
+
+def _member_similarity(m: Member) -> str:
+    if m.score is not None:  # verified on the texts
+        return similarity_text(m.score * 100)  # the figure the diff's header shows too
+    return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
+
+
+def _group_status(r: Row) -> str:
+    kept = sum(1 for m in r.group.members if m.path in r.keep)
+    if r.group.identical:
+        text = QCoreApplication.translate("GroupsModel", "identical")
+    else:
+        text = QCoreApplication.translate("GroupsModel", "similar")
+    return text + (fill(QCoreApplication.translate("GroupsModel", ", %1 kept"), str(kept)) if kept else "")
+
+
+def _member_status(r: Row) -> str:
+    assert r.member is not None
+    if r.member.path in r.keep:
+        return QCoreApplication.translate("GroupsModel", "keep")
+    if r.member.path in r.queued:
+        return QCoreApplication.translate("GroupsModel", "to trash")
+    return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of both lists: its header and tooltip (English; translated in the GroupsModel context),
+    its width, the text of a group row and of a member row, the Grouping.sort_keys key it sorts by (None:
+    the engine's order), and its tooltip for a member cell (None: none)."""
+
+    key: str
+    title: str
+    tip: str
+    width: int
+    group_text: Callable[[Row], Any]
+    member_text: Callable[[Row], Any]
+    order: str | None = None
+    member_tip: Callable[[Row], str | None] = lambda r: None
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("document", QT_TRANSLATE_NOOP("GroupsModel", "Document"),
+           QT_TRANSLATE_NOOP("GroupsModel", "The file name, then its folder; a group row names its first document"), 310,
+           lambda r: fill(QCoreApplication.translate("GroupsModel", "Group %1: %2"), str(r.group.id),
+                          file_then_folder(r.group.members[0].path)),
+           lambda r: file_then_folder(r.member.path), "path", lambda r: r.member.path),
+    Column("members", QT_TRANSLATE_NOOP("GroupsModel", "Members"),
+           QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"), 76,
+           lambda r: len(r.group.members), lambda r: None, "members"),
+    Column("size", QT_TRANSLATE_NOOP("GroupsModel", "Size"),
+           QT_TRANSLATE_NOOP("GroupsModel", "The size of the file, or of the whole group"), 70,
+           lambda r: human_size(r.group.total_size), lambda r: human_size(r.member.size), "size"),
+    Column("distance", QT_TRANSLATE_NOOP("GroupsModel", "Distance"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Fingerprint bits that differ from the group's first document (advanced)"),
+           70, lambda r: r.group.max_distance, lambda r: r.member.distance, "distance"),
+    Column("similarity", QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
+           QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
+                                      "checked character by character (the figure the comparison shows)"), 80,
+           lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
+           lambda r: (QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by character")
+                      if r.member.score is not None
+                      else QCoreApplication.translate("GroupsModel", "Share of the 64 fingerprint bits that agree (approximate)"))),
+    Column("modified", QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
+           QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"), 120,
+           lambda r: _when(max(m.mtime_ns for m in r.group.members)), lambda r: _when(r.member.mtime_ns), "modified"),
+    Column("encoding", QT_TRANSLATE_NOOP("GroupsModel", "Encoding"),
+           QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"), 70,
+           lambda r: None, lambda r: encoding_name(r.member.encoding)),
+    Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Keep, to trash, or the group's representative"), 100,
+           _group_status, _member_status),
+)
+COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
+COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = (
+    COLUMN[k] for k in ("document", "members", "size", "distance", "similarity", "modified", "encoding", "status"))
+
+
+def header_data(section: int, orientation: Qt.Orientation, role: int) -> Any:
+    """Both lists' headers: the column's title, its tooltip."""
+    if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+        return None
+    if role == TOOLTIP:
+        return QCoreApplication.translate(CONTEXT, COLUMNS[section].tip)
+    if role == DISPLAY:
+        return QCoreApplication.translate(CONTEXT, COLUMNS[section].title)
+    return None
+
+
+class GroupsModel(QAbstractTableModel):
+    """The groups of the current threshold, one row each, sortable and filtered by path; the keeper of the
+    review's marks, which the members list shows and changes."""
 
     decisions_changed = Signal()  # the editor changed a mark: the window saves the review's decisions
+    marks_shown = Signal()  # marks changed: every list showing them repaints
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -69,45 +189,53 @@ class GroupsModel(QAbstractItemModel):
         self.filter_text = ""
         self.sort_column = COL_MEMBERS
         self.sort_order = Qt.SortOrder.DescendingOrder
-        self._row_group: np.ndarray | None = None  # snapshot row -> group number (-1: none), for the filter
 
     # -- contents -------------------------------------------------------------------------------------
     def set_grouping(self, grouping: Grouping | None, decisions: Decisions | None = None) -> None:
-        self.beginResetModel()
-        self.grouping = grouping
+        """Show `grouping` (a regroup): rows move with layoutChanged, each persistent index (the selection,
+        the current row) following the group that now holds its group's first document."""
+        if grouping is None or self.grouping is None or grouping.snapshot is not self.grouping.snapshot:
+            self.beginResetModel()
+            self.grouping, self.decisions = grouping, decisions
+            self.order = self._ordered(self._filtered())
+            self.endResetModel()
+            return
         self.decisions = decisions
-        self._row_group = None
+        old = self.grouping
+        anchors = {k: int(old.member_rows(k)[0]) for k in set(self.order.tolist())} if len(self.order) else {}
+        self._rearrange(lambda: self._swap_grouping(grouping),
+                        lambda k: int(grouping.row_groups[anchors[k]]) if k in anchors else -1)
+
+    def _swap_grouping(self, grouping: Grouping) -> None:
+        self.grouping = grouping
         self.order = self._ordered(self._filtered())
-        self.endResetModel()
 
     def set_filter(self, text: str) -> None:
-        self.beginResetModel()
         self.filter_text = text.strip()
-        self.order = self._ordered(self._filtered())
-        self.endResetModel()
+        self._rearrange(lambda: setattr(self, "order", self._ordered(self._filtered())), lambda k: k)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.sort_column, self.sort_order = column, order
+        self._rearrange(lambda: setattr(self, "order", self._ordered(self.order)), lambda k: k)
+
+    def _rearrange(self, change: Callable[[], None], follow: Callable[[int], int]) -> None:
+        """Apply `change` to the rows; each persistent index moves to the row of group `follow(k)` (k: the
+        group it showed; -1: gone)."""
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
-        # remember each persistent index by its group number, so it follows its group to the new row
-        kept = [(int(self.order[i.row() if i.internalId() == TOP else i.internalId() - 1]),
-                 i.internalId() == TOP, i.row(), i.column()) for i in old]
-        self.sort_column, self.sort_order = column, order
-        self.order = self._ordered(self.order)
+        shown = [int(self.order[i.row()]) if 0 <= i.row() < len(self.order) else -1 for i in old]
+        change()
         position = self._positions()
         new = []
-        for k, is_group, row, col in kept:
-            pos = int(position[k])
-            if pos < 0:
-                new.append(QModelIndex())
-            elif is_group:
-                new.append(self.createIndex(pos, col, TOP))
-            else:
-                new.append(self.createIndex(row, col, pos + 1))
+        for index, k in zip(old, shown):
+            target = follow(k) if k >= 0 else -1
+            row = int(position[target]) if target >= 0 else -1
+            new.append(self.createIndex(row, index.column()) if row >= 0 else QModelIndex())
         self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
 
     def _positions(self) -> np.ndarray:
+        """Group number -> visible row (-1: filtered out)."""
         n = len(self.grouping) if self.grouping is not None else 0
         position = np.full(n, -1, dtype=np.int64)
         position[self.order] = np.arange(len(self.order))
@@ -116,62 +244,14 @@ class GroupsModel(QAbstractItemModel):
     def _filtered(self) -> np.ndarray:
         if self.grouping is None:
             return np.zeros(0, dtype=np.int64)
-        n = len(self.grouping)
-        if not self.filter_text:
-            return np.arange(n, dtype=np.int64)
-        needle = self.filter_text.casefold()
-        paths = self.grouping.snapshot.paths
-        row_group = self._row_groups()
-        hits = np.fromiter((needle in p.casefold() for p in paths), dtype=bool, count=len(paths))
-        return np.unique(row_group[hits & (row_group >= 0)]).astype(np.int64)
-
-    def _row_groups(self) -> np.ndarray:
-        if self._row_group is None:
-            assert self.grouping is not None
-            row_group = np.full(len(self.grouping.snapshot), -1, dtype=np.int64)
-            for k in range(len(self.grouping)):
-                row_group[self.grouping.member_rows(k)] = k
-            self._row_group = row_group
-        return self._row_group
+        return self.grouping.matching(self.filter_text)
 
     def _ordered(self, ks: np.ndarray) -> np.ndarray:
         """`ks` (group numbers) in the current sort order; ties keep the engine's order (largest first)."""
-        g = self.grouping
-        if g is None or len(ks) == 0:
-            return ks
-        key = self._sort_keys(self.sort_column)
-        base = np.sort(ks)
-        if key is None:
-            return base
-        keys = key[base]
-        if self.sort_order == Qt.SortOrder.DescendingOrder:
-            keys = -keys
-        return base[np.argsort(keys, kind="stable")]
-
-    def _sort_keys(self, col: int) -> np.ndarray | None:
-        """One key per group for a column, computed with whole-array operations where the data allows."""
-        g = self.grouping
-        assert g is not None
-        if col == COL_MEMBERS:
-            return g.sizes().astype(np.float64)
-        if col in (COL_SIZE, COL_MODIFIED, COL_PATH):
-            rg = self._row_groups()
-            rows = np.flatnonzero(rg >= 0)
-            owners = rg[rows]
-            snap = g.snapshot
-            if col == COL_SIZE:
-                return np.bincount(owners, weights=snap.sizes[rows], minlength=len(g))
-            if col == COL_MODIFIED:
-                latest = np.zeros(len(g), dtype=np.float64)
-                np.maximum.at(latest, owners, snap.mtimes[rows].astype(np.float64))
-                return latest
-            first = np.full(len(g), len(snap), dtype=np.float64)  # snapshot rows are in path order
-            np.minimum.at(first, owners, rows.astype(np.float64))
-            return first
-        if col in (COL_DISTANCE, COL_SIMILARITY):
-            distance = g.max_distances.astype(np.float64)
-            return distance if col == COL_DISTANCE else -distance
-        return None
+        if self.grouping is None or not 0 <= self.sort_column < len(COLUMNS) or COLUMNS[self.sort_column].order is None:
+            return np.sort(ks)
+        return self.grouping.ordered(ks, COLUMNS[self.sort_column].order,
+                                     self.sort_order == Qt.SortOrder.DescendingOrder)
 
     # -- marks: the review's decisions, shown and changed here, saved by the window -------------------------
     @property
@@ -182,176 +262,86 @@ class GroupsModel(QAbstractItemModel):
     def queued(self) -> set[str]:
         return self.decisions.queued if self.decisions is not None else set()
 
-    def set_keep(self, index: QModelIndex, keep: bool) -> None:
-        member = self.member(index)
-        if member is None or self.decisions is None:
-            return
-        self.decisions.set_keep(member.path, keep, self.group(index))  # bound to the group as shown
-        self._member_changed(index)
-        self.decisions_changed.emit()
+    def set_keep(self, member: Member, group: Group, keep: bool) -> None:
+        if self.decisions is not None:
+            self.decisions.set_keep(member.path, keep, group)  # bound to the group as shown
+            self._marked()
 
-    def visible_group_ids(self) -> list[int]:
-        """The ids of the groups the filter shows, in the order shown."""
-        return [int(k) + 1 for k in self.order]
+    def toggle_keep(self, members: list[Member], group: Group) -> None:
+        """Space over several members of `group` (the current one first): Decisions.toggle_keep_all, each
+        mark bound to the group as shown."""
+        if members and self.decisions is not None:
+            self.decisions.toggle_keep_all([m.path for m in members], [group] * len(members))
+            self._marked()
 
-    def toggle_keep_rows(self, rows: list[QModelIndex]) -> None:
-        """Space over several member rows (the current one first): Decisions.toggle_keep_all, each mark
-        bound to its group as shown."""
-        rows = [idx for idx in rows if self.member(idx) is not None]
-        if rows and self.decisions is not None:
-            self.decisions.toggle_keep_all([self.member(i).path for i in rows], [self.group(i) for i in rows])
-            self._rows_changed(rows)
-
-    def toggle_queued_rows(self, rows: list[QModelIndex]) -> None:
-        """Delete over several member rows (the current one first): Decisions.toggle_queued_all."""
-        rows = [idx for idx in rows if self.member(idx) is not None]
-        if rows and self.decisions is not None:
-            self.decisions.toggle_queued_all([self.member(i).path for i in rows])
-            self._rows_changed(rows)
-
-    def _rows_changed(self, rows: list[QModelIndex]) -> None:
-        for idx in rows:
-            self._member_changed(idx)
-        self.decisions_changed.emit()
+    def toggle_queued(self, members: list[Member]) -> None:
+        """Delete over several members (the current one first): Decisions.toggle_queued_all."""
+        if members and self.decisions is not None:
+            self.decisions.toggle_queued_all([m.path for m in members])
+            self._marked()
 
     def marks_changed(self) -> None:
-        """Many marks changed at once (a keep rule): every visible row repaints."""
-        self.layoutAboutToBeChanged.emit()
-        self.layoutChanged.emit()
+        """Many marks changed at once (a keep rule, an undo): every visible row repaints."""
+        self._marked()
+
+    def _marked(self) -> None:
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, COL_STATUS), self.index(self.rowCount() - 1, COL_STATUS))
+        self.marks_shown.emit()
         self.decisions_changed.emit()
 
-    def _member_changed(self, index: QModelIndex) -> None:
-        left = self.index(index.row(), 0, index.parent())
-        right = self.index(index.row(), self.columnCount() - 1, index.parent())
-        self.dataChanged.emit(left, right)
-
     # -- lookups --------------------------------------------------------------------------------------
-    def index_of_path(self, path: str) -> QModelIndex:
-        """The member row showing `path` (invalid when it is in no visible group). Snapshot rows are in path
-        order, so this is a binary search and a table lookup, whatever the number of groups."""
-        if self.grouping is None:
-            return QModelIndex()
-        paths = self.grouping.snapshot.paths
-        row = bisect.bisect_left(paths, path)
-        if row >= len(paths) or paths[row] != path:
-            return QModelIndex()
-        k = int(self._row_groups()[row])
-        position = int(self._positions()[k]) if k >= 0 else -1
-        if position < 0:
-            return QModelIndex()
-        members = self.group_at(position).members
-        member_row = next(n for n, m in enumerate(members) if m.path == path)
-        return self.index(member_row, COL_PATH, self.index(position, 0))
+    def visible_group_ids(self) -> list[int]:
+        """The ids of the groups the filter shows, in the order shown."""
+        return (self.order + 1).tolist()
+
+    def row_of_path(self, path: str) -> int:
+        """The row of the group showing `path` (-1 when it is in no visible group): a binary search and two
+        table lookups, whatever the number of groups."""
+        if self.grouping is None or (r := self.grouping.snapshot_row(path)) < 0:
+            return -1
+        k = int(self.grouping.row_groups[r])
+        return int(self._positions()[k]) if k >= 0 else -1
+
+    def row_of_group(self, group_id: int) -> int:
+        """The row showing group `group_id` (-1: filtered out or none)."""
+        if self.grouping is None or not 0 < group_id <= len(self.grouping):
+            return -1
+        return int(self._positions()[group_id - 1])
 
     def group_at(self, row: int) -> Group:
         assert self.grouping is not None
         return self.grouping.group(int(self.order[row]))
 
-    def group(self, index: QModelIndex) -> Group | None:
-        if not index.isValid() or self.grouping is None:
+    def group(self, index: ModelIndex) -> Group | None:
+        if not index.isValid() or self.grouping is None or not 0 <= index.row() < len(self.order):
             return None
-        row = index.row() if index.internalId() == TOP else index.internalId() - 1
-        return self.group_at(row)
+        return self.group_at(index.row())
 
-    def member(self, index: QModelIndex) -> Member | None:
-        if not index.isValid() or index.internalId() == TOP or self.grouping is None:
-            return None
-        return self.group_at(index.internalId() - 1).members[index.row()]
-
-    # -- QAbstractItemModel ---------------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:
-        # bounds checked here rather than with hasIndex(), which would call rowCount() and columnCount()
-        # back in Python: QTreeView asks for an index of every group row after each reset
-        if not 0 <= column < COLUMNS or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, TOP) if row < len(self.order) else QModelIndex()
-        if parent.internalId() != TOP or parent.column() != 0 or row >= self.rowCount(parent):
-            return QModelIndex()
-        return self.createIndex(row, column, parent.row() + 1)
-
-    def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid() or index.internalId() == TOP:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, TOP)
-
+    # -- QAbstractTableModel --------------------------------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        if not parent.isValid():
-            return len(self.order)
-        if parent.internalId() != TOP or parent.column() != 0 or self.grouping is None:
-            return 0
-        return int(self.grouping.sizes()[int(self.order[parent.row()])])
+        return 0 if parent.isValid() else len(self.order)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return COLUMNS
+        return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == TOOLTIP:
-            return (self.tr("The file name, then its folder; a group row names its first document"),
-                    self.tr("How many documents the group holds"),
-                    self.tr("The size of the file, or of the whole group"),
-                    self.tr("Fingerprint bits that differ from the group's first document (advanced)"),
-                    self.tr("How much of the text the document shares with the group's first document, "
-                            "checked character by character (the figure the comparison shows)"),
-                    self.tr("When the file was last modified"),
-                    self.tr("The text encoding the file was read in"),
-                    self.tr("Keep, to trash, or the group's representative"))[section]
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        return (self.tr("Document"), self.tr("Members"), self.tr("Size"), self.tr("Distance"),
-                self.tr("Similarity"), self.tr("Modified"), self.tr("Encoding"), self.tr("Status"))[section]
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        return header_data(section, orientation, role)
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        if index.internalId() == TOP:
-            return GROUP_FLAGS
-        return MEMBER_PATH_FLAGS if index.column() == COL_PATH else MEMBER_FLAGS
+        return ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
-    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if role == Qt.ItemDataRole.CheckStateRole and self.member(QModelIndex(index)) is not None:
-            checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
-            self.set_keep(QModelIndex(index), checked)
-            return True
-        return False
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = DISPLAY) -> Any:
         if role not in ANSWERED or not index.isValid() or self.grouping is None:
             return None
-        if index.internalId() == TOP:
-            return self._group_data(self.group_at(index.row()), index.column(), role)
-        group = self.group_at(index.internalId() - 1)
-        member = group.members[index.row()]
-        return self._member_data(member, index.row() == 0, index.column(), role)
-
-    def _group_data(self, g: Group, col: int, role: int) -> Any:
+        g = self.group_at(index.row())
+        col = index.column()
         if role == GroupRole:
             return g
         if role == PathRole:
             return g.members[0].path
         if role == DISPLAY:
-            if col == COL_PATH:
-                return fill(self.tr("Group %1: %2"), str(g.id), file_then_folder(g.members[0].path))
-            if col == COL_MEMBERS:
-                return len(g.members)
-            if col == COL_SIZE:
-                return human_size(g.total_size)
-            if col == COL_DISTANCE:
-                return g.max_distance
-            if col == COL_SIMILARITY:
-                scores = [s for m in g.members[1:] if (s := m.score) is not None]
-                if scores:  # verified on the texts: the least similar member
-                    least = min(scores) * 100
-                    return similarity_text(least) if least >= 99.95 else "≥ " + similarity_text(least)
-                return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
-            if col == COL_MODIFIED:
-                return _when(max(m.mtime_ns for m in g.members))
-            if col == COL_STATUS:
-                kept = sum(1 for m in g.members if m.path in self.keep)
-                text = self.tr("identical") if g.identical else self.tr("similar")
-                return text + (fill(self.tr(", %1 kept"), str(kept)) if kept else "")
+            return COLUMNS[col].group_text(Row(g, None, self.keep, self.queued))
         if role == FONT and col == COL_PATH:
             font = QFont()
             font.setBold(True)
@@ -360,49 +350,88 @@ class GroupsModel(QAbstractItemModel):
             return "\n".join(m.path for m in g.members[:20])
         return None
 
-    def _member_data(self, m: Member, representative: bool, col: int, role: int) -> Any:
+
+class MembersModel(QAbstractTableModel):
+    """The members of one group (the groups list's current one), representative first; keep marks are
+    checked in the Document column, queued ones struck out. Marks go through the GroupsModel, which holds
+    the review's decisions."""
+
+    def __init__(self, groups: GroupsModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.groups = groups
+        self.shown: Group | None = None
+        groups.marks_shown.connect(self._repaint)
+
+    def set_group(self, group: Group | None) -> None:
+        """Show `group`'s members (None: none). The same group again (by its members) keeps the rows, and
+        so the selection."""
+        if group is not None and self.shown is not None and group.members == self.shown.members:
+            self.shown = group
+            return
+        self.beginResetModel()
+        self.shown = group
+        self.endResetModel()
+
+    def members(self) -> tuple[Member, ...]:
+        return self.shown.members if self.shown is not None else ()
+
+    def member(self, index: ModelIndex) -> Member | None:
+        if not index.isValid() or self.shown is None or not 0 <= index.row() < len(self.shown.members):
+            return None
+        return self.shown.members[index.row()]
+
+    def row_of_path(self, path: str) -> int:
+        return next((n for n, m in enumerate(self.members()) if m.path == path), -1)
+
+    def _repaint(self) -> None:
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
+
+    # -- QAbstractTableModel --------------------------------------------------------------------------
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.members())
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        return header_data(section, orientation, role)
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return CHECKABLE_FLAGS if index.column() == COL_PATH else ROW_FLAGS
+
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        member = self.member(index)
+        if role == CHECK and member is not None and self.shown is not None:
+            checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
+            self.groups.set_keep(member, self.shown, checked)
+            return True
+        return False
+
+    def data(self, index: ModelIndex, role: int = DISPLAY) -> Any:
+        m = self.member(index)
+        if role not in ANSWERED or m is None or self.shown is None:
+            return None
+        col = index.column()
+        keep, queued = self.groups.keep, self.groups.queued
         if role == MemberRole:
             return m
+        if role == GroupRole:
+            return self.shown
         if role == PathRole:
             return m.path
         if role == DISPLAY:
-            if col == COL_PATH:
-                return file_then_folder(m.path)
-            if col == COL_SIZE:
-                return human_size(m.size)
-            if col == COL_DISTANCE:
-                return m.distance
-            if col == COL_SIMILARITY:
-                score = m.score
-                if score is not None:  # verified on the texts
-                    return similarity_text(score * 100)  # the figure the diff's header shows too
-                return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
-            if col == COL_MODIFIED:
-                return _when(m.mtime_ns)
-            if col == COL_ENCODING:
-                return encoding_name(m.encoding)
-            if col == COL_STATUS:
-                if m.path in self.keep:
-                    return self.tr("keep")
-                if m.path in self.queued:
-                    return self.tr("to trash")
-                return self.tr("representative") if representative else ""
-            return None
+            return COLUMNS[col].member_text(Row(self.shown, m, keep, queued))
         if role == CHECK and col == COL_PATH:
-            return Qt.CheckState.Checked if m.path in self.keep else Qt.CheckState.Unchecked
-        if role == FONT and m.path in self.queued:
+            return Qt.CheckState.Checked if m.path in keep else Qt.CheckState.Unchecked
+        if role == FONT and m.path in queued:
             font = QFont()
             font.setStrikeOut(True)
             return font
-        if role == FOREGROUND and m.path in self.queued:
+        if role == FOREGROUND and m.path in queued:
             return QBrush(QColor("#b3261e"))
-        if role == TOOLTIP and col == COL_PATH:
-            return m.path
-        if role == TOOLTIP and col == COL_SIMILARITY:
-            return (self.tr("Similarity of the texts, checked character by character") if m.score
-                    is not None else self.tr("Share of the 64 fingerprint bits that agree (approximate)"))
+        if role == TOOLTIP:
+            return COLUMNS[col].member_tip(Row(self.shown, m, keep, queued))
         return None
-
-
-def _when(mtime_ns: int) -> str:
-    return _dt.datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M")

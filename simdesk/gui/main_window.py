@@ -15,7 +15,7 @@ from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progres
                           index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
-from simdesk.gui.groups_model import GroupsModel
+from simdesk.gui.groups_model import GroupsModel, MembersModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
@@ -60,6 +60,7 @@ class MainWindow(WindowMessages):
         self._closing = False
 
         self.groups_model = GroupsModel(self)
+        self.members_model = MembersModel(self.groups_model, self)
         self.problems_model = ProblemsModel(self)
         self._build_widgets()
         self._create_actions()
@@ -89,11 +90,14 @@ class MainWindow(WindowMessages):
         self.scans.ended.connect(self._on_scan_ended)
         self.threshold_bar.threshold_changed.connect(self.set_threshold)
         self.filter_edit.textChanged.connect(self.groups_model.set_filter)
-        self.groups_view.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.groups_view.doubleClicked.connect(lambda _: self.open_document())
+        self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
+        self.groups_view.selectionModel().selectionChanged.connect(self.update_actions)
+        self.members_view.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.members_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.decisions_changed.connect(self.save_decisions)
         self.groups_model.decisions_changed.connect(self.count_reviewed_soon)
         self.groups_model.modelReset.connect(self.update_actions)
+        self.groups_model.layoutChanged.connect(self.update_actions)
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
         self.diff_view.shown.connect(self.diff_shown)
 
@@ -118,6 +122,7 @@ class MainWindow(WindowMessages):
         self.refresh_recent()
         self._set_review(None)
         self.groups_model.set_grouping(None)
+        self.members_model.set_group(None)
         self.problems_model.set_problems([])
         self.diff_view.clear()
         self.stack.setCurrentWidget(self.review_page)
@@ -231,8 +236,9 @@ class MainWindow(WindowMessages):
         if self.review is None:
             return
         selected = [m.path for m in self.selected_members()]
+        current = self.current_group()
         self.groups_model.set_grouping(self.review.grouping(threshold), self.review.decisions)
-        self.reselect(selected)
+        self.reselect(selected or ([current.members[0].path] if current is not None else []))
         self._show_counts()
         self.count_reviewed_soon()
         self.groups_shown.emit()
@@ -247,7 +253,12 @@ class MainWindow(WindowMessages):
 
     # -- selection and the diff -----------------------------------------------------------------------
     def current_pair(self) -> tuple[Member, Member] | None:
-        return pair_to_compare(self.selected_members(), self.groups_model.group(self.groups_view.currentIndex()))
+        return pair_to_compare(self.selected_members(), self.members_model.shown)
+
+    def _current_group_changed(self) -> None:
+        """Another group is current: its members below, its first pair compared."""
+        self.show_current_members()
+        self._selection_changed()
 
     def _selection_changed(self) -> None:
         self.update_actions()
@@ -298,18 +309,18 @@ class MainWindow(WindowMessages):
 
     def toggle_keep(self) -> None:
         """Space: keep every selected copy, or none of them if the current one was kept."""
-        if rows := self.selected_member_rows():
+        if (members := self.selected_members_current_first()) and self.members_model.shown is not None:
             self._checkpoint()
-            self.groups_model.toggle_keep_rows(rows)
+            self.groups_model.toggle_keep(members, self.members_model.shown)
 
     def toggle_queued(self) -> None:
         """Delete: queue every selected copy for the trash, or none of them if the current one was queued."""
-        if rows := self.selected_member_rows():
+        if members := self.selected_members_current_first():
             self._checkpoint()
-            self.groups_model.toggle_queued_rows(rows)
+            self.groups_model.toggle_queued(members)
 
     def keep_by_rule(self, rule: str) -> None:
-        if self.review is not None and (group := self.groups_model.group(self.groups_view.currentIndex())):
+        if self.review is not None and (group := self.current_group()):
             self._checkpoint()
             self.review.keep_by_rule(group, rule)
             self.groups_model.marks_changed()
@@ -319,18 +330,13 @@ class MainWindow(WindowMessages):
         """Select the next group (in the order shown) where no copy is kept yet, and show its first pair."""
         if self.review is None:
             return
-        current = self.groups_model.group(self.groups_view.currentIndex())
+        current = self.current_group()
         gid = self.review.next_undecided(self.groups_model.visible_group_ids(), current.id if current else None,
                                          self.threshold_bar.value())
         if gid is None:
             self.statusBar().showMessage(self.tr("Every group shown has a copy to keep"))
             return
-        row = self.groups_model.visible_group_ids().index(gid)
-        group = self.groups_model.index(row, 0)
-        self.groups_view.collapseAll()
-        self.groups_view.setCurrentIndex(group)
-        self.groups_view.expand(group)
-        self.groups_view.scrollTo(group)
+        self.show_group_row(self.groups_model.row_of_group(gid))
 
     def keep_by_rule_everywhere(self, rule: str | KeepChain, keep_in: str | None = None) -> None:
         """Apply a rule (one criterion or a chain, and a reference folder) to the selected groups, else the

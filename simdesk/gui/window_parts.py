@@ -7,15 +7,15 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, QUrl
+from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
-                               QStackedWidget, QTableView, QTabWidget, QTreeView, QVBoxLayout, QWidget)
+                               QStackedWidget, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
-from simdesk.core import KEEP_RULES, Member
+from simdesk.core import KEEP_RULES, Group, Member
 from simdesk.gui.diff_view import DiffView
-from simdesk.gui.groups_model import COL_PATH
+from simdesk.gui.groups_model import COL_MEMBERS, COL_PATH, COLUMNS
 from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
@@ -62,29 +62,28 @@ class WindowParts(QMainWindow):
         self.filter_edit = QLineEdit(left)
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.setObjectName("filter")
-        self.groups_view = QTreeView(left)
-        self.groups_view.setObjectName("groups")
-        self.groups_view.setModel(self.groups_model)
-        self.groups_view.setUniformRowHeights(True)  # no per-row size queries over 100,000 groups
+        # the groups, one row each, above the members of the current one: two flat tables (a view asks a flat
+        # model for its visible cells only, so regrouping 4,000 groups costs a screenful)
+        self.groups_split = QSplitter(Qt.Orientation.Vertical, left)
+        self.groups_split.setObjectName("groups_split")
+        self.groups_view = self._list_view(self.groups_model, "groups")
         self.groups_view.setSortingEnabled(True)
-        self.groups_view.header().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
-        self.groups_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.groups_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.groups_view.setAllColumnsShowFocus(True)
-        self.groups_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # file name first: both ends stay
-        self.groups_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.groups_view.customContextMenuRequested.connect(self.show_context_menu)
-        header = self.groups_view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((310, 76, 70, 70, 80, 120, 70, 100)):
-            header.resizeSection(col, width)
+        self.groups_view.horizontalHeader().setSortIndicator(COL_MEMBERS, Qt.SortOrder.DescendingOrder)
+        self.members_view = self._list_view(self.members_model, "members")
+        # the members' columns follow the groups' widths and order, which the settings remember
+        groups_header, members_header = self.groups_view.horizontalHeader(), self.members_view.horizontalHeader()
+        groups_header.sectionResized.connect(lambda col, _old, new: members_header.resizeSection(col, new))
+        groups_header.sectionMoved.connect(lambda _col, old, new: members_header.moveSection(old, new))
+        self.groups_split.addWidget(self.groups_view)
+        self.groups_split.addWidget(self.members_view)
+        self.groups_split.setStretchFactor(0, 3)
+        self.groups_split.setStretchFactor(1, 2)
         self.problems_view = QTableView(left)
         self.problems_view.setModel(self.problems_model)
         self.problems_view.horizontalHeader().setStretchLastSection(True)
         self.problems_view.setColumnWidth(0, 320)
         self.tabs = QTabWidget(left)
-        self.tabs.addTab(self.groups_view, "")
+        self.tabs.addTab(self.groups_split, "")
         self.tabs.addTab(self.problems_view, "")
         col = QVBoxLayout(left)
         col.setContentsMargins(4, 4, 4, 4)
@@ -114,6 +113,33 @@ class WindowParts(QMainWindow):
         bar.addPermanentWidget(self.cancel_button)
         for widget in (self.progress_label, self.progress_bar, self.cancel_button):
             widget.setVisible(False)
+
+    def _list_view(self, model: QAbstractItemModel, name: str) -> QTableView:
+        """A flat list of groups or members: whole rows selected, several at once, names elided in the
+        middle (file name first: both ends stay), one row height for all (no per-row size query)."""
+        view = QTableView(self)
+        view.setObjectName(name)
+        view.setModel(model)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        view.setShowGrid(False)
+        view.setWordWrap(False)
+        view.setAlternatingRowColors(True)
+        view.setTabKeyNavigation(False)  # Tab moves on to the next widget
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(partial(self.show_context_menu, view))
+        rows = view.verticalHeader()
+        rows.setVisible(False)
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(view.fontMetrics().height() + 8)
+        header = view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setHighlightSections(False)
+        for col, column in enumerate(COLUMNS):
+            header.resizeSection(col, column.width)
+        return view
 
 
     def _create_actions(self) -> None:
@@ -281,20 +307,26 @@ class WindowParts(QMainWindow):
         self.filter_edit.setAccessibleName(self.tr("Filter groups"))
         self.groups_view.setAccessibleName(self.tr("Groups of similar documents"))
         self.groups_view.setAccessibleDescription(self.tr(
-            "One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it "
-            "for the trash"))
+            "One row per group; its documents are listed below. A rule keeps one copy in each selected group"))
+        self.members_view.setAccessibleName(self.tr("Documents of the current group"))
+        self.members_view.setAccessibleDescription(self.tr(
+            "Space keeps the selected copies, Delete queues them for the trash"))
         self.problems_view.setAccessibleName(self.tr("Files that could not be read"))
         self.diff_view.setAccessibleName(self.tr("Side-by-side comparison"))
-        order = (self.threshold_bar.slider, self.filter_edit, self.tabs, self.groups_view,
+        order = (self.threshold_bar.slider, self.filter_edit, self.tabs, self.groups_view, self.members_view,
                  self.diff_view.mode_button, self.diff_view.left, self.diff_view.right)
         for a, b in zip(order, order[1:]):
             QWidget.setTabOrder(a, b)
 
     def restore_layout(self) -> None:
         """Splitter sizes, column widths and the sort order as they were left."""
-        header = self.groups_view.header()
+        header = self.groups_view.horizontalHeader()
         if (state := self.settings.view_state("groups_header")) is not None and header.restoreState(state):
             self.groups_view.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
+            for col in range(header.count()):
+                self.members_view.horizontalHeader().resizeSection(col, header.sectionSize(col))
+        if (state := self.settings.view_state("groups_split")) is not None:
+            self.groups_split.restoreState(state)
         if (state := self.settings.view_state("review_splitter")) is not None:
             self.review_page.restoreState(state)
         if (state := self.settings.view_state("diff_panes")) is not None:
@@ -302,7 +334,8 @@ class WindowParts(QMainWindow):
         self.diff_view.set_mode(self.settings.diff_mode())
 
     def save_layout(self) -> None:
-        self.settings.set_view_state("groups_header", self.groups_view.header().saveState())
+        self.settings.set_view_state("groups_header", self.groups_view.horizontalHeader().saveState())
+        self.settings.set_view_state("groups_split", self.groups_split.saveState())
         self.settings.set_view_state("review_splitter", self.review_page.saveState())
         self.settings.set_view_state("diff_panes", self.diff_view.panes.saveState())
 
@@ -321,10 +354,10 @@ class WindowParts(QMainWindow):
             menu.addAction(a)
         return menu
 
-    def show_context_menu(self, pos: QPoint) -> None:
+    def show_context_menu(self, view: QTableView, pos: QPoint) -> None:
         menu = self.context_menu()
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        menu.popup(self.groups_view.viewport().mapToGlobal(pos))
+        menu.popup(view.viewport().mapToGlobal(pos))
 
     def show_manual(self) -> None:
         """The short manual, in the interface's language, in a window of its own (not modal)."""
@@ -338,8 +371,8 @@ class WindowParts(QMainWindow):
     def update_actions(self) -> None:
         """Enable what applies to the current selection."""
         has_groups = self.groups_model.grouping is not None
-        has_member = self.groups_model.member(self.groups_view.currentIndex()) is not None
-        has_group = self.groups_model.group(self.groups_view.currentIndex()) is not None
+        has_member = bool(self.selected_members())
+        has_group = self.current_group() is not None
         for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move,
                   *self.act_keep_rules_all.values(), self.act_keep_chain):
             a.setEnabled(has_groups)
@@ -368,42 +401,71 @@ class WindowParts(QMainWindow):
             return urls[0].toLocalFile()
         return None
 
-    # -- the selection in the groups list -------------------------------------------------------------------
+    # -- the selection in the groups list and the members list ----------------------------------------------
+    def current_group(self) -> Group | None:
+        return self.groups_model.group(self.groups_view.currentIndex())
+
+    def show_group_row(self, row: int) -> None:
+        """Make group `row` the current one (its members shown below), scrolled to."""
+        index = self.groups_model.index(row, COL_PATH)
+        self.groups_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.groups_view.scrollTo(index)
+        self.show_current_members()
+
+    def show_current_members(self) -> None:
+        self.members_model.set_group(self.current_group())
+
     def reselect(self, selected: list[str]) -> None:
-        """After a regroup or rescan, select the same members again where they still are in a group."""
-        indexes = [i for p in selected if (i := self.groups_model.index_of_path(p)).isValid()]
-        self.select_members([i for i in indexes if i.parent() == indexes[0].parent()] if indexes else [])
+        """After a regroup or rescan, select the same members again where they still are in a group (those in
+        the group of the first one)."""
+        if selected and (row := self.groups_model.row_of_path(selected[0])) >= 0:
+            if self.groups_view.currentIndex().row() != row:
+                self.show_group_row(row)
+            self.show_current_members()
+            self.select_members([self.members_model.index(r, COL_PATH) for p in selected
+                                 if (r := self.members_model.row_of_path(p)) >= 0])
+        else:
+            self.show_current_members()
+
+    def member_index(self, path: str) -> QModelIndex:
+        """The members list's row of `path`, making its group the current one (invalid: in no group shown)."""
+        row = self.groups_model.row_of_path(path)
+        if row < 0:
+            return QModelIndex()
+        if self.groups_view.currentIndex().row() != row:
+            self.show_group_row(row)
+        return self.members_model.index(self.members_model.row_of_path(path), COL_PATH)
 
     def select_members(self, indexes: list[QModelIndex]) -> None:
-        """Select these member rows (expanding their group), the first one current."""
+        """Select these rows of the members list, the first one current."""
         if not indexes:
             return
-        selection = self.groups_view.selectionModel()
-        self.groups_view.expand(indexes[0].parent())
+        selection = self.members_view.selectionModel()
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         selection.setCurrentIndex(indexes[0], QItemSelectionModel.SelectionFlag.ClearAndSelect
                                   | QItemSelectionModel.SelectionFlag.Rows)
         for idx in indexes[1:]:
             selection.select(idx, flags)
-        self.groups_view.scrollTo(indexes[0])
+        self.members_view.scrollTo(indexes[0])
 
     def selected_members(self) -> list[Member]:
-        rows = sorted(self.groups_view.selectionModel().selectedRows(COL_PATH),
-                      key=lambda i: (i.parent().row(), i.row()))
-        return [m for i in rows if (m := self.groups_model.member(i)) is not None]
+        """The selected members, in the list's order."""
+        rows = sorted(i.row() for i in self.members_view.selectionModel().selectedRows(COL_PATH))
+        members = self.members_model.members()
+        return [members[r] for r in rows if r < len(members)]
 
-    def selected_member_rows(self) -> list[QModelIndex]:
-        """Every selected member row, the current one first."""
-        current = self.groups_view.currentIndex()
-        current = self.groups_model.index(current.row(), COL_PATH, current.parent())
-        rows = [i for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
-                if self.groups_model.member(i) is not None and i != current]
-        return ([current] if self.groups_model.member(current) is not None else []) + rows
+    def selected_members_current_first(self) -> list[Member]:
+        """Every selected member, the current one first (Space and Delete toggle as it is)."""
+        current = self.members_model.member(self.members_view.currentIndex())
+        rest = [m for m in self.selected_members() if current is None or m.path != current.path]
+        return ([current] if current is not None else []) + rest
 
     def rule_scope(self) -> list[int] | None:
         """The groups a rule over "every group" acts on: the selected ones, else the ones the filter shows
         (None: every group)."""
-        selected = {self.groups_model.group(i).id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)}
+        selected = {g.id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
+                    if (g := self.groups_model.group(i)) is not None}
         if selected:
             return sorted(selected)
         if self.groups_model.filter_text:
@@ -412,9 +474,8 @@ class WindowParts(QMainWindow):
 
     # -- documents ------------------------------------------------------------------------------------
     def _current_path(self) -> Path | None:
-        idx = self.groups_view.currentIndex()
-        member, group = self.groups_model.member(idx), self.groups_model.group(idx)
-        rel = member.path if member else (group.members[0].path if group else None)
+        selected, group = self.selected_members_current_first(), self.current_group()
+        rel = selected[0].path if selected else (group.members[0].path if group else None)
         return self.root / rel if rel and self.root else None
 
     def open_document(self) -> None:

@@ -110,15 +110,10 @@ def test_without_a_pair_regroups_in_memory_and_keeps_verification():
     assert [sorted(m.path for m in g.members) for g in split.at(12)] == [["f001.txt", "f002.txt"]]
 
 
-def test_max_distances_equal_the_built_groups(tmp_path):
-    """Grouping.max_distances (a sort by distance) agrees with every Group.max_distance, pairs and larger."""
-    import numpy as np
-
-    from simdesk.core.groups import Grouper
-    from simdesk.core.index import Snapshot
-
-    rng = np.random.default_rng(4)
-    n = 400
+def random_groups(seed: int = 4, n: int = 400, scores: bool = False):
+    """Two copies of one grouping of `n` random fingerprints in groups of 2-5 (distances up to 12 bits), one
+    to build every Group of, one left unbuilt; verified with random scores when `scores`."""
+    rng = np.random.default_rng(seed)
     fps = rng.integers(0, 2**63, size=n, dtype=np.int64).view(np.uint64)
     i, j = [], []
     k = 0
@@ -132,10 +127,46 @@ def test_max_distances_equal_the_built_groups(tmp_path):
     i, j = np.array(i), np.array(j)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     ids = np.arange(n)
-    snap = Snapshot(ids, fps, np.full(n, 10), np.full(n, 0), np.full(n, 10), [f"{x:04d}.txt" for x in ids],
-                    [f"{x}" for x in ids], ["utf-8"] * n)
-    grouping = Grouper(snap, i, j, d, max_threshold=64).at(64)
+    snap = Snapshot(ids, fps, rng.integers(10, 10_000, n), rng.integers(0, 10**12, n), np.full(n, 10),
+                    [f"{x:04d}.txt" for x in ids], [f"{x}" for x in ids], ["utf-8"] * n)
+    s = rng.uniform(0.5, 1.0, len(i)) if scores else None
+    make = lambda: Grouper(snap, i, j, d, max_threshold=64, scores=s, min_score=0.5 if scores else None).at(64)  # noqa: E731
+    return make(), make()
+
+
+def test_max_distances_equal_the_built_groups():
+    """Grouping.max_distances (a sort by distance) agrees with every Group.max_distance, pairs and larger."""
+    grouping, fresh = random_groups()
     assert len(grouping) > 50 and (grouping.sizes() > 2).any()
     expected = [grouping.group(k).max_distance for k in range(len(grouping))]
-    fresh = Grouper(snap, i, j, d, max_threshold=64).at(64)
     assert fresh.max_distances.tolist() == expected
+
+
+def test_whole_array_views_of_a_grouping_agree_with_its_groups():
+    """What the window sorts and filters by, computed without building a Group, against the built Groups:
+    each row's group, each group's representative, least verified similarity, size, latest change, path."""
+    grouping, fresh = random_groups(7, scores=True)
+    groups = list(grouping)
+    snap = grouping.snapshot
+    row_of = {p: r for r, p in enumerate(snap.paths)}
+    owner = np.full(len(snap), -1)
+    for k, g in enumerate(groups):
+        owner[[row_of[m.path] for m in g.members]] = k
+    assert fresh.row_groups.tolist() == owner.tolist()
+    assert fresh.representatives.tolist() == [row_of[g.members[0].path] for g in groups]
+    least = [min(m.score for m in g.members[1:] if m.score is not None) for g in groups]
+    assert np.allclose(fresh.least_scores, least)
+    keys = {"members": lambda g: len(g.members), "size": lambda g: g.total_size,
+            "modified": lambda g: max(m.mtime_ns for m in g.members), "path": lambda g: min(m.path for m in g.members),
+            "distance": lambda g: g.max_distance, "similarity": lambda g: least[g.id - 1]}
+    for key, value in keys.items():
+        for descending in (False, True):
+            order = fresh.ordered(np.arange(len(fresh)), key, descending).tolist()
+            assert sorted(order) == list(range(len(groups)))
+            shown = [value(groups[k]) for k in order]
+            assert shown == sorted(shown, reverse=descending), key
+    needle = groups[3].members[-1].path[1:3]
+    assert fresh.matching(needle.upper() + " ").tolist() == [k for k, g in enumerate(groups)
+                                                             if any(needle in m.path for m in g.members)]
+    assert fresh.matching("").tolist() == list(range(len(groups)))
+    assert fresh._groups == {}  # none of this built a Group

@@ -55,16 +55,16 @@ def test_table_and_diff_header_show_one_similarity(qtbot, verified, data_dir, co
     qtbot.addWidget(window)
     window.show()
     open_and_wait(qtbot, window, corpus)
-    model = window.groups_model
+    model, members = window.groups_model, window.members_model
     checked = 0
     for r in range(model.rowCount()):
-        group = model.index(r, 0)
-        for k in range(1, model.rowCount(group)):
-            m = model.index(k, 0, group).data(MemberRole)
+        window.show_group_row(r)
+        for k in range(1, members.rowCount()):
+            m = members.index(k, 0).data(MemberRole)
             if m.score is None or m.score >= 0.995:
                 continue
-            shown = model.index(k, COL_SIMILARITY, group).data()
-            rep = model.index(0, 0, group).data(MemberRole)
+            shown = members.index(k, COL_SIMILARITY).data()
+            rep = members.index(0, 0).data(MemberRole)
             show_pair(qtbot, window, rep.path, m.path)
             assert f"Similarity {shown}" in window.diff_view.summary.text(), (shown, window.diff_view.summary.text())
             checked += 1
@@ -95,10 +95,10 @@ def test_encodings_and_long_names_as_people_read_them(qtbot, window, tmp_path):
     root = rewrapped_folder(tmp_path)
     open_and_wait(qtbot, window, root)
     idx = member_index(window, "reposts/2024/article-reflowed.txt")
-    model = window.groups_model
-    assert model.index(idx.row(), COL_ENCODING, idx.parent()).data() == "GB18030"
+    model = window.members_model
+    assert model.index(idx.row(), COL_ENCODING).data() == "GB18030"
     assert idx.data() == "article-reflowed.txt — reposts/2024"  # the name first, the folder after
-    assert window.groups_view.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert window.groups_view.textElideMode() == window.members_view.textElideMode() == Qt.TextElideMode.ElideMiddle
     assert idx.data(Qt.ItemDataRole.ToolTipRole) == "reposts/2024/article-reflowed.txt"
     tips = [model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
             for c in range(model.columnCount())]
@@ -171,7 +171,7 @@ def test_diff_colours_keep_the_text_readable(qtbot, window, tmp_path, palette):
 def test_main_widgets_have_accessible_names_and_tab_reaches_the_diff(qtbot, window, tmp_path):
     root = rewrapped_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    named = (window.groups_view, window.filter_edit, window.threshold_bar.slider, window.diff_view.left,
+    named = (window.groups_view, window.members_view, window.filter_edit, window.threshold_bar.slider, window.diff_view.left,
              window.diff_view.right, window.diff_view.mode_button, window.problems_view)
     assert all(w.accessibleName() for w in named)
     assert len({w.accessibleName() for w in named}) == len(named)
@@ -193,7 +193,7 @@ def test_layout_and_sort_are_remembered(qtbot, settings, data_dir, tmp_path):
     first = make_window(settings, data_dir)
     qtbot.addWidget(first)
     first.show()
-    first.groups_view.header().resizeSection(COL_PATH, 433)
+    first.groups_view.horizontalHeader().resizeSection(COL_PATH, 433)
     first.groups_view.sortByColumn(COL_SIZE, Qt.SortOrder.AscendingOrder)
     first.review_page.setSizes([700, 400])
     sizes = first.review_page.sizes()
@@ -201,8 +201,9 @@ def test_layout_and_sort_are_remembered(qtbot, settings, data_dir, tmp_path):
     second = make_window(settings, data_dir)
     qtbot.addWidget(second)
     second.show()
-    header = second.groups_view.header()
+    header = second.groups_view.horizontalHeader()
     assert header.sectionSize(COL_PATH) == 433
+    assert second.members_view.horizontalHeader().sectionSize(COL_PATH) == 433  # the members follow
     assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (COL_SIZE, Qt.SortOrder.AscendingOrder)
     assert (second.groups_model.sort_column, second.groups_model.sort_order) == (COL_SIZE,
                                                                                  Qt.SortOrder.AscendingOrder)

@@ -37,8 +37,8 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
     assert "≥ 70% similar" in label and "bits" not in label
     assert "bits" not in window.threshold_bar.histogram.toolTip()
     # members show their verified similarity, not the fingerprint's
-    group = window.groups_model.index(0, 0)
-    member = window.groups_model.index(1, COL_SIMILARITY, group)
+    window.show_group_row(0)
+    member = window.members_model.index(1, COL_SIMILARITY)
     assert "Similarity of the texts" in member.data(Qt.ItemDataRole.ToolTipRole)
 
     out = tmp_path / "groups.json"

@@ -108,6 +108,32 @@ def test_slider_regroups_as_the_engine_says(qtbot, window, corpus):
     assert window.settings.get("review/last_threshold") == 5
 
 
+def test_dragging_the_slider_regroups_while_it_moves(qtbot, window, corpus):
+    """A drag moving one step every 15 ms (faster than regroups are allowed): the first step regroups at
+    once, the groups follow during the drag, not only once it stops, and each grouping shown is the
+    engine's at that threshold."""
+    open_and_wait(qtbot, window, corpus)
+    with Index(window.index_path) as index:
+        grouper = grouper_for(index)
+    slider = window.threshold_bar.slider
+    window.set_threshold(0)
+    shown: list[tuple[int, int, list]] = []  # (threshold, slider value when shown, groups)
+    window.groups_shown.connect(lambda: shown.append((window.groups_model.grouping.threshold, slider.value(),
+                                                      sorted(map(sorted, shown_groups(window))))))
+    slider.setSliderDown(True)  # the mouse button stays down throughout
+    slider.setValue(1)
+    assert window.groups_model.grouping.threshold == 1  # the first step regroups at once, not after a pause
+    for value in range(2, 13):
+        slider.setValue(value)
+        qtbot.wait(15)
+    during = {t for t, at, _ in shown if at < 12}
+    assert len(during) >= 2, shown  # regrouped at least twice before the drag reached its end
+    qtbot.waitUntil(lambda: window.groups_model.grouping.threshold == 12, timeout=5000)  # the last step too
+    slider.setSliderDown(False)
+    for threshold, _, groups in shown:
+        assert groups == sorted(sorted(m.path for m in g.members) for g in grouper.at(threshold))
+
+
 def test_filter_and_sort(qtbot, window, tmp_path):
     open_and_wait(qtbot, window, small_folder(tmp_path))
     assert window.groups_model.rowCount() == 2
@@ -388,20 +414,24 @@ def test_a_folder_that_vanished_reports_a_failure(qtbot, window, tmp_path):
 def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    view = window.groups_view
-    view.setFocus()
-    group = group_index_containing(window, "poem.txt")
+    groups, members = window.groups_view, window.members_view
+    groups.setFocus()
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([window.groups_model.index(0, 0, group)])  # its first member
-    first = window.groups_model.member(view.currentIndex()).path
+        window.show_group_row(0)
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        qtbot.keyClick(view, Qt.Key.Key_Down)
-    second = window.groups_model.member(view.currentIndex())
+        qtbot.keyClick(groups, Qt.Key.Key_Down)  # the next group: its members below, its first pair compared
+    group = window.groups_model.group(groups.currentIndex())
+    assert group is window.members_model.shown and group.id != window.groups_model.group_at(0).id
+    assert group.members[1].path in window.diff_view.right_title.text()
+    members.setFocus()
+    with qtbot.waitSignal(window.diff_shown, timeout=10_000):
+        window.select_members([window.members_model.index(0, 0)])  # its first member
+    first = window.members_model.member(members.currentIndex()).path
+    with qtbot.waitSignal(window.diff_shown, timeout=10_000):
+        qtbot.keyClick(members, Qt.Key.Key_Down)
+    second = window.members_model.member(members.currentIndex())
     assert second is not None and second.path != first
     assert second.path in window.diff_view.right_title.text() + window.diff_view.left_title.text()
-    qtbot.keyClick(view, Qt.Key.Key_Left)  # up to the group row
-    assert window.groups_model.member(view.currentIndex()) is None
-    assert window.groups_model.group(view.currentIndex()) is not None
 
 
 def test_typing_in_the_filter_box_is_not_taken_by_shortcuts(qtbot, window, tmp_path):

@@ -8,7 +8,6 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from simdesk.cli import main as cli_main
-from simdesk.gui.groups_model import MemberRole
 
 SCAN_TIMEOUT_MS = 60_000
 
@@ -25,13 +24,9 @@ def trashed_names(home: Path) -> list[str]:
 
 
 def shown_groups(window) -> list[frozenset[str]]:
-    """The groups as the view shows them: each group row's member paths."""
+    """The groups as the list shows them, in its order: each group row's member paths."""
     model = window.groups_model
-    out = []
-    for r in range(model.rowCount()):
-        parent = model.index(r, 0)
-        out.append(frozenset(model.index(k, 0, parent).data(MemberRole).path for k in range(model.rowCount(parent))))
-    return out
+    return [frozenset(m.path for m in model.group(model.index(r, 0)).members) for r in range(model.rowCount())]
 
 
 def engine_groups(folder: Path, threshold: int | None, db: Path) -> dict:
@@ -49,20 +44,14 @@ def as_sets(doc: dict) -> list[frozenset[str]]:
 
 
 def group_index_containing(window, path: str):
-    """The group row whose members include `path` (fails the test when none does)."""
-    model = window.groups_model
-    for r in range(model.rowCount()):
-        parent = model.index(r, 0)
-        for k in range(model.rowCount(parent)):
-            idx = model.index(k, 0, parent)
-            if idx.data(MemberRole).path == path:
-                return parent
-    raise AssertionError(f"{path} is in no group")
+    """The groups list's row whose group holds `path` (fails the test when none does)."""
+    row = window.groups_model.row_of_path(path)
+    assert row >= 0, f"{path} is in no group"
+    return window.groups_model.index(row, 0)
 
 
 def member_index(window, path: str):
-    """The member row showing `path`."""
-    parent = group_index_containing(window, path)
-    model = window.groups_model
-    return next(model.index(k, 0, parent) for k in range(model.rowCount(parent))
-                if model.index(k, 0, parent).data(MemberRole).path == path)
+    """The members list's row showing `path`, its group made the current one (as a click on it does)."""
+    idx = window.member_index(path)
+    assert idx.isValid(), f"{path} is in no group"
+    return idx

@@ -122,127 +122,127 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="292" />
+        <location filename="../../gui/groups_model.py" line="131" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="293" />
+        <location filename="../../gui/groups_model.py" line="136" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="294" />
+        <location filename="../../gui/groups_model.py" line="139" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="295" />
+        <location filename="../../gui/groups_model.py" line="142" />
         <source>Fingerprint bits that differ from the group's first document (advanced)</source>
         <translation>与组中第一个文档指纹不同的位数（高级）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="296" />
+        <location filename="../../gui/groups_model.py" line="145" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="298" />
+        <location filename="../../gui/groups_model.py" line="152" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="299" />
+        <location filename="../../gui/groups_model.py" line="155" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="300" />
+        <location filename="../../gui/groups_model.py" line="158" />
         <source>Keep, to trash, or the group's representative</source>
         <translation>保留、移入废纸篓，或组的代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="303" />
+        <location filename="../../gui/groups_model.py" line="130" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="303" />
+        <location filename="../../gui/groups_model.py" line="135" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="303" />
+        <location filename="../../gui/groups_model.py" line="138" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="303" />
+        <location filename="../../gui/groups_model.py" line="141" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="304" />
+        <location filename="../../gui/groups_model.py" line="144" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="304" />
+        <location filename="../../gui/groups_model.py" line="151" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="304" />
+        <location filename="../../gui/groups_model.py" line="154" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="304" />
+        <location filename="../../gui/groups_model.py" line="157" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="336" />
+        <location filename="../../gui/groups_model.py" line="132" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="353" />
+        <location filename="../../gui/groups_model.py" line="98" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="353" />
+        <location filename="../../gui/groups_model.py" line="100" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="354" />
+        <location filename="../../gui/groups_model.py" line="101" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="386" />
+        <location filename="../../gui/groups_model.py" line="107" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="388" />
+        <location filename="../../gui/groups_model.py" line="109" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="389" />
+        <location filename="../../gui/groups_model.py" line="110" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="402" />
+        <location filename="../../gui/groups_model.py" line="148" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="403" />
+        <location filename="../../gui/groups_model.py" line="150" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -250,12 +250,12 @@
 <context>
     <name>Histogram</name>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="38" />
+        <location filename="../../gui/threshold_bar.py" line="39" />
         <source>%1 bits: %2 pairs</source>
         <translation>%1 位：%2 对</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="38" />
+        <location filename="../../gui/threshold_bar.py" line="39" />
         <source>%1/12: %2 pairs</source>
         <translation>%1/12：%2 对</translation>
     </message>
@@ -263,112 +263,112 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="216" />
+        <location filename="../../gui/main_window.py" line="221" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="124" />
+        <location filename="../../gui/main_window.py" line="129" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="139" />
+        <location filename="../../gui/main_window.py" line="144" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="146" />
+        <location filename="../../gui/main_window.py" line="151" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="173" />
+        <location filename="../../gui/main_window.py" line="178" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="174" />
+        <location filename="../../gui/main_window.py" line="179" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="263" />
+        <location filename="../../gui/main_window.py" line="274" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="274" />
+        <location filename="../../gui/main_window.py" line="285" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="286" />
+        <location filename="../../gui/main_window.py" line="297" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="288" />
+        <location filename="../../gui/main_window.py" line="299" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="317" />
+        <location filename="../../gui/main_window.py" line="328" />
         <source>Every group shown has a copy to keep</source>
         <translation>显示的每个组都已有要保留的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="339" />
+        <location filename="../../gui/main_window.py" line="345" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="347" />
+        <location filename="../../gui/main_window.py" line="353" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="355" />
+        <location filename="../../gui/main_window.py" line="361" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="362" />
+        <location filename="../../gui/main_window.py" line="368" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="378" />
+        <location filename="../../gui/main_window.py" line="384" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="390" />
+        <location filename="../../gui/main_window.py" line="396" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="427" />
+        <location filename="../../gui/main_window.py" line="414" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="441" />
+        <location filename="../../gui/main_window.py" line="428" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="436" />
+        <location filename="../../gui/main_window.py" line="423" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="207" />
+        <location filename="../../gui/main_window.py" line="212" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="452" />
+        <location filename="../../gui/main_window.py" line="439" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -471,37 +471,37 @@
 <context>
     <name>ThresholdBar</name>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="96" />
+        <location filename="../../gui/threshold_bar.py" line="98" />
         <source>Threshold</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="98" />
+        <location filename="../../gui/threshold_bar.py" line="100" />
         <source>Largest Hamming distance between near-duplicates (bits of 64)</source>
         <translation>近似重复之间允许的最大汉明距离（64 位中的位数）</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="101" />
+        <location filename="../../gui/threshold_bar.py" line="103" />
         <source>Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate.</source>
         <translation>显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="127" />
+        <location filename="../../gui/threshold_bar.py" line="130" />
         <source>%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed</source>
         <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="130" />
+        <location filename="../../gui/threshold_bar.py" line="133" />
         <source>Each pair checked on its text: at least %1% alike</source>
         <translation>每一对都核对过文本：相似度至少 %1%</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="141" />
+        <location filename="../../gui/threshold_bar.py" line="155" />
         <source>≤ %1 bits (~%2% similar)</source>
         <translation>≤ %1 位（约 %2% 相似）</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="144" />
+        <location filename="../../gui/threshold_bar.py" line="158" />
         <source>≥ %1% similar · reach %2/12</source>
         <translation>≥ %1% 相似 · 范围 %2/12</translation>
     </message>
@@ -627,281 +627,291 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="209" />
+        <location filename="../../gui/window_parts.py" line="235" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="210" />
+        <location filename="../../gui/window_parts.py" line="236" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="211" />
+        <location filename="../../gui/window_parts.py" line="237" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="213" />
+        <location filename="../../gui/window_parts.py" line="239" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="215" />
+        <location filename="../../gui/window_parts.py" line="241" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="216" />
+        <location filename="../../gui/window_parts.py" line="242" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="217" />
+        <location filename="../../gui/window_parts.py" line="243" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="218" />
+        <location filename="../../gui/window_parts.py" line="244" />
         <source>Filter by path</source>
         <translation>按路径筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="219" />
+        <location filename="../../gui/window_parts.py" line="245" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="220" />
+        <location filename="../../gui/window_parts.py" line="246" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="221" />
+        <location filename="../../gui/window_parts.py" line="247" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="223" />
+        <location filename="../../gui/window_parts.py" line="249" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="223" />
+        <location filename="../../gui/window_parts.py" line="249" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="224" />
+        <location filename="../../gui/window_parts.py" line="250" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="224" />
+        <location filename="../../gui/window_parts.py" line="250" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="225" />
+        <location filename="../../gui/window_parts.py" line="251" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="226" />
+        <location filename="../../gui/window_parts.py" line="252" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="227" />
+        <location filename="../../gui/window_parts.py" line="253" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="227" />
+        <location filename="../../gui/window_parts.py" line="253" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="228" />
+        <location filename="../../gui/window_parts.py" line="254" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="228" />
+        <location filename="../../gui/window_parts.py" line="254" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="229" />
-        <location filename="../../gui/window_parts.py" line="233" />
+        <location filename="../../gui/window_parts.py" line="255" />
+        <location filename="../../gui/window_parts.py" line="259" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="230" />
-        <location filename="../../gui/window_parts.py" line="234" />
+        <location filename="../../gui/window_parts.py" line="256" />
+        <location filename="../../gui/window_parts.py" line="260" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="231" />
-        <location filename="../../gui/window_parts.py" line="235" />
+        <location filename="../../gui/window_parts.py" line="257" />
+        <location filename="../../gui/window_parts.py" line="261" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="232" />
-        <location filename="../../gui/window_parts.py" line="236" />
+        <location filename="../../gui/window_parts.py" line="258" />
+        <location filename="../../gui/window_parts.py" line="262" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="237" />
+        <location filename="../../gui/window_parts.py" line="263" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="238" />
+        <location filename="../../gui/window_parts.py" line="264" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="239" />
+        <location filename="../../gui/window_parts.py" line="265" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="240" />
+        <location filename="../../gui/window_parts.py" line="266" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="241" />
+        <location filename="../../gui/window_parts.py" line="267" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="242" />
+        <location filename="../../gui/window_parts.py" line="268" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="243" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="244" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="244" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="245" />
+        <location filename="../../gui/window_parts.py" line="271" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="245" />
+        <location filename="../../gui/window_parts.py" line="271" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="246" />
+        <location filename="../../gui/window_parts.py" line="272" />
         <source>&amp;Filter by path</source>
         <translation>按路径筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="246" />
+        <location filename="../../gui/window_parts.py" line="272" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="247" />
+        <location filename="../../gui/window_parts.py" line="273" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="251" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="252" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="253" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="254" />
+        <location filename="../../gui/window_parts.py" line="280" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="255" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="256" />
+        <location filename="../../gui/window_parts.py" line="282" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="257" />
+        <location filename="../../gui/window_parts.py" line="283" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="258" />
+        <location filename="../../gui/window_parts.py" line="284" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="259" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="268" />
+        <location filename="../../gui/window_parts.py" line="294" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="296" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="272" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="274" />
-        <source>One row per group; expand a group to see its documents. Space keeps a copy, Delete queues it for the trash</source>
-        <translation>每行一个组；展开可看到其中的文档。空格保留副本，Delete 把副本放入待删除队列</translation>
+        <location filename="../../gui/window_parts.py" line="300" />
+        <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
+        <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="276" />
+        <location filename="../../gui/window_parts.py" line="301" />
+        <source>Documents of the current group</source>
+        <translation>当前组的文档</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="303" />
+        <source>Space keeps the selected copies, Delete queues them for the trash</source>
+        <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="304" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="305" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
