@@ -81,6 +81,11 @@ class Headline:
     dated_by: str
     source: str
 
+    @property
+    def dated_in_text(self) -> bool:
+        """Whether the date was written in the text (else it is the file's modification date)."""
+        return self.dated_by == TEXT
+
 
 def _han_number(text: str) -> int:
     """二〇二四 -> 2024 (digit by digit); 十二 -> 12, 二十一 -> 21, 十 -> 10."""

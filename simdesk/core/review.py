@@ -99,6 +99,7 @@ class Review:
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
     texts: Texts | None = None  # where texts are read again (None: the files under root)
+    _rows: tuple[object, dict[str, int]] | None = field(default=None, repr=False)  # snapshot, path -> row
 
     def __post_init__(self) -> None:
         if self.texts is None:
@@ -124,6 +125,26 @@ class Review:
         members = [m for g in self.grouping(threshold) for m in g.members]
         self.headlines.fill(members)
         return {m.path: self.headlines.of(m) for m in members}
+
+    def matching(self, query: str, grouping: Grouping | None = None) -> np.ndarray:
+        """The numbers of the groups of `grouping` (the settings' when None) with a member whose path holds
+        `query` (Grouping.matching) or whose title, source or text does, as far as they were read
+        (Headlines.matching: folded, so case, width, script and wrapping do not matter); every group for a
+        blank query."""
+        grouping = self.grouping() if grouping is None else grouping
+        by_path = grouping.matching(query)
+        if not query.strip() or not len(self.headlines):
+            return by_path
+        row_of = self._row_of_path()
+        rows = np.fromiter((row_of[p] for p in self.headlines.matching(query) if p in row_of), dtype=np.int64)
+        groups = grouping.row_groups[rows]
+        return np.union1d(by_path, groups[groups >= 0])
+
+    def _row_of_path(self) -> dict[str, int]:
+        snapshot = self.grouper.snapshot
+        if self._rows is None or self._rows[0] is not snapshot:
+            self._rows = (snapshot, {p: r for r, p in enumerate(snapshot.paths)})
+        return self._rows[1]
 
     def grouping(self, threshold: int | None = None) -> Grouping:
         """The groups at `threshold` (the settings' when None), regrouped in memory."""

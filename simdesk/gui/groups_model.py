@@ -22,7 +22,8 @@ from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex, 
                             QPersistentModelIndex, Qt, QT_TRANSLATE_NOOP, Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core import Decisions, Group, Grouping, Member, encoding_name, similarity_percent
+from simdesk.core import (Decisions, Group, Grouping, Headline, Headlines, Member, Review, encoding_name,
+                          similarity_percent)
 from simdesk.gui.diff_view import similarity_text
 from simdesk.gui.translations import fill
 
@@ -72,10 +73,55 @@ class Row:
     member: Member | None
     keep: set[str]
     queued: set[str]
+    headlines: Headlines | None = None  # the review's titles, dates and sources, as far as they were read
 
     @property
     def representative(self) -> bool:
         return self.member is not None and self.member.path == self.group.members[0].path
+
+    @property
+    def headline(self) -> Headline | None:
+        """The headline of the member (of the representative on a group row); None while not read yet."""
+        if self.headlines is None:
+            return None
+        return self.headlines.cached(self.member if self.member is not None else self.group.members[0])
+
+
+NOT_READ = "…"  # a title, date or source not read yet (the window reads them off the GUI thread)
+
+
+def _title(r: Row) -> str:
+    h = r.headline
+    return NOT_READ if h is None else h.title
+
+
+def _date(r: Row) -> str:
+    h = r.headline
+    return NOT_READ if h is None else h.date
+
+
+def _source(r: Row) -> str:
+    h = r.headline
+    return NOT_READ if h is None else h.source
+
+
+def _date_font(r: Row) -> QFont | None:
+    """Italics for a date that is the file's modification time, not one the text carries."""
+    h = r.headline
+    if h is None or h.dated_in_text:
+        return None
+    font = QFont()
+    font.setItalic(True)
+    return font
+
+
+def _date_tip(r: Row) -> str | None:
+    h = r.headline
+    if h is None:
+        return None
+    if h.dated_in_text:
+        return QCoreApplication.translate("GroupsModel", "The date written in the text")
+    return QCoreApplication.translate("GroupsModel", "No date in the text: the file's modification date")
 
 
 def _group_similarity(g: Group) -> str:
@@ -132,6 +178,18 @@ COLUMNS: tuple[Column, ...] = (
            lambda r: fill(QCoreApplication.translate("GroupsModel", "Group %1: %2"), str(r.group.id),
                           file_then_folder(r.group.members[0].path)),
            lambda r: file_then_folder(r.member.path), "path", lambda r: r.member.path),
+    Column("title", QT_TRANSLATE_NOOP("GroupsModel", "Title"),
+           QT_TRANSLATE_NOOP("GroupsModel", "The document's first meaningful line (a web page's own title), not a "
+                                            "repost notice or a byline; a group row shows its first document's"),
+           240, _title, _title, None, lambda r: r.headline.title if r.headline else None),
+    Column("date", QT_TRANSLATE_NOOP("GroupsModel", "Date"),
+           QT_TRANSLATE_NOOP("GroupsModel", "The date written in the text; in italics, the file's modification date "
+                                            "(the text carries none)"),
+           84, _date, _date, None, _date_tip),
+    Column("source", QT_TRANSLATE_NOOP("GroupsModel", "Source"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Where the text says it comes from (来源, 转载, Source…), else the repost "
+                                            "notice it shares with many documents"),
+           160, _source, _source, None, lambda r: r.headline.source if r.headline else None),
     Column("members", QT_TRANSLATE_NOOP("GroupsModel", "Members"),
            QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"), 76,
            lambda r: len(r.group.members), lambda r: None, "members"),
@@ -161,6 +219,9 @@ COLUMNS: tuple[Column, ...] = (
 COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = (
     COLUMN[k] for k in ("document", "members", "size", "distance", "similarity", "modified", "encoding", "status"))
+COL_TITLE, COL_DATE, COL_SOURCE = (COLUMN[k] for k in ("title", "date", "source"))
+HEADLINE_COLUMNS = (COL_TITLE, COL_DATE, COL_SOURCE)
+DECIDED_FILTERS = ("all", "undecided", "decided")  # which groups the list shows by the editor's decisions
 
 
 def header_data(section: int, orientation: Qt.Orientation, role: int) -> Any:
@@ -189,6 +250,43 @@ class GroupsModel(QAbstractTableModel):
         self.filter_text = ""
         self.sort_column = COL_MEMBERS
         self.sort_order = Qt.SortOrder.DescendingOrder
+        self.review: Review | None = None  # the filter searches its headlines too (Review.matching)
+        self.wanted: set[int] = set()  # groups whose title was asked for before it was read: read them first
+        self.decided_filter = DECIDED_FILTERS[0]
+        self._decided: tuple[Grouping, np.ndarray] | None = None  # Review.decided of a grouping, as counted
+
+    @property
+    def headlines(self) -> Headlines | None:
+        return self.review.headlines if self.review is not None else None
+
+    def set_review(self, review: Review | None) -> None:
+        """The review whose headlines the list shows and the filter searches (its groupings are shown by
+        set_grouping)."""
+        self.review = review
+        self.wanted.clear()
+        self._decided = None
+
+    def headlines_read(self) -> None:
+        """More titles, dates and sources were read: their cells repaint, and a filter typed meanwhile
+        takes in the texts read since."""
+        if self.filter_text:
+            self.set_filter(self.filter_text)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, min(HEADLINE_COLUMNS)),
+                                  self.index(self.rowCount() - 1, max(HEADLINE_COLUMNS)))
+        self.marks_shown.emit()  # the members list repaints too
+
+    def set_decided(self, grouping: Grouping, decided: np.ndarray) -> None:
+        """Which groups of `grouping` are decided (Review.decided, counted off the GUI thread); the list
+        follows when it shows decided or undecided groups only."""
+        self._decided = (grouping, decided)
+        if self.decided_filter != DECIDED_FILTERS[0] and grouping is self.grouping:
+            self.set_filter(self.filter_text)
+
+    def set_decided_filter(self, mode: str) -> None:
+        """Show every group, the undecided ones or the decided ones (DECIDED_FILTERS)."""
+        self.decided_filter = mode
+        self.set_filter(self.filter_text)
 
     # -- contents -------------------------------------------------------------------------------------
     def set_grouping(self, grouping: Grouping | None, decisions: Decisions | None = None) -> None:
@@ -244,7 +342,12 @@ class GroupsModel(QAbstractTableModel):
     def _filtered(self) -> np.ndarray:
         if self.grouping is None:
             return np.zeros(0, dtype=np.int64)
-        return self.grouping.matching(self.filter_text)
+        ks = (self.review.matching(self.filter_text, self.grouping) if self.review is not None
+              else self.grouping.matching(self.filter_text))
+        if self.decided_filter != DECIDED_FILTERS[0] and self._decided is not None \
+                and self._decided[0] is self.grouping:
+            ks = ks[self._decided[1][ks] == (self.decided_filter == "decided")]
+        return ks
 
     def _ordered(self, ks: np.ndarray) -> np.ndarray:
         """`ks` (group numbers) in the current sort order; ties keep the engine's order (largest first)."""
@@ -340,14 +443,21 @@ class GroupsModel(QAbstractTableModel):
             return g
         if role == PathRole:
             return g.members[0].path
+        row = Row(g, None, self.keep, self.queued, self.headlines)
+        if col in HEADLINE_COLUMNS and row.headline is None:
+            self.wanted.add(g.id - 1)
         if role == DISPLAY:
-            return COLUMNS[col].group_text(Row(g, None, self.keep, self.queued))
+            return COLUMNS[col].group_text(row)
         if role == FONT and col == COL_PATH:
             font = QFont()
             font.setBold(True)
             return font
+        if role == FONT and col == COL_DATE:
+            return _date_font(row)
         if role == TOOLTIP and col == COL_PATH:
             return "\n".join(m.path for m in g.members[:20])
+        if role == TOOLTIP and col in HEADLINE_COLUMNS:
+            return COLUMNS[col].member_tip(row)
         return None
 
 
@@ -422,16 +532,19 @@ class MembersModel(QAbstractTableModel):
             return self.shown
         if role == PathRole:
             return m.path
+        row = Row(self.shown, m, keep, queued, self.groups.headlines)
+        if col in HEADLINE_COLUMNS and row.headline is None:
+            self.groups.wanted.add(self.shown.id - 1)
         if role == DISPLAY:
-            return COLUMNS[col].member_text(Row(self.shown, m, keep, queued))
+            return COLUMNS[col].member_text(row)
         if role == CHECK and col == COL_PATH:
             return Qt.CheckState.Checked if m.path in keep else Qt.CheckState.Unchecked
-        if role == FONT and m.path in queued:
-            font = QFont()
-            font.setStrikeOut(True)
+        if role == FONT and (m.path in queued or col == COL_DATE):
+            font = (_date_font(row) if col == COL_DATE else None) or QFont()
+            font.setStrikeOut(m.path in queued)
             return font
         if role == FOREGROUND and m.path in queued:
             return QBrush(QColor("#b3261e"))
         if role == TOOLTIP:
-            return COLUMNS[col].member_tip(Row(self.shown, m, keep, queued))
+            return COLUMNS[col].member_tip(row)
         return None

@@ -15,12 +15,15 @@ from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progres
                           index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
-from simdesk.gui.groups_model import GroupsModel, MembersModel
+from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.translations import fill
 from simdesk.gui.worker import Background, Scans, ScanWorker
+
+
+HEADLINE_BATCH = 150  # documents read per batch of titles (~0.1-0.3 s off the GUI thread)
 
 
 class MainWindow(WindowMessages):
@@ -35,6 +38,7 @@ class MainWindow(WindowMessages):
     failed = Signal(str)
     language_changed = Signal(str)
     reviewed = Signal(int, int)  # groups decided, groups shown at the threshold (the counter's figures)
+    headlines_done = Signal()  # every group member's title, date and source has been read
 
     def __init__(self, settings: Settings, data_dir: Path, demo: Callable[[], Path] | None = None) -> None:
         super().__init__()
@@ -58,6 +62,7 @@ class MainWindow(WindowMessages):
         self._count_soon.setInterval(100)
         self._count_soon.timeout.connect(self._count_reviewed)
         self._closing = False
+        self._reading_headlines = False
 
         self.groups_model = GroupsModel(self)
         self.members_model = MembersModel(self.groups_model, self)
@@ -90,6 +95,8 @@ class MainWindow(WindowMessages):
         self.scans.ended.connect(self._on_scan_ended)
         self.threshold_bar.threshold_changed.connect(self.set_threshold)
         self.filter_edit.textChanged.connect(self.groups_model.set_filter)
+        self.decided_filter.currentIndexChanged.connect(
+            lambda k: self.groups_model.set_decided_filter(DECIDED_FILTERS[k]))
         self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
         self.groups_view.selectionModel().selectionChanged.connect(self.update_actions)
         self.members_view.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -211,7 +218,9 @@ class MainWindow(WindowMessages):
         if old is not None:
             if review is not None:
                 review.decisions.adopt(old.decisions)
+                review.headlines.adopt(old.headlines)
             self.writer.call(old.decisions.close)
+        self.groups_model.set_review(review)
         if review is None:
             return
         self.save_decisions()
@@ -241,6 +250,7 @@ class MainWindow(WindowMessages):
         self.reselect(selected or ([current.members[0].path] if current is not None else []))
         self._show_counts()
         self.count_reviewed_soon()
+        self.read_headlines()
         self.groups_shown.emit()
 
     def _show_counts(self) -> None:
@@ -397,13 +407,60 @@ class MainWindow(WindowMessages):
             self.reviewed_label.setText("")
             return
         review, threshold = self.review, self.threshold_bar.value()
-        self.background.call(partial(review.decided, threshold), partial(self._show_reviewed, review))
+        self.background.call(lambda: (review.grouping(threshold), review.decided(threshold)),
+                             partial(self._show_reviewed, review))
 
-    def _show_reviewed(self, review: Review, decided) -> None:
+    def _show_reviewed(self, review: Review, counted) -> None:
         if review is self.review and not self._closing:  # a count may come back after the window closed
+            grouping, decided = counted
             self.reviewed_label.setText(fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}",
                                              f"{len(decided):,}"))
+            self.groups_model.set_decided(grouping, decided)
             self.reviewed.emit(int(decided.sum()), len(decided))
+
+    # -- titles, dates and sources: read off the GUI thread, a batch at a time -------------------------------
+    def read_headlines(self) -> None:
+        """Start reading the titles, dates and sources of the groups' members, unless it is under way."""
+        if not self._reading_headlines and self.review is not None:
+            self._reading_headlines = True
+            self._read_headlines(self.review, 0)
+
+    def _read_headlines(self, review: Review, position: int) -> None:
+        """One batch (HEADLINE_BATCH documents): the groups the lists asked for first, then the groups in
+        the order shown from `position`; the lists repaint after each batch."""
+        grouping, order = self.groups_model.grouping, self.groups_model.order.copy()
+        if grouping is None or self._closing:
+            self._reading_headlines = False
+            return
+        wanted = sorted(self.groups_model.wanted)
+        self.groups_model.wanted.clear()
+
+        def batch() -> int:
+            budget = HEADLINE_BATCH
+            for k in wanted:
+                if k < len(grouping):
+                    budget -= review.headlines.fill(grouping.group(k).members)
+            at = position
+            while budget > 0 and at < len(order):
+                budget -= review.headlines.fill(grouping.group(int(order[at])).members)
+                at += 1
+            return at
+
+        self.background.call(batch, partial(self._headlines_read, review, grouping, len(order)),
+                             lambda _message: setattr(self, "_reading_headlines", False))
+
+    def _headlines_read(self, review: Review, grouping, total: int, position: int) -> None:
+        if review is not self.review or self._closing:
+            self._reading_headlines = False
+            return
+        self.groups_model.headlines_read()
+        if grouping is not self.groups_model.grouping:
+            position = 0  # regrouped meanwhile: the new groups in their order (what was read is skipped)
+        elif position >= total and not self.groups_model.wanted:
+            self._reading_headlines = False
+            self.headlines_done.emit()
+            return
+        self._read_headlines(review, position)
 
     def mark_not_duplicates(self) -> None:
         if (pair := self.current_pair()) is not None and self.review is not None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
                                QStackedWidget, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
@@ -62,6 +62,9 @@ class WindowParts(QMainWindow):
         self.filter_edit = QLineEdit(left)
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.setObjectName("filter")
+        self.decided_filter = QComboBox(left)  # every group, the undecided ones, the decided ones
+        self.decided_filter.setObjectName("decided_filter")
+        self.decided_filter.addItems(["", "", ""])
         # the groups, one row each, above the members of the current one: two flat tables (a view asks a flat
         # model for its visible cells only, so regrouping 4,000 groups costs a screenful)
         self.groups_split = QSplitter(Qt.Orientation.Vertical, left)
@@ -88,7 +91,10 @@ class WindowParts(QMainWindow):
         col = QVBoxLayout(left)
         col.setContentsMargins(4, 4, 4, 4)
         col.addWidget(self.threshold_bar)
-        col.addWidget(self.filter_edit)
+        filters = QHBoxLayout()
+        filters.addWidget(self.filter_edit, 1)
+        filters.addWidget(self.decided_filter)
+        col.addLayout(filters)
         col.addWidget(self.tabs, 1)
         self.diff_view = DiffView(self.review_page)
         self.review_page.addWidget(left)
@@ -247,7 +253,11 @@ class WindowParts(QMainWindow):
         self.demo_button.setText(self.tr("Open the demo collection"))
         self.open_button.setText(self.tr("Open a folder…"))
         self.recent_label.setText(self.tr("Recent folders"))
-        self.filter_edit.setPlaceholderText(self.tr("Filter by path"))
+        self.filter_edit.setPlaceholderText(self.tr("Filter by path, title or text"))
+        for k, text in enumerate((self.tr("All groups"), self.tr("Undecided groups"), self.tr("Decided groups"))):
+            self.decided_filter.setItemText(k, text)
+        self.decided_filter.setToolTip(self.tr("Show every group, or only the groups with copies no decision "
+                                               "covers yet, or only the decided ones"))
         self.tabs.setTabText(0, self.tr("Groups"))
         self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(self.problems_model.problems))))
         self.cancel_button.setText(self.tr("Cancel"))
@@ -276,7 +286,7 @@ class WindowParts(QMainWindow):
             self.act_open_doc: self.tr("&Open in the default application"),
             self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
             self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),
-            self.act_filter: self.tr("&Filter by path"), self.act_about: self.tr("&About simdesk"),
+            self.act_filter: self.tr("&Filter by path, title or text"), self.act_about: self.tr("&About simdesk"),
             self.act_manual: self.tr("simdesk &manual"),
         }
         for a, text in texts.items():
@@ -305,6 +315,7 @@ class WindowParts(QMainWindow):
         self.threshold_bar.slider.setAccessibleDescription(self.tr(
             "Moves the least similarity a pair needs to be grouped; the groups follow at once"))
         self.filter_edit.setAccessibleName(self.tr("Filter groups"))
+        self.decided_filter.setAccessibleName(self.tr("Decided or undecided groups"))
         self.groups_view.setAccessibleName(self.tr("Groups of similar documents"))
         self.groups_view.setAccessibleDescription(self.tr(
             "One row per group; its documents are listed below. A rule keeps one copy in each selected group"))
@@ -313,7 +324,7 @@ class WindowParts(QMainWindow):
             "Space keeps the selected copies, Delete queues them for the trash"))
         self.problems_view.setAccessibleName(self.tr("Files that could not be read"))
         self.diff_view.setAccessibleName(self.tr("Side-by-side comparison"))
-        order = (self.threshold_bar.slider, self.filter_edit, self.tabs, self.groups_view, self.members_view,
+        order = (self.threshold_bar.slider, self.filter_edit, self.decided_filter, self.tabs, self.groups_view, self.members_view,
                  self.diff_view.mode_button, self.diff_view.left, self.diff_view.right)
         for a, b in zip(order, order[1:]):
             QWidget.setTabOrder(a, b)

@@ -136,3 +136,22 @@ def test_exports_carry_each_members_title_date_and_source(tmp_path):
 @pytest.mark.parametrize("text", ["", "\n\n   \n", "————\n***", "https://example.com/x"])
 def test_a_text_with_no_meaningful_line_has_no_title(text):
     assert headline_of(text, MTIME).title == ""
+
+
+def test_the_review_filters_groups_by_path_and_by_the_texts_read(tmp_path):
+    root = tmp_path / "docs"
+    (root / "news").mkdir(parents=True)
+    poem = "千山鳥飛絕，萬徑人蹤滅。孤舟蓑笠翁，獨釣寒江雪。\n" * 6
+    report = "城市更新条例草案公开征求意见\n" + "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见。\n" * 5
+    for rel, text in (("a.txt", poem), ("news/a-copy.txt", poem), ("b.txt", report), ("b-copy.txt", report)):
+        (root / rel).write_text(text, encoding="utf-8")
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    grouping = review.grouping()
+    number = {g.members[0].path: g.id - 1 for g in grouping}
+    assert review.matching("独钓寒江", grouping).tolist() == []  # nothing read yet: paths only
+    review.member_headlines()
+    assert review.matching("独钓寒江", grouping).tolist() == [number["a.txt"]]  # simplified query, traditional text
+    assert review.matching("NEWS", grouping).tolist() == [number["a.txt"]]  # by path
+    assert review.matching("征求意见", grouping).tolist() == [number["b-copy.txt"]]
+    assert review.matching("  ", grouping).tolist() == [0, 1]

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from simdesk.gui.rules_dialog import KeepRulesDialog
-from tests.folders import OTHER, small_folder
+from tests.folders import OTHER, POEM, small_folder
 from tests.gui.window_driver import open_and_wait
 
 
@@ -86,3 +86,47 @@ def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, wi
     assert window.groups_model.keep == {"copies/poem-gbk.txt"}
     assert "1 groups left alone" in window.statusBar().currentMessage()
     wait_for_count(qtbot, window, 1, 2)
+
+
+REPORT = ("城市更新条例草案公开征求意见\n2024年5月12日\n"
+          + "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，征求意见截止日期为下月底。\n" * 6
+          + "来源：新华社\n")
+
+
+def test_titles_dates_sources_and_a_filter_over_the_texts(qtbot, window, tmp_path):
+    from simdesk.gui.groups_model import COL_DATE, COL_SOURCE, COL_TITLE
+    from tests.gui.window_driver import shown_groups
+
+    root = small_folder(tmp_path)
+    (root / "report.txt").write_text(REPORT, encoding="utf-8")
+    (root / "copies" / "report-copy.txt").write_text(REPORT, encoding="utf-8")
+    with qtbot.waitSignal(window.headlines_done, timeout=60_000):
+        open_and_wait(qtbot, window, root)
+    model = window.groups_model
+    rows = {model.group(model.index(r, 0)).members[0].path: r for r in range(model.rowCount())}
+    cell = lambda path, col, role=Qt.ItemDataRole.DisplayRole: model.index(rows[path], col).data(role)  # noqa: E731
+    report = next(p for p in rows if "report" in p)
+    poem = next(p for p in rows if "poem" in p)
+    assert (cell(report, COL_TITLE), cell(report, COL_DATE), cell(report, COL_SOURCE)) == (
+        "城市更新条例草案公开征求意见", "2024-05-12", "来源：新华社")
+    assert cell(poem, COL_TITLE) == POEM.splitlines()[0] and cell(poem, COL_SOURCE) == ""
+    assert cell(poem, COL_DATE, Qt.ItemDataRole.FontRole).italic()  # no date in the text: the file's
+    assert "modification date" in cell(poem, COL_DATE, Qt.ItemDataRole.ToolTipRole)
+    assert not cell(report, COL_DATE, Qt.ItemDataRole.FontRole)
+    # the filter searches the texts too, folded: a traditional-script query finds the simplified text
+    window.filter_edit.setText("獨釣寒江")
+    assert [sorted(g) for g in shown_groups(window)] == [["copies/snow-copy.txt", "snow.txt"]]
+    window.filter_edit.setText("新华社")
+    assert [sorted(g) for g in shown_groups(window)] == [["copies/report-copy.txt", "report.txt"]]
+    window.filter_edit.setText("")
+    # decided / undecided groups: one group decided by a rule, the list follows the count
+    window.decided_filter.setCurrentIndex(1)  # undecided
+    assert model.rowCount() == 3
+    window.groups_view.setCurrentIndex(model.index(rows[report], 0))
+    with qtbot.waitSignal(window.reviewed, timeout=10_000):
+        window.act_keep_rules["shortest_path"].trigger()
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=10_000)
+    assert not any(report in g for g in shown_groups(window))
+    window.decided_filter.setCurrentIndex(2)  # decided
+    assert [sorted(g) for g in shown_groups(window)] == [["copies/report-copy.txt", "report.txt"]]
+    assert window.reviewed_label.text() == "Reviewed 1 of 3 groups"

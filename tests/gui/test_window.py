@@ -13,6 +13,7 @@ from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, gr
 from simdesk.core.groups import grouper_for
 from simdesk.core.index import Index
 from tests.folders import POEM, small_folder
+from simdesk.gui.groups_model import COL_MEMBERS
 
 def press_on_member(qtbot, window, path: str, key) -> None:
     idx = member_index(window, path)
@@ -140,7 +141,7 @@ def test_filter_and_sort(qtbot, window, tmp_path):
     window.filter_edit.setText("snow")
     assert [sorted(g) for g in shown_groups(window)] == [["copies/snow-copy.txt", "snow.txt"]]
     window.filter_edit.setText("")
-    window.groups_view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    window.groups_view.sortByColumn(COL_MEMBERS, Qt.SortOrder.AscendingOrder)
     assert [len(g) for g in shown_groups(window)] == [2, 3]
 
 
