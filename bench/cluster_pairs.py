@@ -8,8 +8,9 @@ synthetic fingerprints (bench.pairs_bench.synthetic_fingerprints: random, a tent
 - `duckdb`: the same key join as SQL in DuckDB (20 equi-joins, UNION ALL, each pair kept on its first key),
 - `spark`: the same join in Spark local mode.
 
-Every engine's pair count is checked equal to the first engine's. Prints `name value unit` lines, with each
-engine's peak resident memory when it runs alone in the process (--engines one, --load a saved file).
+Every engine's pair count is checked equal to the first engine's. Prints `name value unit` lines: wall time,
+CPU time of the process's threads (what a shared machine's load does not inflate), and the peak resident
+memory (an engine's own when it runs alone in the process: --engines one, --load a saved file).
 
     python -m bench.cluster_pairs --sizes 1000000 10000000 --engines local keys duckdb
     python -m bench.cluster_pairs --sizes 100000000 --save /tmp/fp100m.npy --engines none
@@ -94,7 +95,7 @@ def main() -> None:
         for engine in args.engines:
             if engine == "none":
                 continue
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             if engine == "local":
                 pairs = len(pairs_within(fps, args.radius)[0])
             elif engine == "keys":
@@ -105,10 +106,11 @@ def main() -> None:
                 pairs, seconds = spark_pairs(fps, args.radius, args.master)
             else:
                 seconds = time.perf_counter() - started
+            cpu = time.process_time() - cpu  # every thread of this process (not Spark's JVM)
             gc.collect()
             ratio = f"; ratio to {first[0]} {seconds / first[2]:.2f}" if first else ""
             print(f"cluster_pairs_{engine}_{n} {seconds:.1f} s ({pairs} pairs, {n / seconds / 1e6:.2f} M fingerprints/s"
-                  f"{ratio}; process peak {peak_mb():.0f} MB)", flush=True)
+                  f"{ratio}; {cpu:.1f} CPU s; process peak {peak_mb():.0f} MB)", flush=True)
             if first is None:
                 first = (engine, pairs, seconds)
             assert pairs == first[1], (engine, pairs, first)
