@@ -80,7 +80,11 @@ def _row(item: SourceItem, r) -> tuple:
             None)
 
 
-def _fingerprint_partitions(source: Source, settings: FeatureSettings):
+def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=None, reused=None):
+    """The fingerprint stage of a partition. For a dataset, `previous` (a broadcast of run.previous_documents)
+    gives the rows whose text hash is unchanged without fingerprinting them again, counted in `reused`."""
+    from simdesk.cluster.run import unchanged
+
     def run(rows):
         rows = list(rows)
         if source.kind == "dataset":
@@ -88,6 +92,13 @@ def _fingerprint_partitions(source: Source, settings: FeatureSettings):
             items = list(source.dataset_rows([r[0] for r in rows], [r[1] for r in rows], problems.append))
             for p in problems:
                 yield (p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None)
+            before = previous.value if previous is not None else {}
+            kept = [(item, unchanged(before, item)) for item in items]
+            for item, doc in kept:
+                if doc is not None:
+                    reused.add(1)
+                    yield _row(item, doc)
+            items = [item for item, doc in kept if doc is None]
         else:
             items = [SourceItem(*r) for r in rows]
         for item, r in fingerprint_items(source, items, settings):
@@ -105,16 +116,21 @@ def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, m
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    from simdesk.cluster.run import manifest_of, reused_documents
+    from simdesk.cluster.run import manifest_of, previous_documents, reused_documents
 
     spark = session(master)
     sc = spark.sparkContext
-    fingerprint = _fingerprint_partitions(source, settings)
     listing, reused = [], {}
+    reused_rows = sc.accumulator(0)
     if source.kind == "dataset":
+        # the previous documents go to every executor (as a folder's listing sits on the driver): a row whose
+        # path and text hash are the same is not fingerprinted again
+        previous = sc.broadcast(previous_documents(prev)) if prev is not None else None
+        fingerprint = _fingerprint_partitions(source, settings, previous, reused_rows)
         reader = spark.read.parquet if source.files[0].endswith(".parquet") else spark.read.json
         rdd = reader(*source.files).select("path", "text").rdd.map(tuple).mapPartitions(fingerprint)
     else:
+        fingerprint = _fingerprint_partitions(source, settings)
         items = list(source.items(listing.append))
         reused = reused_documents(prev, items)
         todo = [(i.path, i.uri, i.size, i.version, i.mtime_ns, None) for i in items if i.path not in reused]
@@ -144,7 +160,7 @@ def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, m
     with BundleWriter(out) as w:
         groups = _groups(spark, docs, grouping, plan, w.folder)
         counts = {"documents": n, "problems": problems.count(), "pairs": pairs.count(), "groups": groups,
-                  "reused": len(reused)}
+                  "reused": len(reused) + reused_rows.value}
         _write(docs.drop("text").orderBy("fingerprint", "doc_id"), w.folder, "documents")
         _write(problems.orderBy("path"), w.folder, "problems")
         _write(pairs.orderBy("a", "b"), w.folder, "pairs")

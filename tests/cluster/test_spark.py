@@ -83,3 +83,18 @@ def test_spark_submit_runs_a_scan_of_a_dataset(tmp_path):
     assert bundle.manifest["engine"] == "spark"
     assert bundle.manifest["counts"] | {} == {"documents": 3, "problems": 1, "pairs": 1, "groups": 1, "reused": 0}
     assert bundle.table("problems").column("error").to_pylist() == ["dataset row has no text"]
+
+
+def test_spark_reuses_unchanged_dataset_rows_of_the_previous_bundle(spark, tmp_path):
+    poem = "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3
+    rows = {"a.txt": poem, "b.txt": poem.replace("故乡", "家乡"), "c.txt": "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"}
+    pq.write_table(pa.table({"path": list(rows), "text": list(rows.values())}), tmp_path / "one.parquet")
+    cluster_scan(open_source(str(tmp_path / "one.parquet")), tmp_path / "one", ScanPlan(threshold=3, jobs=1))
+    rows["c.txt"] = "千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。"
+    rows["d.txt"] = poem + "转载请注明出处。"
+    pq.write_table(pa.table({"path": list(rows), "text": list(rows.values())}), tmp_path / "two.parquet")
+    again = cluster_scan(open_source(str(tmp_path / "two.parquet")), tmp_path / "two", ScanPlan(threshold=3), "spark",
+                         previous=tmp_path / "one", master=MASTER)
+    assert again.reused == 2 and again.documents == 4  # a.txt and b.txt; c.txt changed, d.txt is new
+    cluster_scan(open_source(str(tmp_path / "two.parquet")), tmp_path / "fresh", ScanPlan(threshold=3, jobs=1))
+    assert from_bundle(tmp_path / "two") == from_bundle(tmp_path / "fresh")
