@@ -80,16 +80,42 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     phases: list[tuple[float, str]] = []
     meter.start()
     started = time.perf_counter()
+    estimates: list[tuple[float, float | None]] = []  # (when, the window's whole-scan time left)
+    first_groups: list[float] = []
     window.open_folder(folder)
     window.scans.progress.connect(lambda p: phases.append((time.perf_counter(), p.phase)))
+    window.scans.progress.connect(lambda p: estimates.append((time.perf_counter(), window.time_left.seconds())))
+    window.groups_shown.connect(lambda: first_groups.append(time.perf_counter()) if window.is_scanning() else None)
     window.review_ready.connect(lambda: phases.append((time.perf_counter(), "showing the groups")))
     wait_for(window.review_ready)
-    scan_s = time.perf_counter() - started
+    ended = time.perf_counter()
+    scan_s = ended - started
     stall, stall_end = meter.stop()
     phase = next((name for t, name in reversed(phases) if t <= stall_end), "starting")
     print(f"gui_scan_s {scan_s:.1f} s  # full scan of {window.review.documents} documents, jobs={jobs or 'auto'}")
     print(f"gui_scan_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; longest gap of a 10 ms timer during "
           f"that scan (it ended in phase: {phase})")
+    spans, last = [], None
+    for t, name in phases:
+        if name != last:
+            spans.append((name, t))
+            last = name
+    print("gui_scan_phases_s " + ", ".join(f"{name} {(nxt - t):.1f}" for (name, t), (_, nxt)
+                                          in zip(spans, spans[1:] + [("end", ended)])))
+    if first_groups:
+        print(f"gui_scan_first_groups_s {first_groups[0] - started:.1f} s  # target: groups while the scan runs "
+              f"(identical copies; the verified groups at {scan_s:.1f} s)")
+    else:
+        print("gui_scan_first_groups_s n/a  # no groups shown before the scan ended")
+    for share in (0.1, 0.5):
+        told = next(((t, e) for t, e in estimates if t - started >= share * scan_s and e is not None), None)
+        if told is None:
+            print(f"gui_scan_time_left_ratio_at_{share:.0%} n/a  # no estimate then")
+            continue
+        t, e = told
+        actual = ended - t
+        print(f"gui_scan_time_left_ratio_at_{share:.0%} {e / actual:.2f} x  # target within 2x (0.5-2); told "
+              f"{e:.0f} s left at {t - started:.1f} s, {actual:.0f} s were left")
     index_file = index_path(folder, data_dir)
     window.close()
 

@@ -145,19 +145,25 @@ def open_index(folder: Path, db: str | None):
     return index
 
 
-def progress_printer():
-    """A progress bar on stderr when it is a terminal (tqdm), nothing otherwise."""
+def progress_printer(verified: bool = True):
+    """A progress bar on stderr when it is a terminal (tqdm), with the whole scan's time left; nothing
+    otherwise."""
     if not sys.stderr.isatty():
         return None, lambda: None
     from tqdm import tqdm
 
+    from simdesk.core import TimeLeft
+
     bar = tqdm(total=0, unit=" files", file=sys.stderr, dynamic_ncols=True, leave=False)
+    time_left = TimeLeft(verified)
 
     def update(p: Progress) -> None:
         bar.set_description(p.phase)
         if p.total and bar.total != p.total:
             bar.reset(total=p.total)
         bar.n = p.done
+        if (left := time_left.update(p)) is not None:
+            bar.set_postfix_str(f"about {left:.0f} s left", refresh=False)
         bar.refresh()
 
     return update, bar.close
@@ -220,7 +226,7 @@ def review_of(folder: Path, db: str | None, settings):
     from simdesk.core import IndexError_, open_review
 
     index = open_index(folder, db)
-    update, close = progress_printer()
+    update, close = progress_printer(settings.verified)
     try:
         return index, open_review(folder, index, settings, on_progress=update)
     except IndexError_ as exc:

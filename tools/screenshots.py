@@ -6,6 +6,7 @@ dark theme and in Chinese, a 1 MB pair. Each is taken offscreen on a collection 
 - the small test collection (bench.corpus, seed 7) with a re-flowed repost of one of its articles: the
   same text wrapped at another width, with half-width commas and a repost notice that twelve documents of
   the collection carry (so the scan finds it to be boilerplate);
+- the medium collection (bench.corpus, seed 3: 20,000 documents), light and dark, English and Chinese;
 - a 1 MB pair made from the medium collection's texts by bench.gui_bench.one_megabyte_pair.
 """
 from __future__ import annotations
@@ -87,13 +88,13 @@ def reflowed_collection(work: Path) -> tuple[Path, str, str]:
 
 
 def shoot(app: QApplication, out: Path, folder: Path, pair: tuple[str | None, str] | None, language: str, dark: bool,
-          mode: str, work: Path) -> None:
+          mode: str, work: Path, workers: int = 1) -> None:
     """Open `folder` in a window (language, palette, diff mode), compare `pair` (None: the first group
     with an edit; a first path of None: the second one against its group's first document), save a PNG."""
     settings = Settings.at(work / f"settings-{out.stem}.ini")
     settings.set("ui/language", language)
     settings.set("ui/diff_mode", mode)
-    settings.set("scan/workers", 1)
+    settings.set("scan/workers", workers)
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     window = make_window(settings, work / "data")
     window.resize(*SIZE)
@@ -137,6 +138,10 @@ def main(argv: list[str]) -> int:
         shoot(app, docs / "window-edited-dark-zh_CN.png", root, None, "zh_CN", True, "normalised", work)
         medium = work / "medium"
         build(medium, "medium", 3)
+        # the window at 20,000 documents (~4,400 groups): light and dark, English and Chinese
+        for name, language, dark in (("light-en", "en", False), ("dark-zh_CN", "zh_CN", True),
+                                     ("light-zh_CN", "zh_CN", False), ("dark-en", "en", True)):
+            shoot(app, docs / f"window-20k-{name}.png", medium, None, language, dark, "normalised", work, workers=0)
         pair = one_megabyte_pair(medium, work / "pair")
         shoot(app, docs / "window-1mb-dark-en.png", pair, ("reference.txt", "edited.txt"), "en", True, "normalised",
               work)

@@ -18,6 +18,7 @@ _WHERE = {
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),
+    "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
     "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
     "groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),

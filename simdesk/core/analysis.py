@@ -45,6 +45,7 @@ from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Pr
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
+SCORE_STEP = 2000  # pairs scored between two progress reports
 POOL_FROM_TEXTS = 1000  # fewer texts to read: in this process (starting workers costs ~1.5 s)
 VOTES_LEFT = 2e-3  # stored votes are rounded to ~5e-4 of the largest: less than this is a tie / nothing
 BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks of rows x columns
@@ -265,10 +266,13 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
 
 def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
                  boilerplate: frozenset[int], jobs: int = 0,
-                 cancel: CancelToken | None = None) -> np.ndarray:
+                 cancel: CancelToken | None = None,
+                 on_progress: Callable[[str, int, int], None] | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
-    Each text involved is read once (in the worker processes), then every pair is scored here."""
+    Each text involved is read once (in the worker processes), then every pair is scored here; each step
+    reports `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored."""
+    report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
     out = np.full(len(i), np.nan)
@@ -285,16 +289,21 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     rows = np.unique(np.concatenate([i[todo_arr], j[todo_arr]])).tolist()
     chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
     fn = partial(_profile_chunk, texts, boilerplate=boilerplate)
+    report("verifying", 0, len(rows))
     with _maybe_pool(jobs, len(rows)) as pool:
-        results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken())
+        results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken(),
+                             lambda n: report("verifying", min(n * TEXT_CHUNK, len(rows)), len(rows)))
     if len(results) < len(chunks):  # cancelled
         return out
     profiles = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
     new = []
-    for k in todo:
+    for n, k in enumerate(todo):
+        if n % SCORE_STEP == 0:
+            report("scoring", n, len(todo))
         a, b = int(i[k]), int(j[k])
         out[k] = similarity(profiles[a], profiles[b])
         new.append((int(ids[a]), int(ids[b]), float(out[k])))
+    report("scoring", len(todo), len(todo))
     index.store_scores(new)
     return out
 
@@ -344,9 +353,8 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         i, j, d, scaled = changed_candidates(fps, snap.chars, snap.ids, dirty, index.scores(), verify)
     else:
         i, j, d, scaled = candidate_pairs(fps, snap.chars, verify)
-    report("verifying", 0, len(i))
     cancel = cancel or CancelToken()
-    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel)
+    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report)
     if not cancel.cancelled and dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))

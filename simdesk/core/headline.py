@@ -245,7 +245,11 @@ class Headlines:
         return visible(source).text, page_heading(source.text, source.markup)
 
     def adopt(self, older: Headlines) -> None:
-        """Take over what another review's headlines read (same root; checked by content hash when used)."""
+        """Take over what another review's headlines read (same root; checked by content hash when used).
+        Nothing is taken from headlines read without the same boilerplate (a first scan's identical copies
+        are shown before the collection's boilerplate is known): their sources would differ."""
+        if set(older.boilerplate) != set(self.boilerplate):
+            return
         for path, entry in list(older._entries.items()):
             self._entries.setdefault(path, entry)
         self._version += 1

@@ -31,7 +31,8 @@ class Problem:
 class Progress:
     """Where a scan stands. `total` is 0 while the folder is still being listed."""
 
-    phase: str  # "listing", "reading", "saving", "pairing", "done"
+    phase: str  # "listing", "reading", "saving"; verified: "boilerplate", "pairing", "verifying" (texts read),
+    # "scoring" (candidate pairs scored); "done"
     done: int
     total: int
     elapsed: float

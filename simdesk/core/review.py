@@ -33,7 +33,7 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute
                                   undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
-from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
 from simdesk.core.headline import Headline, Headlines
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
@@ -327,13 +327,18 @@ def undo_last(log: Path | None = None) -> UndoReport:
 
 def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSettings(),
                 on_progress: Callable[[Progress], None] | None = None, cancel: CancelToken | None = None,
-                *, rescan: bool = True, shown: Review | None = None) -> Review:
+                *, rescan: bool = True, shown: Review | None = None,
+                on_exact: Callable[[Review], None] | None = None) -> Review:
     """Bring the index of `root` up to date (unless `rescan` is False: what the index holds now), find and
     verify its pairs as the settings say, and read the editor's decisions: the review of the folder.
 
     `shown`, a review of the same folder on screen already: when the scan changed no document, its pairs
     are reused instead of analysed again (seconds on a large folder). Cancelling keeps what was indexed; the
     review then holds what the index has. Raises what scan() raises (an unreadable root; a busy index).
+
+    `on_exact`, in verified mode: called, once the index is up to date and before any text is compared, with
+    a review of the identical copies alone (groups the verified review holds too), so a first scan shows
+    groups while the similar ones are checked.
     """
     root = Path(root)
     cancel = cancel or CancelToken()
@@ -346,9 +351,17 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     if unchanged:
         grouper = shown.grouper
     elif settings.verified:
+        if on_exact is not None and not cancel.cancelled:
+            on_exact(_review_of(root, index, settings, exact_grouper(index, settings.min_similarity), result))
         grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
+    return _review_of(root, index, settings, grouper, result, unchanged)
+
+
+def _review_of(root: Path, index: Index, settings: ReviewSettings, grouper: Grouper, result: ScanResult | None,
+               unchanged: bool = False) -> Review:
+    """A review of `grouper`'s groups with the editor's decisions as the index holds them now."""
     read_seq = int(index.meta(SEQ_META) or 0)  # before the decisions: a save in between is replayed (adopt)
     decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(),
                           index.reviewed(), read_seq)

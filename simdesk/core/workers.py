@@ -65,14 +65,18 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
             pass
 
 
-def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken) -> list:
-    """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled."""
+def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken,
+               on_chunk: Callable[[int], None] | None = None) -> list:
+    """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled.
+    `on_chunk(n)` is called as each result comes in, with the number of chunks done so far."""
     if pool is None:
         out = []
         for chunk in chunks:
             if cancel.cancelled:
                 return []
             out.append(fn(chunk))
+            if on_chunk is not None:
+                on_chunk(len(out))
         return out
     futures = [pool.submit(fn, chunk) for chunk in chunks]
     out = []
@@ -83,4 +87,6 @@ def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, can
             stop_workers(pool)
             return []
         out.append(fut.result())
+        if on_chunk is not None:
+            on_chunk(len(out))
     return out

@@ -11,8 +11,8 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review, UndoReport, action_log,
-                          index_path, pair_to_compare, undo_last)
+from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review, TimeLeft, UndoReport,
+                          action_log, index_path, pair_to_compare, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
@@ -48,6 +48,7 @@ class MainWindow(WindowMessages):
         self.root: Path | None = None
         self.index_path: Path | None = None
         self.review: Review | None = None
+        self.time_left = TimeLeft(False)  # the running scan's (see _start_scan)
         self.scans = Scans(self)
         self.last_report: CleanupReport | None = None
         self._diff_request = 0
@@ -153,8 +154,9 @@ class MainWindow(WindowMessages):
 
     def _start_scan(self, show_index_first: bool) -> None:
         assert self.root is not None and self.index_path is not None
-        self.scans.start(ScanWorker(self.root, self.index_path, self.settings.review_settings(), show_index_first,
-                                    self.threshold_bar.value()))
+        settings = self.settings.review_settings()
+        self.time_left = TimeLeft(settings.verified)
+        self.scans.start(ScanWorker(self.root, self.index_path, settings, show_index_first, self.threshold_bar.value()))
         self._show_progress(True)
         self.progress_label.setText(self.tr("Opening the index…"))
         self.progress_bar.setRange(0, 0)
@@ -201,7 +203,7 @@ class MainWindow(WindowMessages):
 
     @Slot(object)
     def _on_progress(self, p: Progress) -> None:
-        text, maximum, value = self.progress_text(p)
+        text, maximum, value = self.progress_text(p, self.time_left.update(p))
         self.progress_label.setText(text)
         self.progress_bar.setRange(0, maximum)
         self.progress_bar.setValue(value)

@@ -18,19 +18,33 @@ from simdesk.gui.window_parts import WindowParts
 class WindowMessages(WindowParts):
     """Texts and message boxes of the main window."""
 
-    def progress_text(self, p: Progress) -> tuple[str, int, int]:
-        """The progress label's text and the bar's range maximum (0: busy, no range) and value."""
+    def progress_text(self, p: Progress, left: float | None = None) -> tuple[str, int, int]:
+        """The progress label's text and the bar's range maximum (0: busy, no range) and value; `left`: the
+        whole scan's seconds left (core.TimeLeft), None while unknown."""
+        text, maximum, value = self._phase_text(p)
+        if left is not None and p.phase not in ("waiting", "listing", "done"):
+            text += " · " + fill(self.tr("about %1 left"), self.duration_text(left))
+        return text, maximum, value
+
+    def duration_text(self, seconds: float) -> str:
+        if seconds < 90:
+            return fill(self.tr("%1 s"), f"{max(seconds, 1):.0f}")
+        return fill(self.tr("%1 min"), f"{seconds / 60:.0f}")
+
+    def _phase_text(self, p: Progress) -> tuple[str, int, int]:
         if p.phase == "waiting":
             return self.tr("Waiting for another scan of this folder to end…"), 0, 0
         if p.phase == "listing":
             return fill(self.tr("Listing files… %1 found"), f"{p.done:,}"), 0, 0
         if p.phase == "reading":
-            eta = fill(self.tr("about %1 s left"), f"{p.eta:.0f}") if p.eta is not None else ""
-            text = fill(self.tr("%1 / %2 files · %3 files/s · %4"), f"{p.done:,}", f"{p.total:,}", f"{p.rate:.0f}",
-                        eta)
+            text = fill(self.tr("%1 / %2 files · %3 files/s"), f"{p.done:,}", f"{p.total:,}", f"{p.rate:.0f}")
             return text, max(p.total, 1), p.done
         if p.phase == "verifying" and p.total:
-            return fill(self.tr("Checking %1 candidate pairs on their texts…"), f"{p.total:,}"), p.total, p.done
+            return (fill(self.tr("Reading the texts of candidate pairs: %1 / %2"), f"{p.done:,}", f"{p.total:,}"),
+                    p.total, p.done)
+        if p.phase == "scoring" and p.total:
+            return fill(self.tr("Checking candidate pairs on their texts: %1 / %2"), f"{p.done:,}", f"{p.total:,}"), \
+                p.total, p.done
         return self.tr("Grouping…"), 0, 0  # saving, boilerplate, pairing, done
 
     def scan_summary(self, review: Review) -> str:

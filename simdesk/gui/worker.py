@@ -27,7 +27,8 @@ class ScanWorker(QObject):
     keeping what was already indexed (the engine commits as it goes).
     """
 
-    loaded = Signal(object)  # Review from the index as it was, before scanning (only if it had documents)
+    loaded = Signal(object)  # Review from the index as it was, before scanning (only if it had documents); on a
+    # first scan, the identical copies' review once the folder is indexed, before the similar ones are checked
     progress = Signal(object)  # core.records.Progress
     finished = Signal(object)  # Review after the scan (result.stats.cancelled tells a cancelled one)
     failed = Signal(str)
@@ -71,11 +72,13 @@ class ScanWorker(QObject):
 
     def _review_when_free(self, index: Index, shown: Review | None) -> Review | None:
         """Scan and group, waiting while another scan of this index (a cancelled one of this window, still
-        ending, or another simdesk) holds it; None when cancelled while waiting."""
+        ending, or another simdesk) holds it; None when cancelled while waiting. With nothing shown yet (a
+        first scan), the identical copies are shown as soon as the folder is indexed."""
         waited = 0.0
         while True:
             try:
-                return open_review(self.root, index, self.settings, self.progress.emit, self.token, shown=shown)
+                return open_review(self.root, index, self.settings, self.progress.emit, self.token, shown=shown,
+                                   on_exact=self._show_exact if self.first_scan(shown) else None)
             except IndexError_ as exc:
                 if BUSY_MESSAGE not in str(exc) or waited >= BUSY_WAIT_S:
                     raise
@@ -86,6 +89,15 @@ class ScanWorker(QObject):
                 return None
             time.sleep(BUSY_POLL_S)
             waited += BUSY_POLL_S
+
+
+    def first_scan(self, shown: Review | None) -> bool:
+        """Nothing of this folder on screen: opened (not rescanned) with an empty index."""
+        return self.show_index_first and shown is None
+
+    def _show_exact(self, review: Review) -> None:
+        review.prepare(self.threshold)
+        self.loaded.emit(review)
 
 
 class ScanJob(QObject):

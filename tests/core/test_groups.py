@@ -170,3 +170,20 @@ def test_whole_array_views_of_a_grouping_agree_with_its_groups():
                                                              if any(needle in m.path for m in g.members)]
     assert fresh.matching("").tolist() == list(range(len(groups)))
     assert fresh._groups == {}  # none of this built a Group
+
+
+def test_exact_copies_join_every_document_of_one_content_to_the_first_of_it():
+    """exact_copies against grouping by content hash: the same groups, each pair from the group's first path
+    (its representative), so every member's score to it is known."""
+    from simdesk.core.groups import exact_copies
+
+    hashes = ["b", "a", "c", "a", "b", "a", "d"]
+    snap = snapshot([5, 1, 9, 1, 5, 1, 3], hashes)
+    i, j, d = exact_copies(snap)
+    assert sorted(zip(i.tolist(), j.tolist())) == [(0, 4), (1, 3), (1, 5)]
+    assert d.tolist() == [0, 0, 0]
+    grouping = Grouper(snap, i, j, d, scores=np.ones(len(i)), min_score=0.7).at(0)
+    assert sorted(sorted(m.path for m in g.members) for g in grouping) == [
+        ["f000.txt", "f004.txt"], ["f001.txt", "f003.txt", "f005.txt"]]
+    assert all(g.identical and all(m.score == 1.0 for m in g.members) for g in grouping)
+    assert [len(x) for x in exact_copies(snapshot([1], ["a"]))] == [0, 0, 0]

@@ -27,10 +27,25 @@ def verified_window(qtbot, settings, data_dir):
 def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpus, tmp_path):
     window = verified_window
     assert window.threshold_bar.value() == 12  # every verified candidate, as `simdesk scan` shows by default
+    early: list[list] = []  # the groups shown while the first scan still ran: (identical?, paths) per group
+    phases: list[tuple[str, int, int]] = []
+    window.groups_shown.connect(lambda: early.append(
+        [(g.identical, frozenset(m.path for m in g.members)) for g in window.groups_model.grouping])
+        if window.is_scanning() else None)
+    window.scans.progress.connect(lambda p: phases.append((p.phase, p.done, p.total)))
     open_and_wait(qtbot, window, corpus)
     engine = engine_groups(corpus, None, tmp_path / "cli.sqlite")
     assert engine["min_similarity"] == pytest.approx(0.7)
-    assert sorted(map(sorted, shown_groups(window))) == sorted(map(sorted, as_sets(engine)))
+    final = sorted(map(sorted, shown_groups(window)))
+    assert final == sorted(map(sorted, as_sets(engine)))
+    # identical copies first, while the similar ones were checked: each of them inside a final group
+    assert early and early[0] and all(identical for identical, _ in early[0])
+    assert all(any(paths <= set(group) for group in final) for _, paths in early[0])
+    assert len(early[0]) < len(final)
+    # verification reports how far it is: texts read, then pairs scored, each up to its total
+    for phase in ("verifying", "scoring"):
+        steps = [(done, total) for name, done, total in phases if name == phase]
+        assert steps and steps[-1][0] == steps[-1][1] > 0 and len(steps) >= 2, (phase, steps)
     assert "at least 70% alike" in window.threshold_bar.counts_label.text()
     # the bar says what the number means in this mode: a similarity, not bits
     label = window.threshold_bar.value_label.text()

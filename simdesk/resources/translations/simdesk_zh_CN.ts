@@ -122,127 +122,167 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="131" />
+        <location filename="../../gui/groups_model.py" line="177" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="136" />
+        <location filename="../../gui/groups_model.py" line="194" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="139" />
+        <location filename="../../gui/groups_model.py" line="197" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="142" />
+        <location filename="../../gui/groups_model.py" line="200" />
         <source>Fingerprint bits that differ from the group's first document (advanced)</source>
         <translation>与组中第一个文档指纹不同的位数（高级）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="145" />
+        <location filename="../../gui/groups_model.py" line="203" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="152" />
+        <location filename="../../gui/groups_model.py" line="210" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="155" />
+        <location filename="../../gui/groups_model.py" line="213" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="158" />
+        <location filename="../../gui/groups_model.py" line="216" />
         <source>Keep, to trash, or the group's representative</source>
         <translation>保留、移入废纸篓，或组的代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="130" />
+        <location filename="../../gui/groups_model.py" line="176" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="135" />
+        <location filename="../../gui/groups_model.py" line="193" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="138" />
+        <location filename="../../gui/groups_model.py" line="196" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="141" />
+        <location filename="../../gui/groups_model.py" line="199" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="144" />
+        <location filename="../../gui/groups_model.py" line="202" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="151" />
+        <location filename="../../gui/groups_model.py" line="209" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="154" />
+        <location filename="../../gui/groups_model.py" line="212" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="157" />
+        <location filename="../../gui/groups_model.py" line="215" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="132" />
+        <location filename="../../gui/groups_model.py" line="178" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="98" />
+        <location filename="../../gui/groups_model.py" line="123" />
+        <source>The date written in the text</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="124" />
+        <source>No date in the text: the file's modification date</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="144" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="100" />
+        <location filename="../../gui/groups_model.py" line="146" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="101" />
+        <location filename="../../gui/groups_model.py" line="147" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="107" />
+        <location filename="../../gui/groups_model.py" line="153" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="109" />
+        <location filename="../../gui/groups_model.py" line="155" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="110" />
+        <location filename="../../gui/groups_model.py" line="156" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="148" />
+        <location filename="../../gui/groups_model.py" line="181" />
+        <source>Title</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="182" />
+        <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="185" />
+        <source>Date</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="186" />
+        <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="189" />
+        <source>Source</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="190" />
+        <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="206" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="150" />
+        <location filename="../../gui/groups_model.py" line="208" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -261,114 +301,238 @@
     </message>
 </context>
 <context>
+    <name>KeepRulesDialog</name>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="26" />
+        <source>Keep by rules</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="27" />
+        <source>In each group, the first criterion chooses the copy to keep; each next one decides between the copies the ones before leave tied.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="32" />
+        <location filename="../../gui/rules_dialog.py" line="67" />
+        <source>Criteria</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="39" />
+        <source>Criteria in order</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="40" />
+        <source>Add →</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="41" />
+        <source>Remove</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="42" />
+        <source>Up</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="43" />
+        <source>Down</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="48" />
+        <source>Folder</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="49" />
+        <source>Reference folder: keep only a copy under this folder, and leave alone the groups with none there</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="68" />
+        <source>In this order</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="73" />
+        <source>Folder:</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="100" />
+        <source>Oldest (modification time)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="100" />
+        <source>Newest (modification time)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="101" />
+        <source>Largest</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="101" />
+        <source>Shortest path</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="102" />
+        <source>In the folder below</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="105" />
+        <source>In folder %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/rules_dialog.py" line="157" />
+        <source>On the command line: simdesk clean FOLDER %1</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="221" />
+        <location filename="../../gui/main_window.py" line="240" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="129" />
+        <location filename="../../gui/main_window.py" line="145" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="144" />
+        <location filename="../../gui/main_window.py" line="161" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="151" />
+        <location filename="../../gui/main_window.py" line="168" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="178" />
+        <location filename="../../gui/main_window.py" line="195" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="179" />
+        <location filename="../../gui/main_window.py" line="196" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="274" />
+        <location filename="../../gui/main_window.py" line="295" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="285" />
+        <location filename="../../gui/main_window.py" line="306" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="297" />
+        <location filename="../../gui/main_window.py" line="318" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="299" />
+        <location filename="../../gui/main_window.py" line="320" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="328" />
+        <location filename="../../gui/main_window.py" line="349" />
         <source>Every group shown has a copy to keep</source>
         <translation>显示的每个组都已有要保留的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="345" />
+        <location filename="../../gui/main_window.py" line="368" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="353" />
+        <location filename="../../gui/main_window.py" line="370" />
+        <source>; %1 groups left alone (no copy in the reference folder)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="396" />
+        <source>Applies to every group (%1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="398" />
+        <source>Applies to the %1 selected groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="399" />
+        <source>Applies to the %1 groups the filter shows</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="418" />
+        <source>Reviewed %1 of %2 groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="472" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="361" />
+        <location filename="../../gui/main_window.py" line="480" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="368" />
+        <location filename="../../gui/main_window.py" line="487" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="384" />
+        <location filename="../../gui/main_window.py" line="510" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="396" />
+        <location filename="../../gui/main_window.py" line="522" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="414" />
+        <location filename="../../gui/main_window.py" line="540" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="428" />
+        <location filename="../../gui/main_window.py" line="554" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="423" />
+        <location filename="../../gui/main_window.py" line="549" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="212" />
+        <location filename="../../gui/main_window.py" line="231" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="439" />
+        <location filename="../../gui/main_window.py" line="565" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -509,117 +673,137 @@
 <context>
     <name>WindowMessages</name>
     <message>
-        <location filename="../../gui/messages.py" line="24" />
+        <location filename="../../gui/messages.py" line="36" />
         <source>Waiting for another scan of this folder to end…</source>
         <translation>正在等待这个文件夹的另一次扫描结束…</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="26" />
+        <location filename="../../gui/messages.py" line="38" />
         <source>Listing files… %1 found</source>
         <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="28" />
-        <source>about %1 s left</source>
-        <translation>约剩 %1 秒</translation>
+        <location filename="../../gui/messages.py" line="26" />
+        <source>about %1 left</source>
+        <translation>约剩 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="29" />
-        <source>%1 / %2 files · %3 files/s · %4</source>
-        <translation>%1 / %2 个文件 · 每秒 %3 个 · %4</translation>
+        <location filename="../../gui/messages.py" line="31" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="33" />
-        <source>Checking %1 candidate pairs on their texts…</source>
-        <translation>正在逐一核对 %1 对候选文本…</translation>
+        <location filename="../../gui/messages.py" line="32" />
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="34" />
+        <location filename="../../gui/messages.py" line="40" />
+        <source>%1 / %2 files · %3 files/s</source>
+        <translation>%1 / %2 个文件 · 每秒 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="43" />
+        <source>Reading the texts of candidate pairs: %1 / %2</source>
+        <translation>正在读取候选文本：%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="46" />
+        <source>Checking candidate pairs on their texts: %1 / %2</source>
+        <translation>正在逐一核对候选文本对：%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="48" />
         <source>Grouping…</source>
         <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="39" />
+        <location filename="../../gui/messages.py" line="53" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="40" />
+        <location filename="../../gui/messages.py" line="54" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="45" />
+        <location filename="../../gui/messages.py" line="59" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="64" />
+        <location filename="../../gui/messages.py" line="80" />
+        <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="83" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="70" />
+        <location filename="../../gui/messages.py" line="89" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="73" />
+        <location filename="../../gui/messages.py" line="92" />
         <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
         <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="77" />
+        <location filename="../../gui/messages.py" line="96" />
         <source>Move %1 files (%2) to the trash?</source>
         <translation>把 %1 个文件（%2）移到废纸篓？</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="78" />
+        <location filename="../../gui/messages.py" line="97" />
         <source>Move %1 files (%2) to %3?</source>
         <translation>把 %1 个文件（%2）移到 %3？</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="80" />
+        <location filename="../../gui/messages.py" line="99" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="89" />
+        <location filename="../../gui/messages.py" line="108" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="90" />
+        <location filename="../../gui/messages.py" line="109" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="93" />
+        <location filename="../../gui/messages.py" line="112" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="95" />
+        <location filename="../../gui/messages.py" line="114" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="100" />
+        <location filename="../../gui/messages.py" line="119" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="104" />
+        <location filename="../../gui/messages.py" line="123" />
         <source>Nothing to undo.</source>
         <translation>没有可撤销的清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="105" />
+        <location filename="../../gui/messages.py" line="124" />
         <source>%1 files restored, %2 not restored.</source>
         <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="109" />
+        <location filename="../../gui/messages.py" line="128" />
         <source>Undo last clean-up</source>
         <translation>撤销上一次清理</translation>
     </message>
@@ -627,291 +811,326 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="235" />
+        <location filename="../../gui/window_parts.py" line="247" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="236" />
+        <location filename="../../gui/window_parts.py" line="248" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="237" />
+        <location filename="../../gui/window_parts.py" line="249" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="239" />
+        <location filename="../../gui/window_parts.py" line="251" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="241" />
+        <location filename="../../gui/window_parts.py" line="253" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="242" />
+        <location filename="../../gui/window_parts.py" line="254" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="243" />
+        <location filename="../../gui/window_parts.py" line="255" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="244" />
-        <source>Filter by path</source>
-        <translation>按路径筛选</translation>
+        <location filename="../../gui/window_parts.py" line="256" />
+        <source>Filter by path, title or text</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="245" />
+        <location filename="../../gui/window_parts.py" line="257" />
+        <source>All groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="257" />
+        <source>Undecided groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="257" />
+        <source>Decided groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="259" />
+        <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="261" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="246" />
+        <location filename="../../gui/window_parts.py" line="262" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="247" />
+        <location filename="../../gui/window_parts.py" line="263" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="249" />
+        <location filename="../../gui/window_parts.py" line="265" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="249" />
+        <location filename="../../gui/window_parts.py" line="265" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="250" />
+        <location filename="../../gui/window_parts.py" line="266" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="250" />
+        <location filename="../../gui/window_parts.py" line="266" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="251" />
+        <location filename="../../gui/window_parts.py" line="267" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="252" />
+        <location filename="../../gui/window_parts.py" line="268" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="253" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="253" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="254" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="254" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="255" />
-        <location filename="../../gui/window_parts.py" line="259" />
+        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="275" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="256" />
-        <location filename="../../gui/window_parts.py" line="260" />
+        <location filename="../../gui/window_parts.py" line="272" />
+        <location filename="../../gui/window_parts.py" line="276" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="257" />
-        <location filename="../../gui/window_parts.py" line="261" />
+        <location filename="../../gui/window_parts.py" line="273" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="258" />
-        <location filename="../../gui/window_parts.py" line="262" />
+        <location filename="../../gui/window_parts.py" line="274" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="263" />
+        <location filename="../../gui/window_parts.py" line="279" />
+        <source>By &amp;rules (criteria in order, reference folder)…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="280" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="264" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="265" />
+        <location filename="../../gui/window_parts.py" line="282" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="266" />
+        <location filename="../../gui/window_parts.py" line="283" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="267" />
+        <location filename="../../gui/window_parts.py" line="284" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="268" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="286" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="288" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="288" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="272" />
-        <source>&amp;Filter by path</source>
-        <translation>按路径筛选(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="272" />
+        <location filename="../../gui/window_parts.py" line="289" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="273" />
+        <location filename="../../gui/window_parts.py" line="289" />
+        <source>&amp;Filter by path, title or text</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="290" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="294" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="278" />
+        <location filename="../../gui/window_parts.py" line="296" />
+        <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="280" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="301" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="282" />
+        <location filename="../../gui/window_parts.py" line="302" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="283" />
+        <location filename="../../gui/window_parts.py" line="303" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="284" />
+        <location filename="../../gui/window_parts.py" line="304" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="305" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="314" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="296" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="297" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="318" />
+        <source>Decided or undecided groups</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="319" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="321" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="322" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_parts.py" line="324" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="304" />
+        <location filename="../../gui/window_parts.py" line="325" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="305" />
+        <location filename="../../gui/window_parts.py" line="326" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
