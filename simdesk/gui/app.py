@@ -46,10 +46,10 @@ def largest_group_row(model, look_at: int = 500) -> int:
     """The row of the largest group (the model lists the largest first); among groups of that size, the one
     whose first two members most likely differ in text (different bytes in the same encoding, then the larger
     distance), so that the picture shows highlighted changes rather than two identical copies."""
-    largest = model.rowCount(model.index(0, 0))
+    largest = len(model.group_at(0).members)
     best, best_score = 0, -1
     for row in range(min(model.rowCount(), look_at)):
-        if model.rowCount(model.index(row, 0)) < largest:
+        if len(model.group_at(row).members) < largest:
             break
         first, second = model.group_at(row).members[:2]
         score = -2 if first.content_hash == second.content_hash else (
@@ -68,10 +68,9 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
         if model.rowCount() == 0:
             save()  # nothing to compare: still a picture of the window as it is
             return
-        group = model.index(largest_group_row(model), 0)
-        window.groups_view.expand(group)
+        window.show_group_row(largest_group_row(model))  # its members listed below it
         window.diff_shown.connect(lambda: QTimer.singleShot(300, save))
-        window.select_members([model.index(0, 0, group), model.index(1, 0, group)])
+        window.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
 
     def save() -> None:
         try:

@@ -460,3 +460,20 @@ def test_a_scan_waits_for_another_scan_of_the_same_index(qtbot, window, tmp_path
         with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
             lock.__exit__(None, None, None)  # ... until it ends
     assert not window.review.result.stats.cancelled
+
+
+def test_the_screenshot_mode_saves_the_largest_groups_comparison(qtbot, window, tmp_path):
+    """`simdesk gui DIR --screenshot OUT` (app.take_screenshot): after the scan, the largest group is the
+    current one, its first two members compared, and the window saved as a PNG."""
+    from simdesk.gui.app import take_screenshot
+
+    exits: list[int] = []
+    out = tmp_path / "shot.png"
+    take_screenshot(window, out, exits.append)
+    window.open_folder(small_folder(tmp_path))
+    qtbot.waitUntil(lambda: bool(exits), timeout=SCAN_TIMEOUT_MS)
+    assert exits == [0] and out.read_bytes()[:4] == b"\x89PNG"
+    group = window.members_model.shown
+    assert group is not None and len(group.members) == max(len(g.members) for g in window.groups_model.grouping)
+    titles = window.diff_view.left_title.text() + window.diff_view.right_title.text()
+    assert group.members[0].path in titles and group.members[1].path in titles
