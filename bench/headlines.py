@@ -9,7 +9,11 @@
 - headlines_query_ms_median / _max: Headlines.matching for queries typed one key at a time (Chinese, a
   traditional-script query, Latin letters, a miss), after the first search joined the texts;
 - headlines_groups_of_hits_ms_max: turning the matching paths into the groups they belong to (bisect and
-  Grouping.row_groups), what the groups list does with them.
+  Grouping.row_groups);
+- gui_text_filter_key_ms_median / _max: each key of those queries typed into the groups list's filter (paths
+  and texts, Review.matching, and the rows rearranged), with every member's text read; _painted_: until
+  the list is painted as well (offscreen, 1200 x 700: the repaint of a screenful costs the same with or
+  without a filter).
 
     python -m bench.headlines /tmp/c_medium        # scans it first when it has no index yet
 """
@@ -59,6 +63,9 @@ def measure(root: Path, db: Path) -> list[tuple[str, float, str]]:
             np.unique(grouping.row_groups[rows])
             groups_times.append((time.perf_counter() - t) * 1000)
     chars = headlines.search_chars
+    review.headlines.adopt(headlines)
+    review.headlines.prepare_search()  # as the window's reader does after each batch
+    gui = gui_filter_ms(review, grouping)
     return [("headlines_members", len(members), "documents"),
             ("headlines_read_baseline_s", baseline, "s"),
             ("headlines_fill_s", fill, "s"),
@@ -67,7 +74,45 @@ def measure(root: Path, db: Path) -> list[tuple[str, float, str]]:
             ("headlines_search_chars", chars, "characters"),
             ("headlines_query_ms_median", statistics.median(times), "ms"),
             ("headlines_query_ms_max", max(times), "ms"),
-            ("headlines_groups_of_hits_ms_max", max(groups_times), "ms")]
+            ("headlines_groups_of_hits_ms_max", max(groups_times), "ms"),
+            ("gui_text_filter_key_ms_median", statistics.median(gui[0]), "ms"),
+            ("gui_text_filter_key_ms_max", max(gui[0]), "ms"),
+            ("gui_text_filter_key_painted_ms_median", statistics.median(gui[1]), "ms"),
+            ("gui_text_filter_key_painted_ms_max", max(gui[1]), "ms")]
+
+
+def gui_filter_ms(review, grouping) -> tuple[list[float], list[float]]:
+    """Each key of QUERIES typed into the groups list's filter: the filtering (GroupsModel.set_filter), and
+    until the list is painted (offscreen, 1200 x 700)."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication, QTableView
+
+    from simdesk.gui.groups_model import GroupsModel
+
+    app = QApplication.instance() or QApplication([])
+    model = GroupsModel()
+    model.set_review(review)
+    model.set_grouping(grouping, review.decisions)
+    view = QTableView()
+    view.setModel(model)
+    view.resize(1200, 700)
+    view.show()
+    app.processEvents()
+    filtering, painted = [], []
+    for query in QUERIES:
+        for k in range(1, len(query) + 1):
+            t = time.perf_counter()
+            model.set_filter(query[:k])
+            filtered = time.perf_counter()
+            view.viewport().repaint()
+            app.processEvents()
+            filtering.append((filtered - t) * 1000)
+            painted.append((time.perf_counter() - t) * 1000)
+        model.set_filter("")
+    view.close()
+    return filtering, painted
 
 
 def main() -> None:

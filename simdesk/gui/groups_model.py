@@ -170,6 +170,7 @@ class Column:
     member_text: Callable[[Row], Any]
     order: str | None = None
     member_tip: Callable[[Row], str | None] = lambda r: None
+    elide_end: bool = False  # a long text is cut at its end (a title), not in its middle (a path)
 
 
 COLUMNS: tuple[Column, ...] = (
@@ -181,7 +182,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("title", QT_TRANSLATE_NOOP("GroupsModel", "Title"),
            QT_TRANSLATE_NOOP("GroupsModel", "The document's first meaningful line (a web page's own title), not a "
                                             "repost notice or a byline; a group row shows its first document's"),
-           240, _title, _title, None, lambda r: r.headline.title if r.headline else None),
+           240, _title, _title, None, lambda r: r.headline.title if r.headline else None, True),
     Column("date", QT_TRANSLATE_NOOP("GroupsModel", "Date"),
            QT_TRANSLATE_NOOP("GroupsModel", "The date written in the text; in italics, the file's modification date "
                                             "(the text carries none)"),
@@ -189,7 +190,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("source", QT_TRANSLATE_NOOP("GroupsModel", "Source"),
            QT_TRANSLATE_NOOP("GroupsModel", "Where the text says it comes from (来源, 转载, Source…), else the repost "
                                             "notice it shares with many documents"),
-           160, _source, _source, None, lambda r: r.headline.source if r.headline else None),
+           160, _source, _source, None, lambda r: r.headline.source if r.headline else None, True),
     Column("members", QT_TRANSLATE_NOOP("GroupsModel", "Members"),
            QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"), 76,
            lambda r: len(r.group.members), lambda r: None, "members"),

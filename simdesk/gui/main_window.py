@@ -446,6 +446,7 @@ class MainWindow(WindowMessages):
             while budget > 0 and at < len(order):
                 budget -= review.headlines.fill(grouping.group(int(order[at])).members)
                 at += 1
+            review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
             return at
 
         self.background.call(batch, partial(self._headlines_read, review, grouping, len(order)),

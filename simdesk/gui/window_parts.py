@@ -11,7 +11,8 @@ from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex,
 from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
-                               QStackedWidget, QTableView, QTabWidget, QVBoxLayout, QWidget)
+                               QStackedWidget, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from simdesk.core import KEEP_RULES, Group, Member
 from simdesk.gui.diff_view import DiffView
@@ -19,6 +20,14 @@ from simdesk.gui.groups_model import COL_MEMBERS, COL_PATH, COLUMNS
 from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
+
+
+class ElideEnd(QStyledItemDelegate):
+    """Cuts a long cell at its end ('城市更新条例草案…'): a title's beginning says what it is."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 class WindowParts(QMainWindow):
@@ -67,6 +76,7 @@ class WindowParts(QMainWindow):
         self.decided_filter.addItems(["", "", ""])
         # the groups, one row each, above the members of the current one: two flat tables (a view asks a flat
         # model for its visible cells only, so regrouping 4,000 groups costs a screenful)
+        self.elide_end = ElideEnd(self)  # titles and sources cut at their end, in both lists
         self.groups_split = QSplitter(Qt.Orientation.Vertical, left)
         self.groups_split.setObjectName("groups_split")
         self.groups_view = self._list_view(self.groups_model, "groups")
@@ -145,6 +155,8 @@ class WindowParts(QMainWindow):
         header.setHighlightSections(False)
         for col, column in enumerate(COLUMNS):
             header.resizeSection(col, column.width)
+            if column.elide_end:
+                view.setItemDelegateForColumn(col, self.elide_end)
         return view
 
 

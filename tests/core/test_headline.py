@@ -70,6 +70,8 @@ def test_the_repost_line_boilerplate_detection_found_is_the_source():
     assert h.title == "静夜思"  # the boilerplate first line is not the title
     assert h.source == REPOST  # a line naming its source comes before any other boilerplate line
     assert headline_of("床前明月光\n--《唐诗》", MTIME, boilerplate_of("--《唐诗》")).source == "--《唐诗》"
+    # a recurring line that attributes nothing (a manual page's heading) is boilerplate, not a source
+    assert headline_of("B::Stash\n床前明月光", MTIME, boilerplate_of("B::Stash")).source == ""
 
 
 def test_a_long_first_line_is_cut():

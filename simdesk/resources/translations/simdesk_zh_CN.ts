@@ -122,99 +122,99 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="177" />
+        <location filename="../../gui/groups_model.py" line="178" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="194" />
+        <location filename="../../gui/groups_model.py" line="195" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="197" />
+        <location filename="../../gui/groups_model.py" line="198" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="200" />
+        <location filename="../../gui/groups_model.py" line="201" />
         <source>Fingerprint bits that differ from the group's first document (advanced)</source>
         <translation>与组中第一个文档指纹不同的位数（高级）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="203" />
+        <location filename="../../gui/groups_model.py" line="204" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="210" />
+        <location filename="../../gui/groups_model.py" line="211" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="213" />
+        <location filename="../../gui/groups_model.py" line="214" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="216" />
+        <location filename="../../gui/groups_model.py" line="217" />
         <source>Keep, to trash, or the group's representative</source>
         <translation>保留、移入废纸篓，或组的代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="176" />
+        <location filename="../../gui/groups_model.py" line="177" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="193" />
+        <location filename="../../gui/groups_model.py" line="194" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="196" />
+        <location filename="../../gui/groups_model.py" line="197" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="199" />
+        <location filename="../../gui/groups_model.py" line="200" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="202" />
+        <location filename="../../gui/groups_model.py" line="203" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="209" />
+        <location filename="../../gui/groups_model.py" line="210" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="212" />
+        <location filename="../../gui/groups_model.py" line="213" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="215" />
+        <location filename="../../gui/groups_model.py" line="216" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="178" />
+        <location filename="../../gui/groups_model.py" line="179" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="123" />
         <source>The date written in the text</source>
-        <translation type="unfinished" />
+        <translation>正文中写明的日期</translation>
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="124" />
         <source>No date in the text: the file's modification date</source>
-        <translation type="unfinished" />
+        <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="144" />
@@ -247,42 +247,42 @@
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="181" />
-        <source>Title</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <location filename="../../gui/groups_model.py" line="182" />
-        <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
-        <translation type="unfinished" />
+        <source>Title</source>
+        <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="185" />
-        <source>Date</source>
-        <translation type="unfinished" />
+        <location filename="../../gui/groups_model.py" line="183" />
+        <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
+        <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="186" />
-        <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
-        <translation type="unfinished" />
+        <source>Date</source>
+        <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="189" />
-        <source>Source</source>
-        <translation type="unfinished" />
+        <location filename="../../gui/groups_model.py" line="187" />
+        <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
+        <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="190" />
-        <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
-        <translation type="unfinished" />
+        <source>Source</source>
+        <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="206" />
+        <location filename="../../gui/groups_model.py" line="191" />
+        <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
+        <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="207" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="208" />
+        <location filename="../../gui/groups_model.py" line="209" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -305,98 +305,98 @@
     <message>
         <location filename="../../gui/rules_dialog.py" line="26" />
         <source>Keep by rules</source>
-        <translation type="unfinished" />
+        <translation>按规则保留</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="27" />
         <source>In each group, the first criterion chooses the copy to keep; each next one decides between the copies the ones before leave tied.</source>
-        <translation type="unfinished" />
+        <translation>在每个组中，第一个条件决定保留哪个副本；后面的每个条件在前面条件打平的副本之间再作选择。</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="32" />
         <location filename="../../gui/rules_dialog.py" line="67" />
         <source>Criteria</source>
-        <translation type="unfinished" />
+        <translation>条件</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="39" />
         <source>Criteria in order</source>
-        <translation type="unfinished" />
+        <translation>按顺序排列的条件</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="40" />
         <source>Add →</source>
-        <translation type="unfinished" />
+        <translation>添加 →</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="41" />
         <source>Remove</source>
-        <translation type="unfinished" />
+        <translation>移除</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="42" />
         <source>Up</source>
-        <translation type="unfinished" />
+        <translation>上移</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="43" />
         <source>Down</source>
-        <translation type="unfinished" />
+        <translation>下移</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="48" />
         <source>Folder</source>
-        <translation type="unfinished" />
+        <translation>文件夹</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="49" />
         <source>Reference folder: keep only a copy under this folder, and leave alone the groups with none there</source>
-        <translation type="unfinished" />
+        <translation>参照文件夹：只保留此文件夹下的副本，组内没有时整组不动</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="68" />
         <source>In this order</source>
-        <translation type="unfinished" />
+        <translation>依次为</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="73" />
         <source>Folder:</source>
-        <translation type="unfinished" />
+        <translation>文件夹：</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="100" />
         <source>Oldest (modification time)</source>
-        <translation type="unfinished" />
+        <translation>最早（修改时间）</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="100" />
         <source>Newest (modification time)</source>
-        <translation type="unfinished" />
+        <translation>最新（修改时间）</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="101" />
         <source>Largest</source>
-        <translation type="unfinished" />
+        <translation>最大</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="101" />
         <source>Shortest path</source>
-        <translation type="unfinished" />
+        <translation>路径最短</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="102" />
         <source>In the folder below</source>
-        <translation type="unfinished" />
+        <translation>位于下面的文件夹</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="105" />
         <source>In folder %1</source>
-        <translation type="unfinished" />
+        <translation>位于文件夹 %1</translation>
     </message>
     <message>
         <location filename="../../gui/rules_dialog.py" line="157" />
         <source>On the command line: simdesk clean FOLDER %1</source>
-        <translation type="unfinished" />
+        <translation>命令行：simdesk clean 文件夹 %1</translation>
     </message>
 </context>
 <context>
@@ -464,65 +464,65 @@
     <message>
         <location filename="../../gui/main_window.py" line="370" />
         <source>; %1 groups left alone (no copy in the reference folder)</source>
-        <translation type="unfinished" />
+        <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
     </message>
     <message>
         <location filename="../../gui/main_window.py" line="396" />
         <source>Applies to every group (%1)</source>
-        <translation type="unfinished" />
+        <translation>作用于所有组（%1 个）</translation>
     </message>
     <message>
         <location filename="../../gui/main_window.py" line="398" />
         <source>Applies to the %1 selected groups</source>
-        <translation type="unfinished" />
+        <translation>作用于选中的 %1 个组</translation>
     </message>
     <message>
         <location filename="../../gui/main_window.py" line="399" />
         <source>Applies to the %1 groups the filter shows</source>
-        <translation type="unfinished" />
+        <translation>作用于筛选后显示的 %1 个组</translation>
     </message>
     <message>
         <location filename="../../gui/main_window.py" line="418" />
         <source>Reviewed %1 of %2 groups</source>
-        <translation type="unfinished" />
+        <translation>已审阅 %1 / %2 组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="472" />
+        <location filename="../../gui/main_window.py" line="473" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="480" />
+        <location filename="../../gui/main_window.py" line="481" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="487" />
+        <location filename="../../gui/main_window.py" line="488" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="510" />
+        <location filename="../../gui/main_window.py" line="511" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="522" />
+        <location filename="../../gui/main_window.py" line="523" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="540" />
+        <location filename="../../gui/main_window.py" line="541" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="554" />
+        <location filename="../../gui/main_window.py" line="555" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="549" />
+        <location filename="../../gui/main_window.py" line="550" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -532,7 +532,7 @@
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="565" />
+        <location filename="../../gui/main_window.py" line="566" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -735,7 +735,7 @@
     <message>
         <location filename="../../gui/messages.py" line="80" />
         <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
-        <translation type="unfinished" />
+        <translation>这些组中另有 %1 个副本尚未决定：它们留在原处。</translation>
     </message>
     <message>
         <location filename="../../gui/messages.py" line="83" />
@@ -811,326 +811,326 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="247" />
+        <location filename="../../gui/window_parts.py" line="259" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="248" />
+        <location filename="../../gui/window_parts.py" line="260" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="249" />
+        <location filename="../../gui/window_parts.py" line="261" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="251" />
+        <location filename="../../gui/window_parts.py" line="263" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="253" />
+        <location filename="../../gui/window_parts.py" line="265" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="254" />
+        <location filename="../../gui/window_parts.py" line="266" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="255" />
+        <location filename="../../gui/window_parts.py" line="267" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="256" />
+        <location filename="../../gui/window_parts.py" line="268" />
         <source>Filter by path, title or text</source>
-        <translation type="unfinished" />
+        <translation>按路径、标题或正文筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="257" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>All groups</source>
-        <translation type="unfinished" />
+        <translation>全部组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="257" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>Undecided groups</source>
-        <translation type="unfinished" />
+        <translation>未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="257" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>Decided groups</source>
-        <translation type="unfinished" />
+        <translation>已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="259" />
+        <location filename="../../gui/window_parts.py" line="271" />
         <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
-        <translation type="unfinished" />
+        <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="261" />
+        <location filename="../../gui/window_parts.py" line="273" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="262" />
+        <location filename="../../gui/window_parts.py" line="274" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="263" />
+        <location filename="../../gui/window_parts.py" line="275" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="265" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="265" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="266" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="266" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="267" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="268" />
+        <location filename="../../gui/window_parts.py" line="280" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="282" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="282" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
-        <location filename="../../gui/window_parts.py" line="275" />
+        <location filename="../../gui/window_parts.py" line="283" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="272" />
-        <location filename="../../gui/window_parts.py" line="276" />
+        <location filename="../../gui/window_parts.py" line="284" />
+        <location filename="../../gui/window_parts.py" line="288" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="273" />
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="289" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="274" />
-        <location filename="../../gui/window_parts.py" line="278" />
+        <location filename="../../gui/window_parts.py" line="286" />
+        <location filename="../../gui/window_parts.py" line="290" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="291" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
-        <translation type="unfinished" />
+        <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="280" />
+        <location filename="../../gui/window_parts.py" line="292" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="293" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="282" />
+        <location filename="../../gui/window_parts.py" line="294" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="283" />
+        <location filename="../../gui/window_parts.py" line="295" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="284" />
+        <location filename="../../gui/window_parts.py" line="296" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="286" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="288" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="288" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="289" />
+        <location filename="../../gui/window_parts.py" line="301" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="289" />
+        <location filename="../../gui/window_parts.py" line="301" />
         <source>&amp;Filter by path, title or text</source>
-        <translation type="unfinished" />
+        <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="290" />
+        <location filename="../../gui/window_parts.py" line="302" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="306" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="296" />
+        <location filename="../../gui/window_parts.py" line="308" />
         <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
-        <translation type="unfinished" />
+        <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="310" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="299" />
+        <location filename="../../gui/window_parts.py" line="311" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="312" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="313" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="302" />
+        <location filename="../../gui/window_parts.py" line="314" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_parts.py" line="315" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="304" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="305" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="314" />
+        <location filename="../../gui/window_parts.py" line="326" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="316" />
+        <location filename="../../gui/window_parts.py" line="328" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="317" />
+        <location filename="../../gui/window_parts.py" line="329" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="318" />
+        <location filename="../../gui/window_parts.py" line="330" />
         <source>Decided or undecided groups</source>
-        <translation type="unfinished" />
+        <translation>已决定或未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="319" />
+        <location filename="../../gui/window_parts.py" line="331" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="321" />
+        <location filename="../../gui/window_parts.py" line="333" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="322" />
+        <location filename="../../gui/window_parts.py" line="334" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="324" />
+        <location filename="../../gui/window_parts.py" line="336" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="325" />
+        <location filename="../../gui/window_parts.py" line="337" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="326" />
+        <location filename="../../gui/window_parts.py" line="338" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
