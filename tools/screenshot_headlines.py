@@ -22,10 +22,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.corpus import build  # noqa: E402
 from simdesk.core import index_path  # noqa: E402
-from simdesk.gui import refcount_guard  # noqa: E402
-from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
+from simdesk.gui.app import make_window  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
-from tools.screenshots import wait_for  # noqa: E402
+from tools.screenshots import save_and_close, start_app, wait_for  # noqa: E402
 
 
 def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -> None:
@@ -63,21 +62,12 @@ def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -
     window.show_group_row(row)
     window.select_members([window.members_model.index(member, 0)])
     wait_for(window.diff_shown)
-    for _ in range(5):
-        app.processEvents()
-    window.grab().save(str(out), "PNG")
-    print(f"{out}: {window.reviewed_label.text()}; {window.diff_view.summary.text()}")
-    window.close()
-    window.deleteLater()
-    app.processEvents()
+    save_and_close(app, window, out, f"{window.reviewed_label.text()}; {window.diff_view.summary.text()}")
 
 
 def main(argv: list[str]) -> int:
     docs = Path(argv[1] if len(argv) > 1 else "docs")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setStyle("Fusion")
-    refcount_guard.install()
-    preload_native_segmenter()
+    app = start_app()
     work = Path(tempfile.mkdtemp(prefix="simdesk-screenshots-"))
     try:
         root = Path(argv[2]) if len(argv) > 2 else work / "medium"

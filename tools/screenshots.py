@@ -113,22 +113,33 @@ def shoot(app: QApplication, out: Path, folder: Path, pair: tuple[str | None, st
     assert pair is not None
     window.select_members([member_index(window, p) for p in pair if p is not None])
     wait_for(window.diff_shown)
+    save_and_close(app, window, out, window.diff_view.summary.text())
+
+
+def save_and_close(app: QApplication, window, out: Path, shown: str) -> None:
+    """Let the window paint, save it as `out`, say what it shows, close it."""
     for _ in range(5):
         app.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)
     window.grab().save(str(out), "PNG")
-    print(f"{out}: {window.diff_view.summary.text()}")
+    print(f"{out}: {shown}")
     window.close()
     window.deleteLater()
     app.processEvents()
 
 
-def main(argv: list[str]) -> int:
-    docs = Path(argv[1] if len(argv) > 1 else "docs")
+def start_app() -> QApplication:
+    """The application as the screenshots show it: Fusion style, the segmenter loaded."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setStyle("Fusion")  # the same look whatever the platform's style (and a palette it follows)
     refcount_guard.install()
     preload_native_segmenter()
+    return app
+
+
+def main(argv: list[str]) -> int:
+    docs = Path(argv[1] if len(argv) > 1 else "docs")
+    app = start_app()
     work = Path(tempfile.mkdtemp(prefix="simdesk-screenshots-"))
     try:
         root, original, copy = reflowed_collection(work)
