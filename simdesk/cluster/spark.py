@@ -7,7 +7,7 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
   it shares, so no distinct() over candidates; distances with Spark's bit_count.
 - Verified pairs: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
-  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (minhash.py) over the
+  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (core/minhash.py, CLUSTER) over the
   verification shingles, kept within the desktop's length-aware radius, scored by core.verify.similarity on
   the texts' verification profiles (shipped between stages pickled: shingles, short text, word 4-grams).
 - Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
@@ -25,7 +25,7 @@ import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
-from simdesk.cluster.minhash import band_keys, signature
+from simdesk.core.minhash import CLUSTER, band_keys, signature
 from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
@@ -247,7 +247,8 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
             hits = hashes[np.isin(hashes, bp)]
             clean = to_signed(clean_fingerprint(r["votes"], hits, line_votes, to_unsigned(r["fingerprint"])))  \
                 if len(hits) and len(r["votes"]) else r["fingerprint"]
-            keys = band_keys(signature(prof.shingles)).tolist() if len(prof.shingles) else None
+            keys = (band_keys(signature(prof.shingles, CLUSTER.perms), CLUSTER.rows).tolist()
+                    if len(prof.shingles) else None)
             yield (*[r[c] for c in columns], clean, pickle.dumps(prof, protocol=5), keys)
 
     schema = T.StructType(docs.schema.fields + [T.StructField("clean_fp", T.LongType()),

@@ -11,6 +11,10 @@ Steps, each incremental through the index:
 3. Candidates: pairs within a radius set by the length of the shorter text (12 bits; 16 under 1,500
    characters; 18 under 400), since near-duplicates with fewer features lie further apart. Each pair's
    distance is scaled to its radius (d * 12 / radius, rounded up), so one slider of 0..12 bits serves all.
+   Pairs whose texts share a MinHash band of their shingles (minhash.py, keys kept at scan time) join
+   them: copies SimHash places beyond the radius (a Chinese text with English passages put in, a short
+   text with several typos); beyond the radius they count at the slider's widest setting, and only from
+   a score of BAND_MIN_SCORE.
 4. Each candidate not verified before is scored on the texts without boilerplate; scores are kept in the
    index. A pair groups when its score reaches `min_score`.
 
@@ -38,6 +42,7 @@ from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_te
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
+from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
 from simdesk.core.texts import Texts, texts_of
@@ -52,6 +57,12 @@ BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks
 BRUTE_FORCE_COLUMNS = 16384
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
+# A pair proposed by the MinHash bands alone (its fingerprints beyond the radius) groups from this score,
+# not from min_score: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
+# collections and the small test collection (4,705 files), such pairs scored: texts sharing only a repost
+# footer, a licence notice or a template 0.70-0.83 (62 pairs from 0.80); copies 0.80-1.00 (mixed-language
+# 0.99-1.00, short texts with several typos mostly 0.86-0.96; 6 copies below 0.85 are left out).
+BAND_MIN_SCORE = 0.85
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +330,25 @@ def collection_boilerplate(index: Index, documents: int | None = None) -> frozen
 def verify_rules(verify: VerifySettings) -> str:
     """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
     return f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
-           f"{verify.short_radius} {verify.short_chars}"
+           f"{verify.short_radius} {verify.short_chars} {BAND_RULES}"
+
+
+def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.ndarray, keys: np.ndarray,
+                    empty: np.ndarray, dirty: np.ndarray | None, verify: VerifySettings) -> tuple[np.ndarray, ...]:
+    """The SimHash candidates `found` (i, j, distance, scaled distance) and the pairs sharing a MinHash band
+    (`keys`, `empty`: Index.band_keys), each once; with `dirty`, only band pairs involving a changed document
+    (the others are among the kept candidates). A pair beyond its radius gets the widest scaled distance."""
+    i, j, d, scaled = found
+    bi, bj = band_pairs(keys, empty)
+    if dirty is not None:
+        keep = dirty[bi] | dirty[bj]
+        bi, bj = bi[keep], bj[keep]
+    n = max(len(fps), 1)
+    new = ~np.isin(bi * n + bj, np.minimum(i, j) * n + np.maximum(i, j))
+    bi, bj = bi[new], bj[new]
+    bd = np.bitwise_count(fps[bi] ^ fps[bj]).astype(np.int64)
+    i, j, d, bscaled = _normalised(np.r_[i, bi], np.r_[j, bj], np.r_[d.astype(np.int64), bd], chars, verify)
+    return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
 
 
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
@@ -349,14 +378,20 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     report("pairing")
     paired, known = index.paired_fingerprints()
     dirty = ~known | (paired != fps)
+    keys, empty = index.band_keys(DESKTOP.bands)
     if dirty.sum() * len(fps) <= INCREMENTAL_BUDGET:
-        i, j, d, scaled = changed_candidates(fps, snap.chars, snap.ids, dirty, index.scores(), verify)
+        found = changed_candidates(fps, snap.chars, snap.ids, dirty, index.scores(), verify)
+        i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, dirty, verify)
     else:
-        i, j, d, scaled = candidate_pairs(fps, snap.chars, verify)
+        found = candidate_pairs(fps, snap.chars, verify)
+        i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
     cancel = cancel or CancelToken()
     scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report)
     if not cancel.cancelled and dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
+    beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
+    keep = ~beyond | ~(scores < BAND_MIN_SCORE)  # a pair only the bands propose needs BAND_MIN_SCORE
+    i, j, scaled, scores = i[keep], j[keep], scaled[keep], scores[keep]
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate)

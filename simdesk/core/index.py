@@ -58,6 +58,10 @@ TABLES: dict[str, dict] = {
     # only for documents with candidate boilerplate lines: their line hashes and packed SimHash votes
     "boilerplate_inputs": dict(columns={"doc_id": int, "lines": bytes, "votes": bytes}, pk="doc_id",
                                not_null={"lines", "votes"}, foreign_keys=[_cascade("boilerplate_inputs", "doc_id")]),
+    # MinHash band keys of each document with shingles (minhash.text_bands: 16 x 4 B), the second candidate
+    # source; a table of their own keeps the documents' rows as small as they were
+    "minhash_bands": dict(columns={"doc_id": int, "keys": bytes}, pk="doc_id", not_null={"keys"},
+                          foreign_keys=[_cascade("minhash_bands", "doc_id")]),
     "problems": dict(columns={"path": str, "error": str}, pk="path", not_null={"error"}),
     "keep_marks": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("keep_marks", "doc_id")]),
     "trash_queue": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("trash_queue", "doc_id")]),
@@ -343,6 +347,10 @@ class Index:
         self.conn.executemany(
             "DELETE FROM boilerplate_inputs WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
             [(d.path,) for d in docs if not d.line_hashes])
+        self.conn.executemany("INSERT OR REPLACE INTO minhash_bands(doc_id, keys) SELECT id, ? FROM documents "
+                              "WHERE path = ?", [(d.bands, d.path) for d in docs if d.bands])
+        self.conn.executemany("DELETE FROM minhash_bands WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+                              [(d.path,) for d in docs if not d.bands])
 
     def move_document(self, old_path: str, new_path: str, size: int, mtime_ns: int) -> None:
         """A file moved with its content unchanged keeps its id, fingerprint and decisions."""
@@ -426,6 +434,19 @@ class Index:
         lines, tallies, keys, fps = zip(*rows)
         return (list(lines), list(tallies), [_key_text(k) for k in keys],
                 np.array(fps, dtype=np.int64).view(np.uint64))
+
+    def band_keys(self, bands: int) -> tuple[np.ndarray, np.ndarray]:
+        """For every snapshot row (path order): its MinHash band keys (rows x `bands`, uint32) and whether it
+        has none (no shingles, or indexed before band keys were kept)."""
+        rows = self.conn.execute("SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
+                                 "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path").fetchall()
+        keys = np.zeros((len(rows), bands), dtype=np.uint32)
+        empty = np.ones(len(rows), dtype=bool)
+        for row, (blob,) in enumerate(rows):
+            if len(blob) == 4 * bands:
+                keys[row] = np.frombuffer(blob, dtype="<u4")
+                empty[row] = False
+        return keys, empty
 
     def set_clean_fingerprints(self, rows: Iterable[tuple[int, int, str]]) -> None:
         """(document id, boilerplate-free fingerprint, clean key) for each document recomputed."""

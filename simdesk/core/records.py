@@ -17,6 +17,7 @@ class Document:
     fingerprint: int  # unsigned 64-bit SimHash
     line_hashes: bytes = b""  # boilerplate candidates: sorted uint32 hashes of short line keys (boilerplate.py)
     votes: bytes = b""  # SimHash's 64 tallies (fingerprint.pack_votes), so boilerplate can be subtracted later
+    bands: bytes = b""  # MinHash band keys of its shingles (minhash.DESKTOP, uint32 each; empty: no shingles)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,9 @@ from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, 
                                     describe_os_error, read_bytes, read_text_file, walk)
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import from_votes, pack_votes
+from simdesk.core.minhash import RULES as BAND_RULES, text_bands
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.text import fold
+from simdesk.core.text import fold, normalize_folded
 from simdesk.core.vocabulary import text_votes
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
@@ -73,12 +74,16 @@ def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings
 
 
 def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document:
-    """The indexed record of a decoded text: fingerprint, boilerplate line hashes and SimHash votes (the
-    text folded once for both)."""
+    """The indexed record of a decoded text: fingerprint, boilerplate line hashes, SimHash votes and the
+    MinHash band keys of the shingles verification scores (of the whole text: boilerplate is known only
+    once the collection is, and the keys only propose candidates that verification then scores). The text
+    is folded once for all of them, and normalised once for the votes and the shingles."""
     folded = fold(tf.text)
-    tallies = text_votes(tf.text, folded, settings)
+    norm = normalize_folded(folded)  # verification's normalisation (links dropped)
+    tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
     return Document(rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
-                    from_votes(tallies), folded_line_hashes(folded).tobytes(), pack_votes(tallies))
+                    from_votes(tallies), folded_line_hashes(folded).tobytes(), pack_votes(tallies),
+                    text_bands(norm).tobytes())
 
 
 def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,
@@ -134,9 +139,10 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
     os.listdir(root)  # raises PermissionError for an unreadable root, before anything is touched
 
     with index.transaction():
-        if index.meta("features") != settings.to_json():
+        if index.meta("features") != settings.to_json() or index.meta("band_rules") != BAND_RULES:
             index.mark_all_stale()
             index.set_meta("features", settings.to_json())
+            index.set_meta("band_rules", BAND_RULES)
         # a folder name that is not valid UTF-8 is stored with escapes (it is shown, never used as a path)
         index.set_meta("root", os.fsencode(root.resolve()).decode("utf-8", "backslashreplace"))
 

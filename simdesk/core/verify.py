@@ -22,14 +22,20 @@ long unrelated texts in. So candidates are taken generously and each is confirme
    Containment catches truncations, insertions and added headers; the length gate keeps a short text from
    matching every long text that happens to contain it.
 3. Short texts (both normalised texts of at most EDIT_CHARS characters): a typo or a synonym changes up to
-   three of a dozen shingles, so the score is also the edit similarity of the two normalised texts
-   (rapidfuzz's normalised Indel similarity, 1 - edits / (len a + len b)), and the larger of the two counts:
-   "你妈妈喊你回家吃饭哦,回家罗回家罗" / "你妈妈叫你回家吃饭啦,回家罗回家罗" score 0.875 (shingles: 0.57).
+   three of a dozen shingles, so the score is also the edit similarity of the two normalised texts without
+   their spaces (rapidfuzz's normalised Indel similarity, 1 - edits / (len a + len b)), and the larger of
+   the two counts: "你妈妈喊你回家吃饭哦,回家罗回家罗" / "你妈妈叫你回家吃饭啦,回家罗回家罗" score 0.875
+   (shingles: 0.57). Spaces are left out because normalisation turns every punctuation mark into one:
+   two sentences of one template, "…最大的文件大小甚至更小(2^31 -1) bytes = (2GiB -1 byte)。" and
+   "因为 FAT 文件系统的设计，最大的文件大小为 (2^32 - 1) bytes = (4GiB -1 byte)。", matched on their
+   punctuation and scored 0.71 with the spaces, 0.64 without; copies with typos, look-alikes or "u" for
+   "you" lose at most 0.02 (0.938 -> 0.917 for the last).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import repeat
 
 import mmh3
 import numpy as np
@@ -44,7 +50,7 @@ WHOLE_CONTAINMENT = 0.95
 WHOLE_GATE = 0.25
 EDIT_CHARS = 200  # normalised texts this short are also compared by edit similarity
 MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one changed character is a new title
-VERSION = "4"  # stored in the index: a change of the rule re-verifies every pair
+VERSION = "5"  # stored in the index: a change of the rule re-verifies every pair
 
 # Characters that are units of their own (scripts written without spaces between words).
 CHAR_UNITS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f"
@@ -65,7 +71,7 @@ class Profile:
     """What the similarity of a text is computed from: its shingles, and its normalised text when short."""
 
     shingles: np.ndarray  # sorted unique 32-bit hashes
-    short: str = ""  # the normalised text when it has MIN_EDIT_CHARS..EDIT_CHARS characters
+    short: str = ""  # the normalised text without spaces when it has MIN_EDIT_CHARS..EDIT_CHARS characters
     long: np.ndarray | None = None  # the shingles with word 4-grams, for a text of LONG_WORDS words or more
 
 
@@ -84,14 +90,18 @@ def shingles(norm: str, word_shingle: int = WORD_SHINGLE) -> np.ndarray:
     """The sorted unique shingles of a normalised text: character trigrams of its Chinese (Japanese, Thai)
     units and word bigrams of its other words, as 32-bit hashes (a collision between two different
     shingles of a pair moves its score by 1/size)."""
-    chars = "".join(CHARS.findall(norm))
-    words = WORDS.findall(norm)
+    # the same units as CHARS.findall / WORDS.findall in half the time: 2,084 texts of English, Chinese, logs
+    # and code (13 M characters), units and word hashes in 1.15 s against 2.4 s, measured 2026-11-23
+    if norm.isascii():
+        chars, words = "", norm.split()
+    else:
+        chars, words = "".join(CHARS.findall(norm)), CHARS.sub(" ", norm).split()
     parts = []
     if chars:
         parts.append(_shingle_hashes(np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64),
                                      CHAR_SHINGLE))
     if words:
-        codes = np.fromiter((mmh3.hash(w, _WORD_SEED, signed=False) for w in words), dtype=np.uint64,
+        codes = np.fromiter(map(mmh3.hash, words, repeat(_WORD_SEED), repeat(False)), dtype=np.uint64,
                             count=len(words))
         parts.append(_shingle_hashes(codes | _WORD_TAG, word_shingle))
     return np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint32)
@@ -100,7 +110,7 @@ def shingles(norm: str, word_shingle: int = WORD_SHINGLE) -> np.ndarray:
 def profile(text: str) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate)."""
     norm = normalize(text)
-    short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
+    short = norm.replace(" ", "") if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
     long = None
     if len(norm) >= LONG_WORDS * 2 and sum(1 for _ in WORDS.finditer(norm)) >= LONG_WORDS:
         long = shingles(norm, LONG_WORD_SHINGLE)

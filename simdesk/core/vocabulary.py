@@ -74,13 +74,16 @@ def vocabulary() -> Vocabulary:
 
 
 def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool = True,
-               table: Vocabulary | None = None) -> np.ndarray:
+               table: Vocabulary | None = None, norm: str | None = None) -> np.ndarray:
     """SimHash's 64 tallies of `text` (`folded`: text.fold(text), shared with the line hashes), equal to
     `fingerprint.votes(features.weighted_terms(text, settings, fallback))`. `table`: this process's
-    vocabulary unless given."""
+    vocabulary unless given. `norm`: text.normalize_folded(folded, settings.strip_links) when the caller
+    has it (the scan shares it with the MinHash shingles)."""
     if settings.bigrams or settings.char_ngrams:
         return votes(weighted_terms(text, settings, fallback))
-    counts = token_counts(normalize_folded(folded, settings.strip_links), settings.hmm, spaces=True)
+    if norm is None:
+        norm = normalize_folded(folded, settings.strip_links)
+    counts = token_counts(norm, settings.hmm, spaces=True)
     table = table or vocabulary()
     ids = table.ids(list(counts))
     flags = table.flags[ids]
