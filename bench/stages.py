@@ -1,4 +1,5 @@
-"""Where a scan's time goes: the scan run in this process (no workers), each stage timed by a wrapper.
+"""Where a scan's time goes: the scan run in this process (no workers), each stage's CPU time measured by a
+wrapper (CPU time, which other work on a shared machine disturbs less than wall time; shares are of the scan's CPU).
 
     python -m bench.stages FOLDER [--segmenter jieba|auto]
 """
@@ -46,22 +47,22 @@ def main() -> None:
             def walk(*a, **k):
                 it = fn(*a, **k)
                 while True:
-                    t = time.perf_counter()
+                    t = time.process_time()
                     try:
                         item = next(it)
                     except StopIteration:
-                        spent[label] += time.perf_counter() - t
+                        spent[label] += time.process_time() - t
                         return
-                    spent[label] += time.perf_counter() - t
+                    spent[label] += time.process_time() - t
                     yield item
             return walk
 
         def wrapper(*a, **k):
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 return fn(*a, **k)
             finally:
-                spent[label] += time.perf_counter() - t
+                spent[label] += time.process_time() - t
         return wrapper
 
     for module, name, label in STAGES:
@@ -83,9 +84,9 @@ def main() -> None:
     for _, _, label in STAGES:
         if label not in spent:
             continue
-        print(f"stage[{label}] {spent[label]:.2f} s ({100 * spent[label] / total:.0f}%)")
-    rest = total - sum(spent.values())
-    print(f"stage[everything else] {rest:.2f} s ({100 * rest / total:.0f}%)")
+        print(f"stage[{label}] {spent[label]:.2f} s ({100 * spent[label] / cpu:.0f}%)")
+    rest = cpu - sum(spent.values())
+    print(f"stage[everything else] {rest:.2f} s ({100 * rest / cpu:.0f}%)")
 
 
 if __name__ == "__main__":

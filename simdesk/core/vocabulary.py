@@ -1,5 +1,5 @@
 """A text's SimHash votes with each distinct token looked up once per process: the vocabulary keeps every token
-met so far with its feature hash, jieba IDF and filter flags (whitespace, number, stop word), so a document
+met so far with its feature hash bits, jieba IDF and filter flags (whitespace, number, stop word), so a document
 costs one dictionary lookup per distinct token and a few numpy reductions instead of a Python step per token,
 per filter and per hash bit.
 
@@ -23,7 +23,7 @@ from simdesk.core.fingerprint import BITS, feature_hashes, votes
 from simdesk.core.text import normalize_folded
 
 SPACE, NUMBER, STOP = 1, 2, 4  # flags of a token: never a feature; dropped as a number; dropped as a stop word
-MAX_TOKENS = 1 << 19  # past this many distinct tokens (numbers, typos) the table starts again: memory stays ~60 MB
+MAX_TOKENS = 1 << 19  # past this many distinct tokens (numbers, typos) the table starts again: memory stays ~100 MB
 
 
 class Vocabulary:
@@ -32,7 +32,7 @@ class Vocabulary:
     def __init__(self, max_tokens: int = MAX_TOKENS) -> None:
         self.max_tokens = max_tokens
         self._ids: dict[str, int] = {}
-        self.hashes = np.zeros(0, dtype="<u8")
+        self.bits = np.zeros((0, BITS), dtype=np.uint8)  # each token's feature hash, bit 0 first (as votes unpacks it)
         self.idf = np.zeros(0, dtype=np.float64)
         self.flags = np.zeros(0, dtype=np.uint8)
 
@@ -53,14 +53,15 @@ class Vocabulary:
     def _add(self, tokens: list[str]) -> None:
         start = len(self._ids)
         end = start + len(tokens)
-        if end > len(self.hashes):
+        if end > len(self.idf):
             size = max(1024, 2 * end)
-            self.hashes = np.resize(self.hashes, size)
+            self.bits = np.resize(self.bits, (size, BITS))
             self.idf = np.resize(self.idf, size)
             self.flags = np.resize(self.flags, size)
         idf, median = idf_table()
         stops = stop_words()
-        self.hashes[start:end] = feature_hashes(tokens, len(tokens))
+        hashes = feature_hashes(tokens, len(tokens))
+        self.bits[start:end] = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         self.idf[start:end] = [idf.get(t, median) for t in tokens]
         self.flags[start:end] = [(0 if t.strip() else SPACE) | (NUMBER if t.isdigit() else 0) | (STOP if t in stops else 0)
                                  for t in tokens]
@@ -87,15 +88,15 @@ def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool
     table = table or vocabulary()
     ids = table.ids(list(counts))
     flags = table.flags[ids]
-    kept = (flags & SPACE) == 0
-    # the reference's filters in its order, each falling back to what it had when it would leave nothing
-    for wanted, flag in ((settings.drop_numbers, NUMBER), (settings.stopwords, STOP)):
-        if wanted:
-            rest = kept & ((flags & flag) == 0)
-            kept = rest if rest.any() or not fallback else kept
+    kept = (flags & (SPACE | (NUMBER if settings.drop_numbers else 0) | (STOP if settings.stopwords else 0))) == 0
+    if not kept.any():  # the reference's filters in its order, each falling back to what it had when it would leave nothing
+        kept = (flags & SPACE) == 0
+        for wanted, flag in ((settings.drop_numbers, NUMBER), (settings.stopwords, STOP)):
+            if wanted:
+                rest = kept & ((flags & flag) == 0)
+                kept = rest if rest.any() or not fallback else kept
     if not kept.any():  # no words at all: the reference's character n-grams (fallback) or nothing
         return votes(weighted_terms(text, settings, fallback)) if fallback else np.zeros(BITS)
     ids = ids[kept]
     w = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))[kept] * table.idf[ids]
-    bits = np.unpackbits(table.hashes[ids].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    return w @ bits - 0.5 * w.sum()
+    return w @ table.bits[ids] - 0.5 * w.sum()
