@@ -1,4 +1,4 @@
-"""A text's SimHash votes with each distinct token looked up once per process: the vocabulary keeps every token
+"""A text's SimHash votes with each distinct token looked up once per thread: the vocabulary keeps every token
 met so far with its feature hash bits, jieba IDF and filter flags (whitespace, number, stop word), so a document
 costs one dictionary lookup per distinct token and a few numpy reductions instead of a Python step per token,
 per filter and per hash bit.
@@ -13,7 +13,7 @@ character n-grams) and texts that fall back to character n-grams take the refere
 """
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
 from itertools import repeat
 
 import numpy as np
@@ -68,10 +68,17 @@ class Vocabulary:
         self._ids.update(zip(tokens, range(start, end)))
 
 
-@lru_cache(maxsize=1)
+_per_thread = threading.local()
+
+
 def vocabulary() -> Vocabulary:
-    """This process's vocabulary (each scan worker builds its own as it reads)."""
-    return Vocabulary()
+    """This thread's vocabulary (each scan worker builds its own as it reads). Per thread: a table that fills up
+    starts again, which must not renumber the tokens of a document another thread is weighing."""
+    try:
+        return _per_thread.table
+    except AttributeError:
+        _per_thread.table = Vocabulary()
+        return _per_thread.table
 
 
 def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool = True,

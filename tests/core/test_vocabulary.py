@@ -96,3 +96,15 @@ def test_line_keys_in_one_pass_equal_line_by_line() -> None:
         folded = fold(text)
         one_by_one = [re.sub(r"[\W_\d]+", "", line) for line in LINKS.sub(" ", folded).splitlines()]
         assert folded_line_keys(folded) == line_keys(text) == one_by_one
+
+
+def test_each_thread_has_its_own_vocabulary() -> None:
+    import threading
+
+    from simdesk.core.vocabulary import vocabulary
+
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(vocabulary()))
+    worker.start()
+    worker.join()
+    assert seen[0] is not vocabulary() and vocabulary() is vocabulary()
