@@ -169,7 +169,7 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     # 4. sorting and filtering the groups at the widest threshold, each followed by a paint of the list
     second.set_threshold(12)
     QApplication.processEvents()
-    header = second.groups_view.header()
+    header = second.groups_view.horizontalHeader()
     t0 = time.perf_counter()
     second.groups_view.sortByColumn(COL_DISTANCE, Qt.SortOrder.DescendingOrder)
     second.groups_view.grab()

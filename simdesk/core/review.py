@@ -152,12 +152,15 @@ class Review:
         return self.grouper.at(min(t, self.grouper.max_threshold))
 
     def prepare(self, threshold: int | None = None, groups: int = 100) -> None:
-        """Group at `threshold` and build the first `groups` groups and the histogram now (all memoised),
-        so a view shows them without computing anything."""
+        """Group at `threshold` and build the first `groups` groups and the histogram now, then group at
+        every other threshold (all memoised), so a view shows them, and a slider moves, without computing
+        anything the first time (each grouping of 20,000 documents takes 5-30 ms)."""
         grouping = self.grouping(threshold)
         self.grouper.histogram()
         for k in range(min(groups, len(grouping))):
             grouping.group(k)
+        for other in range(self.grouper.max_threshold + 1):
+            self.grouping(other).row_groups  # noqa: B018 (memoised: where each document is, for a regroup)
 
     def undecided(self, group: Group) -> list[Member]:
         """The group's copies no decision covers (cleanup.undecided_members): neither kept nor queued, nor

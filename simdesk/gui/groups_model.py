@@ -300,10 +300,9 @@ class GroupsModel(QAbstractTableModel):
             self.endResetModel()
             return
         self.decisions = decisions
-        old = self.grouping
-        anchors = {k: int(old.member_rows(k)[0]) for k in set(self.order.tolist())} if len(self.order) else {}
+        old = self.grouping  # a persistent index follows the first document of the group it showed
         self._rearrange(lambda: self._swap_grouping(grouping),
-                        lambda k: int(grouping.row_groups[anchors[k]]) if k in anchors else -1)
+                        lambda k: int(grouping.row_groups[old.member_rows(k)[0]]))
 
     def _swap_grouping(self, grouping: Grouping) -> None:
         self.grouping = grouping
