@@ -17,6 +17,7 @@ from simdesk.core.analysis import boilerplate_votes, candidate_pairs, clean_fing
 from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set
 from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
+from simdesk.core.index import LineHashes
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Document, Problem
 from simdesk.core.verify import similarity
@@ -90,7 +91,7 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     hits = boilerplate_hits(per_doc, boilerplate)
     wanted = {int(h) for hh in hits for h in hh.tolist()}
     if wanted:
-        line_votes = boilerplate_votes(wanted, per_doc, col.chars, lambda row: source.read_texts([col.items[row]])[0],
+        line_votes = boilerplate_votes(wanted, LineHashes.of(per_doc), col.chars, lambda row: source.read_texts([col.items[row]])[0],
                                        settings)
         for row, hh in enumerate(hits):
             if len(hh) and len(col.docs[row].votes):

@@ -29,6 +29,7 @@ from simdesk.core.minhash import CLUSTER, band_keys, signature
 from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
+from simdesk.core.index import LineHashes
 from simdesk.core.boilerplate import min_document_frequency
 from simdesk.core.features import FeatureSettings
 from simdesk.core.fingerprint import to_signed, to_unsigned
@@ -232,7 +233,8 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
         shortest = holders.groupBy("h").agg(F.min(F.struct("chars", "path", "doc_id")).alias("m"))
         chosen = docs.join(shortest.select(F.col("m.doc_id").alias("doc_id")).distinct(), "doc_id").collect()
         chosen.sort(key=lambda r: r["path"])
-        line_votes = boilerplate_votes(set(boilerplate), [np.frombuffer(r["lines"], dtype="<u4") for r in chosen],
+        line_votes = boilerplate_votes(set(boilerplate),
+                                       LineHashes.of([np.frombuffer(r["lines"], dtype="<u4") for r in chosen]),
                                        np.array([r["chars"] for r in chosen], dtype=np.int64),
                                        lambda row: source.read_texts([_item_of(chosen[row])])[0], settings)
     bp = np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate))

@@ -6,8 +6,9 @@ candidates, and an exact check of each candidate on the texts (verify.py).
 
 Steps, each incremental through the index:
 1. Boilerplate lines of the collection (boilerplate.py) are found from the line hashes stored at scan time.
-2. Each document that contains boilerplate gets a fingerprint without it: its stored SimHash votes minus
-   the votes of its boilerplate lines (no document is segmented again); the others keep their own.
+2. Each document that contains boilerplate gets a fingerprint without it: its SimHash votes (kept from the
+   scan on the same connection, computed again from the text otherwise) minus the votes of its boilerplate
+   lines (no document is segmented again after a scan); the others keep their own.
 3. Candidates: pairs within a radius set by the length of the shorter text (12 bits; 16 under 1,500
    characters; 18 under 400), since near-duplicates with fewer features lie further apart. Each pair's
    distance is scaled to its radius (d * 12 / radius, rounded up), so one slider of 0..12 bits serves all.
@@ -29,22 +30,26 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set, line_hash, line_keys, strip_boilerplate
+from simdesk.core.boilerplate import boilerplate_set, line_hash, line_keys, strip_boilerplate
+from simdesk.core.documents import DecodeError
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
 from simdesk.core.groups import Grouper
-from simdesk.core.index import Index, Snapshot
+from simdesk.core.index import Index, LineHashes, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
+from simdesk.core.scan import text_document
 from simdesk.core.texts import Texts, texts_of
 from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Profile, profile, similarity
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
@@ -57,6 +62,8 @@ BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks
 BRUTE_FORCE_COLUMNS = 16384
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
+PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
+VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # A pair proposed by the MinHash bands alone (its fingerprints beyond the radius) groups from this score,
 # not from min_score: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
 # collections and the small test collection (4,705 files), such pairs scored: texts sharing only a repost
@@ -93,6 +100,20 @@ def _maybe_pool(jobs: int, texts: int):
         yield pool
 
 
+def _hits(lines: LineHashes, boilerplate: frozenset[int]) -> Iterator[np.ndarray]:
+    """For each row, the boilerplate hashes among its line hashes (one vectorised test of all of them)."""
+    mask = np.isin(lines.values, np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
+    before = np.concatenate([[0], np.cumsum(mask)])
+    counts = (before[lines.bounds[1:]] - before[lines.bounds[:-1]]).tolist()
+    empty = lines.values[:0]
+    for row, count in enumerate(counts):
+        if count:
+            b0, b1 = lines.bounds[row], lines.bounds[row + 1]
+            yield lines.values[b0:b1][mask[b0:b1]]
+        else:
+            yield empty
+
+
 def _clean_key(hits: np.ndarray) -> str:
     return hashlib.blake2b(hits.tobytes(), digest_size=8).hexdigest() if len(hits) else ""
 
@@ -116,63 +137,103 @@ def _profile_chunk(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -
     return [verification_profile(texts.read_or_none(rel), boilerplate) for rel in rels]
 
 
-def boilerplate_votes(wanted: set[int], per_document: list[np.ndarray], chars: np.ndarray,
+def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
                       read_text: Callable[[int], str | None], settings: FeatureSettings) -> dict[int, np.ndarray]:
     """SimHash votes of each wanted boilerplate line, from the shortest document that has it (`chars`: each
     document's length; `read_text(row)`: its text, or None when it cannot be read any more)."""
-    source: dict[int, int] = {}
-    for row in np.argsort(chars, kind="stable").tolist():
-        for h in per_document[row].tolist():
-            if h in wanted and h not in source:
-                source[h] = row
-        if len(source) == len(wanted):
-            break
+    wanted_arr = np.fromiter(wanted, dtype=np.uint32, count=len(wanted))
+    rows = np.repeat(np.arange(len(lines)), np.diff(lines.bounds))
+    has = np.isin(lines.values, wanted_arr)
+    hashes, rows = lines.values[has], rows[has]
+    order = np.lexsort((rows, chars[rows]))  # the shortest document first (ties: the first row)
+    first_hash, first = np.unique(hashes[order], return_index=True)
     by_row: dict[int, set[int]] = {}
-    for h, row in source.items():
+    for h, row in zip(first_hash.tolist(), rows[order][first].tolist()):
         by_row.setdefault(row, set()).add(h)
     out: dict[int, np.ndarray] = {}
-    for row, hashes in by_row.items():
+    for row, hashes_of_row in by_row.items():
         text = read_text(row)
         if text is None:
             continue
         for line, key in zip(text.splitlines(), line_keys(text)):
             h = line_hash(key)
-            if h in hashes and h not in out:
+            if h in hashes_of_row and h not in out:
                 out[h] = votes(weighted_terms(line, settings, fallback=False))
     return out
 
 
+def _votes_chunk(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettings) -> list[bytes | None]:
+    """The packed SimHash votes of each (path, content hash) as the scan computes them, None for a document
+    that cannot be read or no longer holds the indexed text (runs in a worker)."""
+    out: list[bytes | None] = []
+    for rel, digest in items:
+        try:
+            tf = texts.read(rel)
+        except (OSError, DecodeError):
+            out.append(None)
+            continue
+        out.append(text_document(rel, tf, settings).votes if tf.content_hash == digest else None)
+    return out
+
+
+def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], settings: FeatureSettings,
+                   jobs: int = 0) -> dict[int, bytes]:
+    """Packed SimHash votes of the given snapshot rows: those the scan on this connection kept, the others
+    computed again from their texts (in worker processes when there are many); rows whose text cannot be
+    read as indexed are left out."""
+    have = index.scan_votes(int(snap.ids[r]) for r in rows)
+    out = {r: have[int(snap.ids[r])] for r in rows if int(snap.ids[r]) in have}
+    missing = [r for r in rows if r not in out]
+    if not missing:
+        return out
+    chunks = [missing[c:c + TEXT_CHUNK] for c in range(0, len(missing), TEXT_CHUNK)]
+    fn = partial(_votes_chunk, texts, settings=settings)
+    with _maybe_pool(jobs, len(missing)) as pool:
+        results = map_chunks(fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool,
+                             CancelToken())
+    for chunk, result in zip(chunks, results):
+        out.update((r, v) for r, v in zip(chunk, result) if v is not None)
+    return out
+
+
 def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: frozenset[int],
-                       settings: FeatureSettings) -> np.ndarray:
+                       settings: FeatureSettings, jobs: int = 0) -> np.ndarray:
     """Each document's fingerprint without its boilerplate lines, stored in the index.
 
     SimHash votes add up over a text's parts, so a document's boilerplate-free fingerprint is the sign of
-    its stored votes minus the votes of its boilerplate lines: no document is read or segmented again,
-    only one document per boilerplate line. Recomputed only when the boilerplate a document holds changed.
+    its votes minus the votes of its boilerplate lines: only one document per boilerplate line is read
+    again. The votes come from the scan on this connection; a document whose boilerplate changed at another
+    time (its collection grew, lost documents) is read and its votes computed again. Recomputed only when
+    the boilerplate a document holds changed.
     """
-    lines, tallies, keys, stored = index.analysis_state()
-    per_doc = [np.frombuffer(blob, dtype="<u4") for blob in lines]
+    lines, keys, stored = index.analysis_state()
     fps = stored.copy()
     updates: list[tuple[int, int, str]] = []
     todo: list[tuple[int, str, np.ndarray]] = []
-    for row, hits in enumerate(boilerplate_hits(per_doc, boilerplate)):
+    for row, hits in enumerate(_hits(lines, boilerplate)):
         key = _clean_key(hits)
         if keys[row] == key:
             continue
-        if key and len(tallies[row]):
+        if key:
             todo.append((row, key, hits))
         else:
             fps[row] = snap.fingerprints[row]
             updates.append((int(snap.ids[row]), int(snap.fingerprints[row]), key))
     if todo:
-        line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, per_doc, snap.chars,
+        line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, lines, snap.chars,
                                        lambda row: texts.read_or_none(snap.paths[row]), settings)
-        for row, key, hits in todo:
-            fp = clean_fingerprint(tallies[row], hits, line_votes, int(snap.fingerprints[row]))
-            fps[row] = np.uint64(fp)
-            updates.append((int(snap.ids[row]), fp, key))
+        for c in range(0, len(todo), VOTES_CHUNK):
+            part = todo[c:c + VOTES_CHUNK]
+            tallies = document_votes(texts, index, snap, [row for row, _, _ in part], settings, jobs)
+            for row, key, hits in part:
+                if row not in tallies:  # unreadable as indexed: the next scan reads it again
+                    continue
+                fp = clean_fingerprint(tallies[row], hits, line_votes, int(snap.fingerprints[row]))
+                fps[row] = np.uint64(fp)
+                updates.append((int(snap.ids[row]), fp, key))
     if updates:
         index.set_clean_fingerprints(updates)
+    index.drop_scan_votes()
     return fps
 
 
@@ -281,8 +342,10 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                  on_progress: Callable[[str, int, int], None] | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
-    Each text involved is read once (in the worker processes), then every pair is scored here; each step
-    reports `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored."""
+    The texts involved are read in the worker processes and the pairs scored here, in batches of connected
+    pairs whose texts' profiles are held at once (at most PROFILE_BATCH texts, ~2 KB each: a million
+    documents' profiles would take gigabytes); a text in two batches is read twice. Each step reports
+    `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -294,37 +357,67 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
             todo.append(k)
         else:
             out[k] = s
+    del known
     if not todo:
         return out
+    cancel = cancel or CancelToken()
     todo_arr = np.array(todo, dtype=np.int64)
-    rows = np.unique(np.concatenate([i[todo_arr], j[todo_arr]])).tolist()
-    chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
+    batches = [(todo_arr[batch], np.unique(np.concatenate([i[todo_arr[batch]], j[todo_arr[batch]]])).tolist())
+               for batch in profile_batches(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)]
+    reads = sum(len(rows) for _, rows in batches)
     fn = partial(_profile_chunk, texts, boilerplate=boilerplate)
-    report("verifying", 0, len(rows))
-    with _maybe_pool(jobs, len(rows)) as pool:
-        results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel or CancelToken(),
-                             lambda n: report("verifying", min(n * TEXT_CHUNK, len(rows)), len(rows)))
-    if len(results) < len(chunks):  # cancelled
-        return out
-    profiles = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
-    new = []
-    for n, k in enumerate(todo):
-        if n % SCORE_STEP == 0:
-            report("scoring", n, len(todo))
-        a, b = int(i[k]), int(j[k])
-        out[k] = similarity(profiles[a], profiles[b])
-        new.append((int(ids[a]), int(ids[b]), float(out[k])))
+    read, scored = 0, 0
+    report("verifying", 0, reads)
+    with _maybe_pool(jobs, reads) as pool:
+        for ks, rows in batches:
+            chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
+            results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel,
+                                 lambda n, read=read: report("verifying", read + min(n * TEXT_CHUNK, len(rows)), reads))
+            if len(results) < len(chunks):  # cancelled
+                return out
+            read += len(rows)
+            profiles = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
+            del results
+            new = []
+            for k in ks.tolist():
+                if scored % SCORE_STEP == 0:
+                    report("scoring", scored, len(todo))
+                scored += 1
+                a, b = int(i[k]), int(j[k])
+                out[k] = similarity(profiles[a], profiles[b])
+                new.append((int(ids[a]), int(ids[b]), float(out[k])))
+            index.store_scores(new)
     report("scoring", len(todo), len(todo))
-    index.store_scores(new)
     return out
+
+
+def profile_batches(a: np.ndarray, b: np.ndarray, rows: int, limit: int) -> list[np.ndarray]:
+    """The pairs (a[k], b[k]) in batches (arrays of k) that each involve at most `limit` distinct rows, a
+    connected set of pairs in one batch where it fits (its texts are then read once), larger ones split."""
+    if len(a) == 0:
+        return []
+    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(rows, rows))
+    _, label = connected_components(graph, directed=False)
+    order = np.lexsort((b, a, label[a]))
+    batches: list[np.ndarray] = []
+    start, seen = 0, set()
+    for pos, (x, y) in enumerate(zip(a[order].tolist(), b[order].tolist())):
+        new = (x not in seen) + (y not in seen)
+        if len(seen) + new > limit and pos > start:
+            batches.append(order[start:pos])
+            start, seen = pos, set()
+        seen.add(x)
+        seen.add(y)
+    batches.append(order[start:])
+    return batches
 
 
 def collection_boilerplate(index: Index, documents: int | None = None) -> frozenset[int]:
     """The boilerplate line hashes of an indexed collection, from the line hashes stored at scan time (the
     set verification strips; the diff needs it to show the same similarity as the groups)."""
-    lines = index.analysis_state()[0]
-    n = len(lines) if documents is None else documents
-    return boilerplate_set((np.frombuffer(b, dtype="<u4") for b in lines), n)
+    lines = index.line_hashes()
+    # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
+    return boilerplate_set([lines.values], len(lines) if documents is None else documents)
 
 
 def verify_rules(verify: VerifySettings) -> str:
@@ -373,7 +466,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
             index.set_meta("verify_rules", rules)
     report("boilerplate")
     boilerplate = collection_boilerplate(index, len(snap))
-    fps = clean_fingerprints(texts, index, snap, boilerplate, settings)
+    fps = clean_fingerprints(texts, index, snap, boilerplate, settings, verify.jobs)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()

@@ -1,6 +1,6 @@
 """The SQLite segment index of one folder: documents and their fingerprints (each fingerprint's four 16-bit
-blocks indexed), what the boilerplate analysis needs, verified scores, the editor's decisions, and the
-problems of the last scan.
+blocks indexed), each document's candidate boilerplate line hashes, verified scores, the editor's decisions,
+and the problems of the last scan.
 
 One writer at a time (the scanning process); readers see committed data (WAL mode). A file is used as an
 index only when it carries simdesk's application id and its `simdesk_meta` table (or is a simdesk index
@@ -26,7 +26,7 @@ from sqlite_utils.db import ForeignKey
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 7  # raised only for a change that is not additive (a new table or column needs no new version)
+SCHEMA_VERSION = 8  # raised only for a change that is not additive (a new table or column needs no new version)
 APPLICATION_ID = int.from_bytes(b"sdsk", "big")  # PRAGMA application_id: bytes 68-71 of the file
 META = "simdesk_meta"
 NEAR_MAX_RADIUS = 16
@@ -55,9 +55,12 @@ TABLES: dict[str, dict] = {
                  "clean_fp": int, "clean_key": int, "paired": int},
         pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "paired"},
         defaults={"paired": 0}),
-    # only for documents with candidate boilerplate lines: their line hashes and packed SimHash votes
-    "boilerplate_inputs": dict(columns={"doc_id": int, "lines": bytes, "votes": bytes}, pk="doc_id",
-                               not_null={"lines", "votes"}, foreign_keys=[_cascade("boilerplate_inputs", "doc_id")]),
+    # only for documents with candidate boilerplate lines: their sorted uint32 line hashes (boilerplate.py).
+    # Their SimHash votes are not stored (132 B a document, more than the segment index): a scan keeps them
+    # in a temporary table of its connection for the analysis that follows (VOTES_DDL), and a document whose
+    # boilerplate changes later has its votes computed again from its text.
+    "line_hashes": dict(columns={"doc_id": int, "hashes": bytes}, pk="doc_id", not_null={"hashes"},
+                        foreign_keys=[_cascade("line_hashes", "doc_id")]),
     # MinHash band keys of each document with shingles (minhash.text_bands: 16 x 4 B), the second candidate
     # source; a table of their own keeps the documents' rows as small as they were
     "minhash_bands": dict(columns={"doc_id": int, "keys": bytes}, pk="doc_id", not_null={"keys"},
@@ -102,7 +105,34 @@ RAW_DDL = (
     END""",
 )
 
+# The packed SimHash votes (fingerprint.pack_votes) of the documents this connection wrote, in SQLite's temporary
+# database (a file of its own, gone when the connection closes): what the analysis after a scan subtracts
+# boilerplate from, without keeping 132 B per document in the index. A document's row leaves with it.
+VOTES_DDL = (
+    "CREATE TEMP TABLE IF NOT EXISTS scan_votes (doc_id INTEGER PRIMARY KEY, votes BLOB NOT NULL)",
+    """CREATE TEMP TRIGGER IF NOT EXISTS scan_votes_gone AFTER DELETE ON main.documents
+    BEGIN DELETE FROM scan_votes WHERE doc_id = old.id; END""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS scan_votes_stale AFTER UPDATE OF content_hash ON main.documents
+    WHEN old.content_hash != new.content_hash BEGIN DELETE FROM scan_votes WHERE doc_id = new.id; END""",
+)
+
 DOCUMENT_COLUMNS = "path, size, mtime_ns, content_hash, encoding, chars, fingerprint"
+
+
+def _from_7(db: sqlite_utils.Database) -> None:
+    """Schema 7 -> 8: each document's line hashes move to `line_hashes` and its stored SimHash votes are dropped
+    (432 -> ~290 B per document at 200,000). Documents, fingerprints, boilerplate-free fingerprints, scores and
+    decisions stay as they are; nothing is read again."""
+    spec = TABLES["line_hashes"]
+    db.table("line_hashes").create(spec["columns"], pk=spec["pk"], not_null=spec["not_null"],
+                                   foreign_keys=spec["foreign_keys"])
+    db.execute("INSERT INTO line_hashes(doc_id, hashes) SELECT doc_id, lines FROM boilerplate_inputs")
+    db.execute("DROP TABLE boilerplate_inputs")
+
+
+# Layouts read in place (the stored schema version -> the step to this one); any other version is rebuilt
+# from the folder with the decisions carried over (Index._upgrade).
+MIGRATIONS = {"7": _from_7}
 
 
 class IndexError_(RuntimeError):
@@ -123,6 +153,28 @@ def _within_bits(value: int, bits: int) -> list[int]:
                 mask |= 1 << p
             out.append(value ^ mask)
     return out
+
+
+@dataclass(frozen=True)
+class LineHashes:
+    """The candidate boilerplate line hashes of many documents in one array: row i's are
+    values[bounds[i]:bounds[i + 1]] (sorted uint32)."""
+
+    values: np.ndarray  # uint32
+    bounds: np.ndarray  # int64, one more than the rows
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def row(self, i: int) -> np.ndarray:
+        return self.values[self.bounds[i]:self.bounds[i + 1]]
+
+    @classmethod
+    def of(cls, per_document: list[np.ndarray]) -> LineHashes:
+        bounds = np.zeros(len(per_document) + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in per_document], out=bounds[1:])
+        values = np.concatenate(per_document) if per_document else np.empty(0, dtype=np.uint32)
+        return cls(values.astype(np.uint32, copy=False), bounds)
 
 
 @dataclass(frozen=True)
@@ -153,6 +205,7 @@ class Index:
     created or written (a read-only file or folder, a full disk) or is damaged, here or in any later call."""
 
     rebuilt = False
+    _has_votes_table = False
     rebuilt_reason = ""  # for the editor when `rebuilt`: why, and which decisions were migrated
     migrated_decisions = 0
 
@@ -208,6 +261,12 @@ class Index:
 
     def _upgrade(self, kind: str) -> None:
         version = self._stored_version(kind)
+        if kind == "ours" and version in MIGRATIONS:
+            with self.transaction():
+                MIGRATIONS[version](self.db)
+                self.set_meta("schema_version", str(SCHEMA_VERSION))
+            self.conn.execute("VACUUM")  # give back the pages of what the migration dropped
+            version = str(SCHEMA_VERSION)
         if version == str(SCHEMA_VERSION):
             if self._missing_tables_or_columns():
                 with self.transaction():
@@ -341,16 +400,24 @@ class Index:
             [(d.path, d.size, d.mtime_ns, bytes.fromhex(d.content_hash), d.encoding, d.chars,
               to_signed(d.fingerprint)) for d in docs])
         self.conn.executemany(
-            "INSERT OR REPLACE INTO boilerplate_inputs(doc_id, lines, votes) "
-            "SELECT id, ?, ? FROM documents WHERE path = ?",
-            [(d.line_hashes, d.votes, d.path) for d in docs if d.line_hashes])
+            "INSERT OR REPLACE INTO line_hashes(doc_id, hashes) SELECT id, ? FROM documents WHERE path = ?",
+            [(d.line_hashes, d.path) for d in docs if d.line_hashes])
         self.conn.executemany(
-            "DELETE FROM boilerplate_inputs WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+            "DELETE FROM line_hashes WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
             [(d.path,) for d in docs if not d.line_hashes])
         self.conn.executemany("INSERT OR REPLACE INTO minhash_bands(doc_id, keys) SELECT id, ? FROM documents "
                               "WHERE path = ?", [(d.bands, d.path) for d in docs if d.bands])
         self.conn.executemany("DELETE FROM minhash_bands WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
                               [(d.path,) for d in docs if not d.bands])
+        self._votes_table()
+        self.conn.executemany("INSERT OR REPLACE INTO scan_votes(doc_id, votes) SELECT id, ? FROM documents WHERE path = ?",
+                              [(d.votes, d.path) for d in docs if d.line_hashes and d.votes])
+
+    def _votes_table(self) -> None:
+        if not self._has_votes_table:
+            for statement in VOTES_DDL:
+                self.conn.execute(statement)
+            self._has_votes_table = True
 
     def move_document(self, old_path: str, new_path: str, size: int, mtime_ns: int) -> None:
         """A file moved with its content unchanged keeps its id, fingerprint and decisions."""
@@ -421,18 +488,24 @@ class Index:
         return sorted(seen.values(), key=lambda item: (item[1], item[0].path))
 
     # -- analysis: boilerplate-free fingerprints and verified scores ----------------------------------
-    def analysis_state(self) -> tuple[list[bytes], list[bytes], list[str | None], np.ndarray]:
-        """For every snapshot row (path order): line hashes blob, votes blob, clean key, clean fingerprint
-        (uint64; rows without one hold their plain fingerprint and a None key). A document with no candidate
-        boilerplate line has empty blobs."""
+    def analysis_state(self) -> tuple[LineHashes, list[str | None], np.ndarray]:
+        """For every snapshot row (path order): its candidate boilerplate line hashes, its clean key, and its
+        clean fingerprint (uint64; rows without one hold their plain fingerprint and a None key)."""
         rows = self.conn.execute(
-            "SELECT coalesce(b.lines, x''), coalesce(b.votes, x''), d.clean_key, coalesce(d.clean_fp, d.fingerprint) "
-            "FROM documents d LEFT JOIN boilerplate_inputs b ON b.doc_id = d.id "
-            "WHERE d.size >= 0 ORDER BY d.path").fetchall()
-        if not rows:
-            return [], [], [], np.empty(0, dtype=np.uint64)
-        lines, tallies, keys, fps = zip(*rows)
-        return (list(lines), list(tallies), [_key_text(k) for k in keys],
+            "SELECT coalesce(b.hashes, x''), d.clean_key, coalesce(d.clean_fp, d.fingerprint) "
+            "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path")
+        blobs = bytearray()
+        lengths: list[int] = []
+        keys: list[str | None] = []
+        fps: list[int] = []
+        for blob, key, fp in rows:  # one growing buffer, not an array per document (~100 B each at 1M)
+            blobs += blob
+            lengths.append(len(blob) // 4)
+            keys.append(_key_text(key))
+            fps.append(fp)
+        bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=bounds[1:])
+        return (LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds), keys,
                 np.array(fps, dtype=np.int64).view(np.uint64))
 
     def band_keys(self, bands: int) -> tuple[np.ndarray, np.ndarray]:
@@ -447,6 +520,27 @@ class Index:
                 keys[row] = np.frombuffer(blob, dtype="<u4")
                 empty[row] = False
         return keys, empty
+
+    def line_hashes(self) -> LineHashes:
+        """Every snapshot row's candidate boilerplate line hashes (path order)."""
+        return self.analysis_state()[0]
+
+    def scan_votes(self, ids: Iterable[int]) -> dict[int, bytes]:
+        """The packed SimHash votes this connection's scans wrote, of those of the given documents that have
+        them (none after the index was reopened: the analysis computes them again from the texts)."""
+        self._votes_table()
+        out: dict[int, bytes] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 900):
+            chunk = ids[start:start + 900]
+            out.update(self.conn.execute(f"SELECT doc_id, votes FROM scan_votes WHERE doc_id IN "
+                                         f"({','.join('?' * len(chunk))})", chunk))
+        return out
+
+    def drop_scan_votes(self) -> None:
+        """Forget the votes kept since the scan (the analysis has used them)."""
+        if self._has_votes_table:
+            self.conn.execute("DELETE FROM scan_votes")
 
     def set_clean_fingerprints(self, rows: Iterable[tuple[int, int, str]]) -> None:
         """(document id, boilerplate-free fingerprint, clean key) for each document recomputed."""

@@ -166,3 +166,18 @@ def test_the_diff_shows_the_stored_score_of_every_verified_pair(tmp_path, small_
         for mode in ("normalised", "raw"):
             shown = compare_files(small_corpus / a, small_corpus / b, mode=mode, boilerplate=boilerplate)
             assert round(shown.similarity, 1) == round(100 * stored, 1), (a, b, mode)
+
+
+def test_profile_batches_hold_each_pair_once_and_at_most_limit_texts():
+    from simdesk.core.analysis import profile_batches
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 400, size=900)
+    b = (a + rng.integers(1, 6, size=900)) % 400  # chains: components of many rows
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    for limit in (2, 7, 50, 1000):
+        batches = profile_batches(a, b, 400, limit)
+        assert sorted(np.concatenate(batches).tolist()) == list(range(900))
+        assert all(len(np.unique(np.concatenate([a[k], b[k]]))) <= limit for k in batches)
+    # components that fit are never split: two separate pairs and a limit of 2 rows make two batches
+    assert [k.tolist() for k in profile_batches(np.array([0, 5]), np.array([1, 6]), 10, 2)] == [[0], [1]]

@@ -1,0 +1,110 @@
+"""The index's layout: SimHash votes are not kept in the file, an index of the previous layout (schema 7, votes
+stored per document) is migrated in place with its decisions, and rescans and the verified grouping give
+what a fresh index gives, also when the boilerplate changes after the index was reopened (votes computed
+again from the texts)."""
+from __future__ import annotations
+
+import sqlite3
+
+from simdesk.core.analysis import VerifySettings, analyse
+from simdesk.core.documents import read_text_file
+from simdesk.core.features import DEFAULT_FEATURES
+from simdesk.core.index import Index
+from simdesk.core.records import MAX_FILE_BYTES, ScanOptions
+from simdesk.core.scan import scan, text_document
+
+from tests.core.test_verification import FOOTER, SAYINGS, write
+
+# The boilerplate table of schema 7, as that layout created it
+SCHEMA_7_INPUTS = ('CREATE TABLE "boilerplate_inputs" (\n   "doc_id" INTEGER PRIMARY KEY REFERENCES "documents"("id") '
+                   'ON DELETE CASCADE,\n   "lines" BLOB NOT NULL,\n   "votes" BLOB NOT NULL\n)')
+VERIFY = VerifySettings(jobs=1)
+
+
+def as_schema_7(db, root) -> None:
+    """Rewrite a closed index in the layout of schema 7: line hashes and packed votes in one table."""
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT d.id, d.path, l.hashes FROM documents d JOIN line_hashes l ON l.doc_id = d.id").fetchall()
+    conn.execute(SCHEMA_7_INPUTS)
+    for doc_id, path, hashes in rows:
+        votes = text_document(path, read_text_file(root / path, MAX_FILE_BYTES), DEFAULT_FEATURES).votes
+        conn.execute("INSERT INTO boilerplate_inputs VALUES (?, ?, ?)", (doc_id, hashes, votes))
+    conn.execute("DROP TABLE line_hashes")
+    conn.execute("UPDATE simdesk_meta SET value = '7' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
+def groups(grouper) -> list[list[str]]:
+    return sorted(sorted(m.path for m in g.members) for g in grouper.at(12))
+
+
+def fresh(root, db) -> tuple[list[list[str]], dict[str, int]]:
+    """Groups and boilerplate-free fingerprints of the folder in a new index."""
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        grouper = analyse(root, index, verify=VERIFY)
+        snap = grouper.snapshot
+        return groups(grouper), dict(zip(snap.paths, snap.fingerprints.tolist()))
+
+
+def test_votes_are_not_kept_in_the_index_file(tmp_path):
+    root = tmp_path / "docs"
+    write(root, {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS)})
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        analyse(root, index, verify=VERIFY)
+    conn = sqlite3.connect(db)
+    columns = {c for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+               for c in (r[1] for r in conn.execute(f'PRAGMA table_info("{t}")'))}
+    assert "votes" not in columns and "lines" not in columns
+    assert conn.execute("SELECT count(*) FROM line_hashes").fetchone()[0] == len(SAYINGS)
+    conn.close()
+
+
+def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_groups(tmp_path):
+    root = tmp_path / "docs"
+    files = {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS)}
+    files["plain.txt"] = SAYINGS[0]  # a repost of s00 without the footer
+    write(root, files)
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        before = groups(analyse(root, index, verify=VERIFY))
+        index.set_keep("plain.txt", True)
+        index.set_queued_for_trash("s00.txt", True)
+        index.ignore_pair("s01.txt", "s02.txt")
+        scores = index.scores()
+        documents = list(index.documents())
+    assert before == [["plain.txt", "s00.txt"]]
+    as_schema_7(db, root)
+
+    with Index(db) as index:
+        assert not index.rebuilt and index.meta("schema_version") == "8"
+        assert "boilerplate_inputs" not in index.db.table_names()
+        assert list(index.documents()) == documents and index.scores() == scores
+        assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
+        assert index.ignored_pairs() == {("s01.txt", "s02.txt")}
+        rescan = scan(root, index, ScanOptions(jobs=1))
+        assert rescan.stats.unchanged == len(files) and rescan.stats.new == rescan.stats.changed == 0
+        assert groups(analyse(root, index, verify=VERIFY)) == before
+
+
+def test_boilerplate_that_appears_after_reopening_gives_what_a_fresh_index_gives(tmp_path):
+    """Nine documents share a footer (boilerplate needs ten): after the index is reopened (no votes kept from
+    a scan), two more make it boilerplate, and the nine old ones are read again for their votes."""
+    root = tmp_path / "docs"
+    write(root, {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS[:9])}
+          | {"plain.txt": SAYINGS[0]})
+    db = tmp_path / "i.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        first = groups(analyse(root, index, verify=VERIFY))  # the footer is content: it groups the nine
+    write(root, {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS[9:11], start=9)})
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        grouper = analyse(root, index, verify=VERIFY)
+        got = groups(grouper), dict(zip(grouper.snapshot.paths, grouper.snapshot.fingerprints.tolist()))
+    assert got == fresh(root, tmp_path / "fresh.sqlite")
+    assert got[0] == [["plain.txt", "s00.txt"]] != first
