@@ -31,6 +31,7 @@ APPLICATION_ID = int.from_bytes(b"sdsk", "big")  # PRAGMA application_id: bytes 
 META = "simdesk_meta"
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
+CACHE_KB = 65536
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The tables of simdesk's layouts 1-6, written before the application id: a file with exactly these is ours
@@ -231,6 +232,9 @@ class Index:
                 self._upgrade(kind)
             self.db.enable_wal()  # only now: the file is known to be simdesk's
             conn.execute("PRAGMA synchronous=NORMAL")
+            # a page cache of up to 64 MB (SQLite's default is 2 MB): the path and block indexes take random
+            # inserts; writing 200,000 documents as a scan does took 8.5 s of CPU instead of 13.9 s
+            conn.execute(f"PRAGMA cache_size = -{CACHE_KB}")
         except BaseException:
             conn.close()
             raise
@@ -446,9 +450,11 @@ class Index:
             e = np.empty(0, dtype=np.int64)
             return Snapshot(e, e.astype(np.uint64), e, e, e, [], [], [])
         ids, fps, sizes, mtimes, chars, paths, hashes, encs = zip(*rows)
+        names: dict[str, str] = {}  # one string per encoding name, not one per document (~56 MB at 1M)
         return Snapshot(np.array(ids, dtype=np.int64), np.array(fps, dtype=np.int64).view(np.uint64),
                         np.array(sizes, dtype=np.int64), np.array(mtimes, dtype=np.int64),
-                        np.array(chars, dtype=np.int64), list(paths), [h.hex() for h in hashes], list(encs))
+                        np.array(chars, dtype=np.int64), list(paths), [h.hex() for h in hashes],
+                        [names.setdefault(e, e) for e in encs])
 
     # -- problems -----------------------------------------------------------------------------------
     def replace_problems(self, problems: Iterable[Problem]) -> None:
