@@ -32,6 +32,7 @@ META = "simdesk_meta"
 NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
 CACHE_KB = 65536
+SNAPSHOT_ROWS = 50_000
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The tables of simdesk's layouts 1-6, written before the application id: a file with exactly these is ours
@@ -443,18 +444,24 @@ class Index:
             yield _row_document(row)
 
     def snapshot(self) -> Snapshot:
-        """All documents as arrays, ordered by path (one read of the table)."""
-        rows = self.conn.execute("SELECT id, fingerprint, size, mtime_ns, chars, path, content_hash, encoding "
-                                 "FROM documents WHERE size >= 0 ORDER BY path").fetchall()
-        if not rows:
-            e = np.empty(0, dtype=np.int64)
-            return Snapshot(e, e.astype(np.uint64), e, e, e, [], [], [])
-        ids, fps, sizes, mtimes, chars, paths, hashes, encs = zip(*rows)
+        """All documents as arrays, ordered by path (one read of the table, SNAPSHOT_ROWS rows at a time:
+        fetching a million rows whole first doubled the memory the snapshot takes)."""
+        cursor = self.conn.execute("SELECT id, fingerprint, size, mtime_ns, chars, path, content_hash, encoding "
+                                   "FROM documents WHERE size >= 0 ORDER BY path")
+        numbers: list[np.ndarray] = []
+        paths: list[str] = []
+        hashes: list[str] = []
+        encodings: list[str] = []
         names: dict[str, str] = {}  # one string per encoding name, not one per document (~56 MB at 1M)
-        return Snapshot(np.array(ids, dtype=np.int64), np.array(fps, dtype=np.int64).view(np.uint64),
-                        np.array(sizes, dtype=np.int64), np.array(mtimes, dtype=np.int64),
-                        np.array(chars, dtype=np.int64), list(paths), [h.hex() for h in hashes],
-                        [names.setdefault(e, e) for e in encs])
+        while rows := cursor.fetchmany(SNAPSHOT_ROWS):
+            ids, fps, sizes, mtimes, chars, p, h, e = zip(*rows)
+            numbers.append(np.array([ids, fps, sizes, mtimes, chars], dtype=np.int64))
+            paths.extend(p)
+            hashes.extend(x.hex() for x in h)
+            encodings.extend(names.setdefault(x, x) for x in e)
+        table = np.concatenate(numbers, axis=1) if numbers else np.empty((5, 0), dtype=np.int64)
+        ids, fps, sizes, mtimes, chars = (np.ascontiguousarray(column) for column in table)
+        return Snapshot(ids, fps.view(np.uint64), sizes, mtimes, chars, paths, hashes, encodings)
 
     # -- problems -----------------------------------------------------------------------------------
     def replace_problems(self, problems: Iterable[Problem]) -> None:
