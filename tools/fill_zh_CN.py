@@ -211,7 +211,7 @@ ZH = {
     "The last change of marks was undone": "已撤销上次对标记的更改",
     "No change of marks to undo": "没有可撤销的标记更改",
     "Next &undecided group": "下一个未决定的组(&U)",
-    "Every group shown has a copy to keep": "显示的每个组都已有要保留的副本",
+    "Every group shown is decided": "显示的每个组都已决定",
     'Keep by rules': '按规则保留',
     'In each group, the first criterion chooses the copy to keep; each next one decides between the copies the ones before leave tied.': '在每个组中，第一个条件决定保留哪个副本；后面的每个条件在前面条件打平的副本之间再作选择。',
     'Criteria': '条件',

@@ -346,7 +346,7 @@ class MainWindow(WindowMessages):
         gid = self.review.next_undecided(self.groups_model.visible_group_ids(), current.id if current else None,
                                          self.threshold_bar.value())
         if gid is None:
-            self.statusBar().showMessage(self.tr("Every group shown has a copy to keep"))
+            self.statusBar().showMessage(self.tr("Every group shown is decided"))
             return
         self.show_group_row(self.groups_model.row_of_group(gid))
 

@@ -93,4 +93,4 @@ def test_a_rule_in_one_group_moves_on_to_the_next_undecided_group(qtbot, window,
     assert now is not None and now.id != first.id  # moved on to the other group
     window.act_keep_rules["shortest_path"].trigger()
     window.act_next_undecided.trigger()
-    assert "Every group shown has a copy to keep" in window.statusBar().currentMessage()
+    assert "Every group shown is decided" in window.statusBar().currentMessage()

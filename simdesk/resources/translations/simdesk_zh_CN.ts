@@ -452,11 +452,6 @@
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="349" />
-        <source>Every group shown has a copy to keep</source>
-        <translation>显示的每个组都已有要保留的副本</translation>
-    </message>
-    <message>
         <location filename="../../gui/main_window.py" line="368" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
@@ -530,6 +525,11 @@
         <location filename="../../gui/main_window.py" line="231" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="349" />
+        <source>Every group shown is decided</source>
+        <translation>显示的每个组都已决定</translation>
     </message>
     <message>
         <location filename="../../gui/main_window.py" line="566" />
