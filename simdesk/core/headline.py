@@ -26,7 +26,8 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import partial
 from dataclasses import dataclass
 
 from simdesk.core.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
@@ -34,6 +35,7 @@ from simdesk.core.documents import DecodeError, read_source_file, visible
 from simdesk.core.markup import page_heading
 from simdesk.core.records import Member
 from simdesk.core.texts import Texts
+from simdesk.core.workers import CancelToken, map_chunks, process_pool
 from simdesk.core.text import LINKS, fold
 
 MAX_TITLE_CHARS = 80
@@ -174,6 +176,49 @@ def headline_of(text: str, mtime_ns: int, boilerplate: Collection[int] = frozens
     return Headline(_clip(title, MAX_TITLE_CHARS), date, TEXT, _clip(source, MAX_SOURCE_CHARS))
 
 
+def _text_and_heading(texts: Texts, rel: str) -> tuple[str, str]:
+    """The visible text and, for a web page on this computer, its own title (markup.page_heading). Raises
+    OSError or DecodeError."""
+    if texts.uri_prefix is not None:
+        return texts.read(rel).text, ""
+    source = read_source_file(texts.root / rel, texts.max_bytes)
+    return visible(source).text, page_heading(source.text, source.markup)
+
+
+def _headlines_of(texts: Texts, boilerplate: Collection[int], members: Sequence[Member]) -> list[Headline]:
+    out = []
+    for m in members:
+        try:
+            text, heading = _text_and_heading(texts, m.path)
+        except (OSError, DecodeError):
+            text = heading = ""
+        out.append(headline_of(text, m.mtime_ns, boilerplate, heading=heading))
+    return out
+
+
+REPORT_CHUNK = 400  # members per worker task when a report reads headlines in processes
+# fewer members than this are read in this process: 11,692 members took 9.4 s here and 14.2 s in 2 worker
+# processes (starting the pool, a shared 2-core machine); a pool pays off on larger reports
+IN_PROCESS_BELOW = 20_000
+
+
+def read_headlines(texts: Texts, members: Sequence[Member], boilerplate: Collection[int] = frozenset(),
+                   workers: int = 1, cancel: CancelToken | None = None,
+                   in_process_below: int = IN_PROCESS_BELOW) -> dict[str, Headline]:
+    """The headlines of many members for a report (path -> Headline), read in `workers` processes when
+    there are `in_process_below` or more, and nothing kept for search (a million-document report would hold
+    gigabytes of it)."""
+    members = list(members)
+    chunks = [members[k:k + REPORT_CHUNK] for k in range(0, len(members), REPORT_CHUNK)]
+    read = partial(_headlines_of, texts, frozenset(boilerplate))
+    if workers <= 1 or len(members) < in_process_below:
+        results = map_chunks(read, chunks, None, cancel or CancelToken())
+    else:
+        with process_pool(min(workers, len(chunks))) as pool:
+            results = map_chunks(read, chunks, pool, cancel or CancelToken())
+    return {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
+
+
 SPACES = re.compile(r"\s+")
 
 
@@ -243,11 +288,7 @@ class Headlines:
         return read
 
     def _read(self, rel: str) -> tuple[str, str]:
-        """The visible text and, for a web page on this computer, its own title (markup.page_heading)."""
-        if self.texts.uri_prefix is not None:
-            return self.texts.read(rel).text, ""
-        source = read_source_file(self.texts.root / rel, self.texts.max_bytes)
-        return visible(source).text, page_heading(source.text, source.markup)
+        return _text_and_heading(self.texts, rel)
 
     def adopt(self, older: Headlines) -> None:
         """Take over what another review's headlines read (same root; checked by content hash when used).

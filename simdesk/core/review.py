@@ -34,14 +34,14 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.headline import Headline, Headlines
+from simdesk.core.headline import Headline, Headlines, read_headlines
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.scan import ScanResult, scan
 from simdesk.core.texts import Texts, texts_of
 from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
-from simdesk.core.workers import CancelToken
+from simdesk.core.workers import CancelToken, worker_count
 
 BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
 
@@ -121,10 +121,13 @@ class Review:
         return Headlines(self.texts, self.grouper.boilerplate)
 
     def member_headlines(self, threshold: int | None = None) -> dict[str, Headline]:
-        """The headline of every member of the groups at `threshold`, read now where not read yet."""
+        """The headline of every member of the groups at `threshold` (for a report): those the window read
+        already, the others read now, in the scan's worker processes when there are many."""
         members = [m for g in self.grouping(threshold) for m in g.members]
-        self.headlines.fill(members)
-        return {m.path: self.headlines.of(m) for m in members}
+        known = {m.path: h for m in members if (h := self.headlines.cached(m)) is not None}
+        known.update(read_headlines(self.texts, [m for m in members if m.path not in known], self.grouper.boilerplate,
+                                    worker_count(self.settings.scan.jobs)))
+        return known
 
     def matching(self, query: str, grouping: Grouping | None = None) -> np.ndarray:
         """The numbers of the groups of `grouping` (the settings' when None) with a member whose path holds

@@ -152,8 +152,23 @@ def test_the_review_filters_groups_by_path_and_by_the_texts_read(tmp_path):
     grouping = review.grouping()
     number = {g.members[0].path: g.id - 1 for g in grouping}
     assert review.matching("独钓寒江", grouping).tolist() == []  # nothing read yet: paths only
-    review.member_headlines()
+    review.headlines.fill(m for g in grouping for m in g.members)  # as the window's reader does
     assert review.matching("独钓寒江", grouping).tolist() == [number["a.txt"]]  # simplified query, traditional text
     assert review.matching("NEWS", grouping).tolist() == [number["a.txt"]]  # by path
     assert review.matching("征求意见", grouping).tolist() == [number["b-copy.txt"]]
     assert review.matching("  ", grouping).tolist() == [0, 1]
+
+
+def test_a_report_reads_headlines_in_worker_processes_as_in_this_one(tmp_path):
+    from simdesk.core.headline import read_headlines
+
+    (tmp_path / "page.html").write_text("<html><body><h1>城市更新条例</h1><p>2024-02-01 正文。</p></body></html>",
+                                        encoding="utf-8")
+    (tmp_path / "a.txt").write_text("Source: Reuters\nCity council approves new budget\n", encoding="utf-8")
+    (tmp_path / "gone.txt").write_text("soon gone", encoding="utf-8")
+    members = [member_of(tmp_path, p) for p in ("page.html", "a.txt", "gone.txt")]
+    (tmp_path / "gone.txt").unlink()
+    texts = Texts(tmp_path, 10**6)
+    here = {m.path: Headlines(texts).of(m) for m in members}
+    assert read_headlines(texts, members, workers=2, in_process_below=0) == here
+    assert here["page.html"].title == "城市更新条例" and here["gone.txt"].title == ""
