@@ -242,6 +242,7 @@ class GroupsModel(QAbstractTableModel):
 
     decisions_changed = Signal()  # the editor changed a mark: the window saves the review's decisions
     marks_shown = Signal()  # marks changed: every list showing them repaints
+    headlines_wanted = Signal()  # a list showed a title not read yet (the window's reader reads it next)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -266,6 +267,12 @@ class GroupsModel(QAbstractTableModel):
         self.review = review
         self.wanted.clear()
         self._decided = None
+
+    def want(self, k: int) -> None:
+        """A list showed group `k` before its titles were read: read them next (headlines_wanted)."""
+        if k not in self.wanted:
+            self.wanted.add(k)
+            self.headlines_wanted.emit()
 
     def headlines_read(self) -> None:
         """More titles, dates and sources were read: their cells repaint, and a filter typed meanwhile
@@ -445,7 +452,7 @@ class GroupsModel(QAbstractTableModel):
             return g.members[0].path
         row = Row(g, None, self.keep, self.queued, self.headlines)
         if col in HEADLINE_COLUMNS and row.headline is None:
-            self.wanted.add(g.id - 1)
+            self.want(g.id - 1)
         if role == DISPLAY:
             return COLUMNS[col].group_text(row)
         if role == FONT and col == COL_PATH:
@@ -534,7 +541,7 @@ class MembersModel(QAbstractTableModel):
             return m.path
         row = Row(self.shown, m, keep, queued, self.groups.headlines)
         if col in HEADLINE_COLUMNS and row.headline is None:
-            self.groups.wanted.add(self.shown.id - 1)
+            self.groups.want(self.shown.id - 1)
         if role == DISPLAY:
             return COLUMNS[col].member_text(row)
         if role == CHECK and col == COL_PATH:

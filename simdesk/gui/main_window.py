@@ -104,6 +104,7 @@ class MainWindow(WindowMessages):
         self.members_view.doubleClicked.connect(lambda _: self.open_document())
         self.groups_model.decisions_changed.connect(self.save_decisions)
         self.groups_model.decisions_changed.connect(self.count_reviewed_soon)
+        self.groups_model.headlines_wanted.connect(self.read_headlines, Qt.ConnectionType.QueuedConnection)
         self.groups_model.modelReset.connect(self.update_actions)
         self.groups_model.layoutChanged.connect(self.update_actions)
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
@@ -429,7 +430,7 @@ class MainWindow(WindowMessages):
 
     def _read_headlines(self, review: Review, position: int) -> None:
         """One batch (HEADLINE_BATCH documents): the groups the lists asked for first, then the groups in
-        the order shown from `position`; the lists repaint after each batch."""
+        the order shown from `position` (texts on this computer only); the lists repaint after each batch."""
         grouping, order = self.groups_model.grouping, self.groups_model.order.copy()
         if grouping is None or self._closing:
             self._reading_headlines = False
@@ -442,7 +443,8 @@ class MainWindow(WindowMessages):
             for k in wanted:
                 if k < len(grouping):
                     budget -= review.headlines.fill(grouping.group(k).members)
-            at = position
+            # a bundle's texts fetched by URI are read for the rows shown only, not the whole collection
+            at = position if review.texts.uri_prefix is None else len(order)
             while budget > 0 and at < len(order):
                 budget -= review.headlines.fill(grouping.group(int(order[at])).members)
                 at += 1

@@ -13,6 +13,7 @@ from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
 from simdesk.core import Index, compare_files, index_path
+from simdesk.gui.groups_model import COL_TITLE, NOT_READ
 from tests.cluster.expected import from_bundle
 from tests.gui.window_driver import as_sets, engine_groups, member_index, open_and_wait, shown_groups
 
@@ -72,6 +73,10 @@ def test_a_bundle_of_an_object_store_shows_texts_fetched_by_uri(qtbot, window, c
     root, _ = import_into_index(str(bundle), str(index_path(bundle, data_dir)))
     assert root == bundle.resolve()
     open_and_wait(qtbot, window, root)
+    # titles are fetched for the rows shown, never for the whole store
+    model = window.groups_model
+    qtbot.waitUntil(lambda: model.index(0, COL_TITLE).data() != NOT_READ, timeout=10_000)
+    assert model.grouping.documents_in_groups > 2 * len(window.review.headlines) > 0
     a, b = sorted(shown_groups(window)[0])[:2]
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
         window.select_members([member_index(window, a), member_index(window, b)])
