@@ -27,7 +27,7 @@ MAX_TOKENS = 1 << 19  # past this many distinct tokens (numbers, typos) the tabl
 
 
 class Vocabulary:
-    """Every distinct token met by this process: its id, feature hash, IDF and flags, in growing arrays."""
+    """Every distinct token met by this thread: its id, feature hash bits, IDF and flags, in growing arrays."""
 
     def __init__(self, max_tokens: int = MAX_TOKENS) -> None:
         self.max_tokens = max_tokens
@@ -84,7 +84,7 @@ def vocabulary() -> Vocabulary:
 def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool = True,
                table: Vocabulary | None = None, norm: str | None = None) -> np.ndarray:
     """SimHash's 64 tallies of `text` (`folded`: text.fold(text), shared with the line hashes), equal to
-    `fingerprint.votes(features.weighted_terms(text, settings, fallback))`. `table`: this process's
+    `fingerprint.votes(features.weighted_terms(text, settings, fallback))`. `table`: this thread's
     vocabulary unless given. `norm`: text.normalize_folded(folded, settings.strip_links) when the caller
     has it (the scan shares it with the MinHash shingles)."""
     if settings.bigrams or settings.char_ngrams:
