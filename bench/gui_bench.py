@@ -3,6 +3,11 @@
 - gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
 - gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;
 - gui_scan_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread during a full scan of the folder;
+  gui_scan_phases_s: how long each phase of that scan took; gui_scan_first_groups_s: when the first groups
+  were shown while it ran; gui_scan_time_left_ratio_at_10% / 50%: the window's whole-scan time left then,
+  against the time that was really left (target: within 2x);
+- gui_drag_regroups: the slider held down and moved 0 -> 12 one step every 15 ms: regroups shown before
+  the last step (target: regroups while dragging);
 - gui_sort_distance_ms, gui_filter_key_ms_max: sorting the groups by Distance, and each key typed in the
   filter box, until the list is painted;
 - gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint);

@@ -457,6 +457,8 @@ class MainWindow(WindowMessages):
     def _headlines_read(self, review: Review, grouping, total: int, position: int) -> None:
         if review is not self.review or self._closing:
             self._reading_headlines = False
+            if not self._closing:
+                self.read_headlines()  # another review is shown (a first scan's identical copies, then all)
             return
         self.groups_model.headlines_read()
         if grouping is not self.groups_model.grouping:

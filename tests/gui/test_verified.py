@@ -6,7 +6,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from simdesk.gui.groups_model import COL_SIMILARITY
+from simdesk.gui.groups_model import COL_SIMILARITY, COLUMN, NOT_READ
 from tests.gui.window_driver import as_sets, engine_groups, open_and_wait, shown_groups
 
 
@@ -42,6 +42,10 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
     assert early and early[0] and all(identical for identical, _ in early[0])
     assert all(any(paths <= set(group) for group in final) for _, paths in early[0])
     assert len(early[0]) < len(final)
+    # the titles of the verified groups are read too (not only those of the identical copies shown first)
+    title = COLUMN["title"]
+    qtbot.waitUntil(lambda: all(window.groups_model.index(r, title).data() != NOT_READ
+                                for r in range(window.groups_model.rowCount())), timeout=30_000)
     # verification reports how far it is: texts read, then pairs scored, each up to its total
     for phase in ("verifying", "scoring"):
         steps = [(done, total) for name, done, total in phases if name == phase]
