@@ -68,7 +68,9 @@ VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # not from min_score: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
 # collections and the small test collection (4,705 files), such pairs scored: texts sharing only a repost
 # footer, a licence notice or a template 0.70-0.82 (35 pairs from 0.80); copies 0.80-1.00 (mixed-language
-# 0.99-1.00, short texts with several typos mostly 0.85-0.96; 4 copies below 0.85 are left out).
+# 0.99-1.00, short texts with several typos mostly 0.85-0.96; 4 copies below 0.85 are left out). It must be
+# reached without the whole-containment rule (verify_pairs): on the medium collection 10 collages that quote
+# a saying whole scored 1.0 by that rule.
 BAND_MIN_SCORE = 0.85
 
 
@@ -339,13 +341,18 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
 def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
                  boilerplate: frozenset[int], jobs: int = 0,
                  cancel: CancelToken | None = None,
-                 on_progress: Callable[[str, int, int], None] | None = None) -> np.ndarray:
+                 on_progress: Callable[[str, int, int], None] | None = None,
+                 band_only: np.ndarray | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
     The texts involved are read in the worker processes and the pairs scored here, in batches of connected
     pairs whose texts' profiles are held at once (at most PROFILE_BATCH texts, ~2 KB each: a million
     documents' profiles would take gigabytes); a text in two batches is read twice. Each step reports
-    `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored."""
+    `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored.
+    A pair flagged in `band_only` (proposed by the MinHash bands alone) is kept only when it reaches
+    BAND_MIN_SCORE without the whole-containment rule (verify.similarity(..., whole=False)): a saying
+    found whole inside a text four times its size is how a collage quotes it, not a copy; the others get
+    NaN and are not kept, so they are never candidates again until one of their texts changes."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -384,6 +391,9 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                     report("scoring", scored, len(todo))
                 scored += 1
                 a, b = int(i[k]), int(j[k])
+                if band_only is not None and band_only[k] and \
+                        similarity(profiles[a], profiles[b], whole=False) < BAND_MIN_SCORE:
+                    continue
                 out[k] = similarity(profiles[a], profiles[b])
                 new.append((int(ids[a]), int(ids[b]), float(out[k])))
             index.store_scores(new)
@@ -479,12 +489,12 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         found = candidate_pairs(fps, snap.chars, verify)
         i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
     cancel = cancel or CancelToken()
-    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report)
+    beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
+    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond)
     if not cancel.cancelled and dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
-    beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
-    keep = ~beyond | ~(scores < BAND_MIN_SCORE)  # a pair only the bands propose needs BAND_MIN_SCORE
+    keep = ~beyond | (scores >= BAND_MIN_SCORE)  # a pair only the bands propose needs BAND_MIN_SCORE
     i, j, scaled, scores = i[keep], j[keep], scaled[keep], scores[keep]
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate)

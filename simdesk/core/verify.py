@@ -50,7 +50,7 @@ WHOLE_CONTAINMENT = 0.95
 WHOLE_GATE = 0.25
 EDIT_CHARS = 200  # normalised texts this short are also compared by edit similarity
 MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one changed character is a new title
-VERSION = "5"  # stored in the index: a change of the rule re-verifies every pair
+VERSION = "6"  # stored in the index: a change of the rule re-verifies every pair
 
 # Characters that are units of their own (scripts written without spaces between words).
 CHAR_UNITS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f"
@@ -117,25 +117,27 @@ def profile(text: str) -> Profile:
     return Profile(shingles(norm), short, long)
 
 
-def shingle_score(a: np.ndarray, b: np.ndarray) -> float:
-    """Resemblance, or containment within the length gates (see the module's docstring), of two shingle sets."""
+def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
+    """Resemblance, or containment within the length gates (see the module's docstring), of two shingle sets;
+    without `whole`, containment counts only within LENGTH_GATE."""
     if len(a) == 0 or len(b) == 0:
         return 0.0
     inter = len(np.intersect1d(a, b, assume_unique=True))
     small, large = sorted((len(a), len(b)))
     jaccard = inter / (len(a) + len(b) - inter)
     containment = inter / small
-    if small >= LENGTH_GATE * large or (containment >= WHOLE_CONTAINMENT and small >= WHOLE_GATE * large):
+    if small >= LENGTH_GATE * large or (whole and containment >= WHOLE_CONTAINMENT and small >= WHOLE_GATE * large):
         return max(jaccard, containment)
     return jaccard
 
 
-def similarity(a: Profile, b: Profile) -> float:
+def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
     """The similarity of two texts, 0..1: the verification score, stored per pair and shown as the pair's
-    similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher."""
+    similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher.
+    `whole=False`: without the rule for a text found whole in one up to 4 times its size."""
     if a.long is not None and b.long is not None:
-        return shingle_score(a.long, b.long)
-    s = shingle_score(a.shingles, b.shingles)
+        return shingle_score(a.long, b.long, whole)
+    s = shingle_score(a.shingles, b.shingles, whole)
     if a.short and b.short:
         s = max(s, Indel.normalized_similarity(a.short, b.short))
     return float(s)

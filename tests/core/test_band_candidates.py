@@ -14,7 +14,7 @@ from simdesk.core.minhash import DESKTOP, band_pairs, signature, text_bands
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
 from simdesk.core.text import normalize
-from simdesk.core.verify import shingles
+from simdesk.core.verify import profile, shingles
 
 # English passages put into Chinese texts: SimHash weighs their words more than the Chinese ones
 PASSAGES = [
@@ -111,8 +111,13 @@ def test_chinese_texts_with_english_passages_put_in_are_found_beyond_the_simhash
     assert len(far) >= 3  # SimHash alone misses these (3 of 20 on the small collection, seed 7)
     grouped = {tuple(sorted(m.path for m in g.members)) for g in grouping}
     assert all(len(g) == 2 and g[0] == g[1].replace(".txt", "-en.txt") for g in grouped)  # no false group
-    assert all(tuple(sorted(p)) in grouped for p in far)
-    assert sum(tuple(sorted(p)) in grouped for p in pairs) >= len(pairs) - 1
+    # a pair only the bands propose counts without the whole-containment rule: found when the original's
+    # shingles are at least half of the copy's (LENGTH_GATE), or by resemblance
+    sizes = {p: len(profile((root / p).read_text("utf-8")).shingles) for pair in far for p in pair}
+    gated = [(a, b) for a, b in far if sizes[a] >= 0.5 * sizes[b]]
+    assert len(gated) >= 2
+    assert all(tuple(sorted(p)) in grouped for p in gated)
+    assert sum(tuple(sorted(p)) in grouped for p in pairs) >= len(pairs) - len(far)
 
 
 def test_band_candidates_of_a_rescan_equal_those_of_a_fresh_index(tmp_path, small_corpus):
@@ -162,3 +167,18 @@ def test_shingles_keep_their_units_for_every_script():
             parts.append(_shingle_hashes(codes | _WORD_TAG, WORD_SHINGLE))
         expected = np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint32)
         assert np.array_equal(shingles(norm), expected), text
+
+
+def test_a_saying_found_whole_in_a_longer_text_needs_the_whole_containment_rule():
+    """A pair only the bands propose is kept without the whole-containment rule: a collage that quotes a
+    saying whole is no copy of it, though the rule scores the pair 1.0."""
+    from simdesk.core.verify import similarity
+
+    saying = "地之秽者多生物，水之清者常无鱼，故君子当存含垢纳污之量，不可持好洁独行之操。"
+    collage = (saying + "\n决定该函数是在事件之前还是之后调用。使用 speaker-test 来测试声卡。"
+               "绿树听鹈鴂。更那堪，鹧鸪声住，杜鹃声切！啼到春归无寻处，苦恨芳菲都歇。")
+    a, b = profile(saying), profile(collage)
+    assert similarity(a, b) == 1.0
+    assert similarity(a, b, whole=False) < 0.85
+    copy = profile(saying + "\n（转载）")
+    assert similarity(a, copy, whole=False) >= 0.85
