@@ -357,18 +357,22 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     known = index.scores()
     ids = snap.ids
     out = np.full(len(i), np.nan)
-    todo = []
-    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
-        s = known.get((int(min(ids[a], ids[b])), int(max(ids[a], ids[b]))))
-        if s is None:
-            todo.append(k)
-        else:
-            out[k] = s
+    if known:
+        todo = []
+        for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
+            s = known.get((int(min(ids[a], ids[b])), int(max(ids[a], ids[b]))))
+            if s is None:
+                todo.append(k)
+            else:
+                out[k] = s
+        todo_arr = np.array(todo, dtype=np.int64)
+    else:  # a first analysis: no Python list of every candidate (millions at a million documents)
+        todo_arr = np.arange(len(i), dtype=np.int64)
     del known
-    if not todo:
+    if not len(todo_arr):
         return out
     cancel = cancel or CancelToken()
-    todo_arr = np.array(todo, dtype=np.int64)
+    todo = todo_arr
     batches = [(todo_arr[batch], np.unique(np.concatenate([i[todo_arr[batch]], j[todo_arr[batch]]])).tolist())
                for batch in profile_batches(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)]
     reads = sum(len(rows) for _, rows in batches)
