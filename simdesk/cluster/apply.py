@@ -24,6 +24,7 @@ from pathlib import Path
 from simdesk.cluster.bundle import Bundle, BundleError
 from simdesk.cluster.sources import object_version
 from simdesk.core.actionlog import ActionLog, utc_now
+from simdesk.core.texts import filesystem, is_local
 
 TRASH = "trash"
 
@@ -124,7 +125,7 @@ def current_state(kind: str, uri: str) -> tuple[int, str] | None:
         except FileNotFoundError:
             return None
         return st.st_size, str(st.st_mtime_ns)
-    fs, path = _fs(uri)
+    fs, path = filesystem(uri)
     try:
         info = fs.info(path)
     except FileNotFoundError:
@@ -180,29 +181,17 @@ def undo_apply(log_path: Path) -> ApplyReport:
     return report
 
 
-def _fs(uri: str):
-    import fsspec
-
-    return fsspec.core.url_to_fs(uri)
-
-
-def _local(fs) -> bool:
-    from fsspec.implementations.local import LocalFileSystem
-
-    return isinstance(fs, LocalFileSystem)
-
-
 def _move(src: str, dest: str) -> None:
     """Copy `src` to `dest` (any two fsspec locations), read the copy back, and only when its bytes are the
     same remove `src`. Raises OSError saying what failed; `src` stays unless the copy is verified."""
     try:
-        src_fs, src_path = _fs(src)
-        dest_fs, dest_path = _fs(dest)
+        src_fs, src_path = filesystem(src)
+        dest_fs, dest_path = filesystem(dest)
         data = src_fs.cat_file(src_path)
         parent = dest_path.rsplit("/", 1)[0]
         if parent:
             dest_fs.makedirs(parent, exist_ok=True)
-        if _local(src_fs) and _local(dest_fs):
+        if is_local(src_fs) and is_local(dest_fs):
             shutil.copy2(src_path, dest_path)  # keeps the modification time: a file put back is unchanged
         else:
             dest_fs.pipe_file(dest_path, data)

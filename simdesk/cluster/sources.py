@@ -22,7 +22,7 @@ from simdesk.core.documents import (MB, DecodeError, FileEntry, TextFile, conten
 from simdesk.core.features import FeatureSettings
 from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
 from simdesk.core.scan import fingerprint_file, text_document
-from simdesk.core.texts import arrow_filesystem, read_uri
+from simdesk.core.texts import arrow_filesystem, dataset_format, filesystem, read_uri
 
 DATASET_SUFFIXES = (".parquet", ".jsonl", ".json")
 GLOB_CHARS = "*?["
@@ -72,7 +72,7 @@ class Source:
                     continue
                 yield SourceItem(rel, str(path), st.st_size, str(st.st_mtime_ns), st.st_mtime_ns)
         elif self.kind == "objects":
-            fs, root = _filesystem(self.spec)
+            fs, root = filesystem(self.spec)
             infos = fs.find(root, detail=True)
             for name in sorted(infos):
                 info = infos[name]
@@ -120,10 +120,9 @@ class Source:
         import pyarrow.compute as pc
         import pyarrow.dataset as ds
 
-        fs, _ = _filesystem(self.spec)
+        fs, _ = filesystem(self.spec)
         for name in self.files:
-            fmt = "json" if name.endswith((".jsonl", ".json")) else "parquet"
-            data = ds.dataset(name, format=fmt, filesystem=arrow_filesystem(fs))
+            data = ds.dataset(name, format=dataset_format(name), filesystem=arrow_filesystem(fs))
             missing = {"path", "text"} - set(data.schema.names)
             if missing:
                 raise ValueError(f"{self.spec}: the dataset has no {' and no '.join(sorted(missing))} column "
@@ -185,7 +184,7 @@ def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_byt
     local = spec[len("file://"):] if spec.startswith("file://") else spec
     if spec.rstrip("/").endswith(DATASET_SUFFIXES):
         if remote:
-            fs, path = _filesystem(spec)
+            fs, path = filesystem(spec)
             files = tuple(sorted(fs.unstrip_protocol(p) for p in fs.expand_path(path) if fs.isfile(p)
                                  and p.endswith(DATASET_SUFFIXES) and "/_" not in p and "/." not in p))
         else:
@@ -201,7 +200,7 @@ def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_byt
             raise ValueError(f"{spec}: no Parquet or JSON Lines files there")
         return Source("dataset", spec, spec, includes, max_bytes, files)
     if remote:
-        fs, path = _filesystem(spec)
+        fs, path = filesystem(spec)
         if not fs.exists(path):
             raise ValueError(f"{spec}: nothing there")
         return Source("objects", spec, spec, includes, max_bytes)
@@ -226,12 +225,6 @@ def _glob_root(pattern: str) -> str:
             break
         fixed.append(part)
     return str(Path(*fixed).resolve()) if fixed else str(Path.cwd())
-
-
-def _filesystem(spec: str):
-    import fsspec
-
-    return fsspec.core.url_to_fs(spec)
 
 
 def object_version(info: dict) -> tuple[str, int]:

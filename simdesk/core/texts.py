@@ -71,16 +71,14 @@ def read_uri(uri: str, max_bytes: int = MAX_FILE_BYTES, mtime_ns: int = 0) -> Te
 def _dataset_row(uri: str) -> TextFile:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
-    import fsspec
 
     spec, path = uri.split(DATASET_MARK, 1)
-    fs, root = fsspec.core.url_to_fs(spec)
+    fs, root = filesystem(spec)
     files = [f for f in fs.expand_path(root, recursive=True) if fs.isfile(f) and "/_" not in f and "/." not in f]
     if not files:
         raise FileNotFoundError(spec)
     for name in files:
-        fmt = "json" if name.endswith((".jsonl", ".json")) else "parquet"
-        data = ds.dataset(name, format=fmt, filesystem=arrow_filesystem(fs))
+        data = ds.dataset(name, format=dataset_format(name), filesystem=arrow_filesystem(fs))
         rows = data.to_table(columns=["text"], filter=pc.field("path") == path).column("text").to_pylist()
         if rows and isinstance(rows[0], str):
             raw = rows[0].encode("utf-8", "surrogatepass")
@@ -90,11 +88,28 @@ def _dataset_row(uri: str) -> TextFile:
     raise FileNotFoundError(uri)
 
 
-def arrow_filesystem(fs):
-    """An fsspec filesystem for pyarrow (local paths stay pyarrow's own)."""
+def filesystem(spec: str):
+    """(the fsspec filesystem, the path within it) of a URI or local path."""
+    import fsspec
+
+    return fsspec.core.url_to_fs(spec)
+
+
+def is_local(fs) -> bool:
+    """Whether an fsspec filesystem is this computer's own."""
     from fsspec.implementations.local import LocalFileSystem
 
-    if isinstance(fs, LocalFileSystem):
+    return isinstance(fs, LocalFileSystem)
+
+
+def dataset_format(name: str) -> str:
+    """pyarrow's format name for one file of a dataset: JSON Lines by its suffix, else Parquet."""
+    return "json" if name.endswith((".jsonl", ".json")) else "parquet"
+
+
+def arrow_filesystem(fs):
+    """An fsspec filesystem for pyarrow (local paths stay pyarrow's own)."""
+    if is_local(fs):
         return None
     import pyarrow.fs as pafs
 
