@@ -60,7 +60,7 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
         with Index(db) as index:
             review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=jobs)), on_progress)
             analysed = time.perf_counter() - started
-            report.write_text(review.export("json"), encoding="utf-8")
+            review.write_export(report, "json")
             reported = time.perf_counter() - started
             groups = len(review.grouping())
             index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -266,7 +266,9 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
     """
     index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
     with index:
-        click.echo(review.export(fmt), nl=fmt == "json")
+        review.export_to(sys.stdout, fmt)  # written as it is made: a million documents' report is ~250 MB
+        if fmt == "json":
+            sys.stdout.write("\n")
     print_scan_stats(review)
 
 

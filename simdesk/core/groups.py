@@ -103,7 +103,6 @@ class Grouping:
         self.threshold = threshold
         self.min_score = min_score
         self._pairs = (i, j, scores)
-        self._score_of: dict[tuple[int, int], float] | None = None
         n = len(snapshot)
         if len(i):
             graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n))
@@ -240,9 +239,7 @@ class Grouping:
         if scores is None or not len(i):
             return out
         n = np.int64(len(self.snapshot))
-        codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
-        order = np.argsort(codes)
-        codes, sorted_scores = codes[order], scores[order]
+        codes, sorted_scores = self._scores_by_pair
         reps = self.representatives[self._owners]
         others = self._members != reps
         a, b = reps[others], self._members[others]
@@ -260,23 +257,38 @@ class Grouping:
         s = self._starts[k]
         return self._members[s:s + self._counts[k]]
 
+    @cached_property
+    def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted pair codes min * n + max, their scores): 16 bytes a pair where a dict took ~200."""
+        i, j, scores = self._pairs
+        n = np.int64(len(self.snapshot))
+        codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
+        order = np.argsort(codes)
+        return codes[order], scores[order]
+
     def pair_score(self, a: int, b: int) -> float | None:
         """The verification score of two snapshot rows, when that pair was verified."""
-        i, j, scores = self._pairs
-        if scores is None:
+        if self._pairs[2] is None:
             return None
-        if self._score_of is None:
-            self._score_of = {(x, y): float(s) for x, y, s in zip(i.tolist(), j.tolist(), scores.tolist())}
-        return self._score_of.get((min(a, b), max(a, b)))
+        codes, scores = self._scores_by_pair
+        code = min(a, b) * len(self.snapshot) + max(a, b)
+        at = int(np.searchsorted(codes, code))
+        return float(scores[at]) if at < len(codes) and codes[at] == code else None
 
-    def group(self, k: int) -> Group:
-        if k not in self._groups:
+    def group(self, k: int, keep: bool = True) -> Group:
+        """Group k (0-based), built once and kept (what a view shows); with `keep=False` one not kept
+        already is built and let go (a report of 200,000 groups does not hold them all)."""
+        group = self._groups.get(k)
+        if group is None:
             scorer = self.pair_score if self._pairs[2] is not None else None
-            self._groups[k] = build_group(self.snapshot, self.member_rows(k), k + 1, scorer)
-        return self._groups[k]
+            group = build_group(self.snapshot, self.member_rows(k), k + 1, scorer)
+            if keep:
+                self._groups[k] = group
+        return group
 
     def __iter__(self) -> Iterator[Group]:
-        return (self.group(k) for k in range(len(self)))
+        """Every group in order, those not kept already built and let go (group(k, keep=False))."""
+        return (self.group(k, keep=False) for k in range(len(self)))
 
 
 def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,

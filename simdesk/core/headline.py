@@ -26,7 +26,8 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from functools import partial
 from dataclasses import dataclass
 
@@ -209,14 +210,28 @@ def read_headlines(texts: Texts, members: Sequence[Member], boilerplate: Collect
     there are `in_process_below` or more, and nothing kept for search (a million-document report would hold
     gigabytes of it)."""
     members = list(members)
-    chunks = [members[k:k + REPORT_CHUNK] for k in range(0, len(members), REPORT_CHUNK)]
+    out: dict[str, Headline] = {}
+    for block in read_headline_blocks(texts, [members], len(members), boilerplate, workers, cancel,
+                                      in_process_below):
+        out.update(block)
+    return out
+
+
+def read_headline_blocks(texts: Texts, blocks: Iterable[Sequence[Member]], total: int,
+                         boilerplate: Collection[int] = frozenset(), workers: int = 1,
+                         cancel: CancelToken | None = None,
+                         in_process_below: int = IN_PROCESS_BELOW) -> Iterator[dict[str, Headline]]:
+    """read_headlines of each block of members in turn (`total`: the members of every block), the worker
+    processes started once for them all: a report written block by block holds one block's headlines."""
     read = partial(_headlines_of, texts, frozenset(boilerplate))
-    if workers <= 1 or len(members) < in_process_below:
-        results = map_chunks(read, chunks, None, cancel or CancelToken())
-    else:
-        with process_pool(min(workers, len(chunks))) as pool:
-            results = map_chunks(read, chunks, pool, cancel or CancelToken())
-    return {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
+    cancel = cancel or CancelToken()
+    pooled = workers > 1 and total >= in_process_below
+    with process_pool(min(workers, -(-total // REPORT_CHUNK))) if pooled else nullcontext() as pool:
+        for block in blocks:
+            block = list(block)
+            chunks = [block[k:k + REPORT_CHUNK] for k in range(0, len(block), REPORT_CHUNK)]
+            results = map_chunks(read, chunks, pool, cancel)
+            yield {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
 
 
 SPACES = re.compile(r"\s+")

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TextIO
 
 from simdesk.core.fingerprint import similarity_percent
 from simdesk.core.groups import Grouping
@@ -18,30 +19,45 @@ from simdesk.core.records import Group, Problem
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def groups_document(root: str, threshold: int, documents: int, groups: Iterable[Group],
-                    problems: Iterable[Problem], min_similarity: float | None = None,
-                    decisions: Mapping[str, str] | None = None,
-                    not_duplicates: Sequence[tuple[str, str]] = (),
-                    headlines: Mapping[str, Headline] | None = None) -> dict:
-    """The `simdesk scan --format json` shape; verified groupings add `min_similarity` and, per member,
+def write_groups_json(out: TextIO, root: str, threshold: int, documents: int, groups: Iterable[Group],
+                      problems: Iterable[Problem], min_similarity: float | None = None,
+                      decisions: Mapping[str, str] | None = None,
+                      not_duplicates: Sequence[tuple[str, str]] = (),
+                      headlines: Mapping[str, Headline] | None = None) -> None:
+    """Write the `simdesk scan --format json` document to `out`, one group at a time (the text equals
+    json.dumps(..., ensure_ascii=False, indent=2) of the whole document, never held whole: a million
+    documents' report is ~250 MB of text). Verified groupings add `min_similarity` and, per member,
     `similarity` (its verified score against the representative, null when that pair was not compared).
     The editor's decisions, when there are any: a member's `decision` ("keep" or "queued") and the pairs
     marked `not_duplicates`. With `headlines`, each member's `title`, `date`, `dated_by` ("text" or
-    "modified") and `source` (headline.py)."""
+    "modified") and `source` (headline.py); the mapping is looked up as each group is written, so a caller
+    may fill it group block by group block."""
     decisions = decisions or {}
-    headlines = headlines or {}
-    out = {"root": root, "threshold": threshold}
+    headlines = headlines if headlines is not None else {}
+    encode = json.JSONEncoder(ensure_ascii=False, indent=2).encode
+    head: dict = {"root": root, "threshold": threshold}
     if min_similarity is not None:
-        out["min_similarity"] = min_similarity
-    out["documents"] = documents
-    out["groups"] = [{"id": g.id, "identical": g.identical,
-                      "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path))
-                                  for m in g.members]}
-                     for g in groups]
-    out["problems"] = [{"path": p.path, "error": p.error} for p in problems]
+        head["min_similarity"] = min_similarity
+    head["documents"] = documents
+    out.write("{")
+    for key, value in head.items():
+        out.write(f"\n  {encode(key)}: {encode(value)},")
+    out.write('\n  "groups": [')
+    first = True
+    for g in groups:
+        group = {"id": g.id, "identical": g.identical,
+                 "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path))
+                             for m in g.members]}
+        # JSON strings hold no raw line break: indenting every line of the group's text nests it
+        out.write(("\n    " if first else ",\n    ") + encode(group).replace("\n", "\n    "))
+        first = False
+    out.write("]" if first else "\n  ]")
+    tail: dict = {"problems": [{"path": p.path, "error": p.error} for p in problems]}
     if not_duplicates:
-        out["not_duplicates"] = [list(pair) for pair in not_duplicates]
-    return out
+        tail["not_duplicates"] = [list(pair) for pair in not_duplicates]
+    for key, value in tail.items():
+        out.write(f",\n  {encode(key)}: {encode(value).replace(chr(10), chr(10) + '  ')}")
+    out.write("\n}")
 
 
 def _member(m, verified, decision: str | None, headline: Headline | None) -> dict:
@@ -55,13 +71,6 @@ def _member(m, verified, decision: str | None, headline: Headline | None) -> dic
     return row
 
 
-def grouping_json(root: str, grouping: Grouping, documents: int, problems: Iterable[Problem],
-                  decisions: Mapping[str, str] | None = None, not_duplicates: Sequence[tuple[str, str]] = (),
-                  headlines: Mapping[str, Headline] | None = None) -> str:
-    return json.dumps(groups_document(root, grouping.threshold, documents, grouping, problems, grouping.min_score,
-                                      decisions, not_duplicates, headlines), ensure_ascii=False, indent=2)
-
-
 def safe_cell(value: object) -> str:
     text = str(value)
     return "'" + text if text.startswith(FORMULA_START) else text
@@ -73,12 +82,20 @@ CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent"
 
 def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = (),
                decisions: Mapping[str, str] | None = None, headlines: Mapping[str, Headline] | None = None) -> str:
+    """write_groups_csv's text."""
+    out = io.StringIO(newline="")
+    write_groups_csv(out, groups, problems, decisions, headlines)
+    return out.getvalue()
+
+
+def write_groups_csv(out: TextIO, groups: Iterable[Group], problems: Iterable[Problem] = (),
+                     decisions: Mapping[str, str] | None = None,
+                     headlines: Mapping[str, Headline] | None = None) -> None:
     """One row per group member (with the editor's decision: keep, queued or empty; its title, date, where
     the date came from and source, empty without `headlines`); problems follow as rows with an empty group
-    and the reason in `path`."""
+    and the reason in `path`. Written group by group (`headlines` looked up as each is written)."""
     decisions = decisions or {}
-    headlines = headlines or {}
-    out = io.StringIO()
+    headlines = headlines if headlines is not None else {}
     # CRLF, as RFC 4180 has it: with a bare LF ending, csv leaves a cell holding a carriage return unquoted,
     # and a spreadsheet splits the row there (a file named '\r=HYPERLINK(…)' would start a row with a formula)
     writer = csv.writer(out, lineterminator="\r\n")
@@ -96,22 +113,24 @@ def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = (),
         writer.writerow(("problem_path", "error"))
         for p in problems:
             writer.writerow([safe_cell(p.path), safe_cell(p.error)])
-    return out.getvalue()
 
 
-def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Problem],
-                decisions: Mapping[str, str] | None = None, headlines: Mapping[str, Headline] | None = None) -> str:
-    """A readable listing: each group headed by its representative's title, each member with its date."""
+def write_groups_text(out: TextIO, root: str, grouping: Grouping, documents: int, problems: list[Problem],
+                      decisions: Mapping[str, str] | None = None, headlines: Mapping[str, Headline] | None = None,
+                      groups: Iterable[Group] | None = None) -> None:
+    """A readable listing: each group headed by its representative's title, each member with its date.
+    `groups`: the grouping's groups as the caller builds them (the grouping's own when None); `headlines`
+    is looked up as each group is written."""
     decisions = decisions or {}
-    headlines = headlines or {}
+    headlines = headlines if headlines is not None else {}
     verified = f", verified similarity >= {grouping.min_score:.2f}" if grouping.min_score is not None else ""
-    lines = [f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}{verified} "
-             f"({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)"]
-    for g in grouping:
+    out.write(f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}"
+              f"{verified} ({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)\n")
+    for g in grouping if groups is None else groups:
         flag = " identical" if g.identical else ""
         head = headlines.get(g.members[0].path)
         title = f": {head.title}" if head is not None and head.title else ""
-        lines.append(f"\ngroup {g.id}: {len(g.members)} members{flag}{title}")
+        lines = [f"\ngroup {g.id}: {len(g.members)} members{flag}{title}"]
         for k, m in enumerate(g.members):
             mark = "*" if k == 0 else " "
             score = "" if m.score is None else f" s={m.score:.2f}"
@@ -119,7 +138,7 @@ def groups_text(root: str, grouping: Grouping, documents: int, problems: list[Pr
             h = headlines.get(m.path)
             date = f"{h.date}{'' if h.dated_by == 'text' else '*'} " if h is not None else ""
             lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {date}{m.path}{decision}")
+        out.write("\n".join(lines) + "\n")
     if problems:
-        lines.append(f"\n{len(problems)} problems:")
-        lines.extend(f"  {p.path}: {p.error}" for p in problems)
-    return "\n".join(lines) + "\n"
+        out.write(f"\n{len(problems)} problems:\n")
+        out.write("".join(f"  {p.path}: {p.error}\n" for p in problems))

@@ -20,10 +20,12 @@ takes every verified candidate; what a verified group means to the editor is its
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Collection, Iterable, Sequence
+import io
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -34,7 +36,7 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.headline import Headline, Headlines, read_headlines
+from simdesk.core.headline import Headline, Headlines, read_headline_blocks
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.scan import ScanResult, scan
@@ -43,6 +45,7 @@ from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken, worker_count
 
+EXPORT_MEMBERS = 20_000  # group members an export builds and reads headlines for at a time
 BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
 
 
@@ -119,15 +122,6 @@ class Review:
         """Titles, dates, sources and search forms of the groups' members, read when asked and kept (see
         headline.py): never stored per document in the index."""
         return Headlines(self.texts, self.grouper.boilerplate)
-
-    def member_headlines(self, threshold: int | None = None) -> dict[str, Headline]:
-        """The headline of every member of the groups at `threshold` (for a report): those the window read
-        already, the others read now, in the scan's worker processes when there are many."""
-        members = [m for g in self.grouping(threshold) for m in g.members]
-        known = {m.path: h for m in members if (h := self.headlines.cached(m)) is not None}
-        known.update(read_headlines(self.texts, [m for m in members if m.path not in known], self.grouper.boilerplate,
-                                    worker_count(self.settings.scan.jobs)))
-        return known
 
     def matching(self, query: str, grouping: Grouping | None = None) -> np.ndarray:
         """The numbers of the groups of `grouping` (the settings' when None) with a member whose path holds
@@ -299,19 +293,55 @@ class Review:
     def export(self, fmt: str, threshold: int | None = None) -> str:
         """The groups at `threshold` as "json" (the `simdesk scan --format json` shape), "csv" or "text",
         with the editor's decisions and each member's title, date and source (headline.py)."""
-        grouping = self.grouping(threshold)
-        decisions = {**{p: QUEUED for p in self.decisions.queued}, **{p: KEEP for p in self.decisions.keep}}
-        headlines = self.member_headlines(threshold)
-        if fmt == "json":
-            return report.grouping_json(str(self.root), grouping, self.documents, self.problems, decisions,
-                                        sorted(self.decisions.not_duplicates), headlines)
-        if fmt == "csv":
-            return report.groups_csv(grouping, self.problems, decisions, headlines)
-        return report.groups_text(str(self.root), grouping, self.documents, self.problems, decisions, headlines)
+        out = io.StringIO()
+        self.export_to(out, fmt, threshold)
+        return out.getvalue()
 
     def write_export(self, path: Path, fmt: str, threshold: int | None = None) -> Path:
-        Path(path).write_text(self.export(fmt, threshold), encoding="utf-8")
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            self.export_to(out, fmt, threshold)
         return Path(path)
+
+    def export_to(self, out: TextIO, fmt: str, threshold: int | None = None) -> None:
+        """export(), written to `out` as it is made: groups are built EXPORT_MEMBERS members at a time, and
+        the headlines of those not read yet are read for that block (in the scan's worker processes when
+        there are many), so a million documents' report never holds every group or headline at once."""
+        grouping = self.grouping(threshold)
+        decisions = {**{p: QUEUED for p in self.decisions.queued}, **{p: KEEP for p in self.decisions.keep}}
+        headlines: dict[str, Headline] = {}
+        groups = self._groups_with_headlines(grouping, headlines)
+        if fmt == "json":
+            report.write_groups_json(out, str(self.root), grouping.threshold, self.documents, groups, self.problems,
+                                     grouping.min_score, decisions, sorted(self.decisions.not_duplicates),
+                                     headlines)
+        elif fmt == "csv":
+            report.write_groups_csv(out, groups, self.problems, decisions, headlines)
+        else:
+            report.write_groups_text(out, str(self.root), grouping, self.documents, self.problems, decisions,
+                                     headlines, groups)
+
+    def _groups_with_headlines(self, grouping: Grouping, headlines: dict[str, Headline]) -> Iterator[Group]:
+        """The groups of `grouping` in order, EXPORT_MEMBERS members at a time; before each block is given,
+        `headlines` holds its members' headlines (those the window read already, the others read now)."""
+        ends = np.unique(np.searchsorted(np.cumsum(grouping.sizes()),
+                                         np.arange(EXPORT_MEMBERS, grouping.documents_in_groups, EXPORT_MEMBERS)) + 1)
+        bounds = [(b0, b1) for b0, b1 in zip([0, *ends.tolist()], [*ends.tolist(), len(grouping)]) if b1 > b0]
+        built: list[list[Group]] = []  # the block whose headlines are being read
+
+        def to_read() -> Iterator[list[Member]]:
+            for b0, b1 in bounds:
+                block = [grouping.group(k, keep=False) for k in range(b0, b1)]
+                built.append(block)
+                yield [m for g in block for m in g.members if self.headlines.cached(m) is None]
+
+        for read in read_headline_blocks(self.texts, to_read(), grouping.documents_in_groups,
+                                         self.grouper.boilerplate, worker_count(self.settings.scan.jobs)):
+            block = built.pop()
+            headlines.clear()
+            headlines.update((m.path, h) for g in block for m in g.members
+                             if (h := self.headlines.cached(m)) is not None)
+            headlines.update(read)
+            yield from block
 
 
 def pair_to_compare(selected: Sequence[Member], group: Group | None) -> tuple[Member, Member] | None:

@@ -277,7 +277,24 @@ def test_export_carries_the_decisions(folder, tmp_path):
         "poem.txt": "keep", "copies/poem-gbk.txt": "queued", "copies/poem-copy.txt": ""}
     assert "poem.txt  [keep]" in review.export("text")
     out = review.write_export(tmp_path / "groups.json", "json")
-    assert json.loads(out.read_text(encoding="utf-8")) == doc
+    text = out.read_text(encoding="utf-8")
+    assert json.loads(text) == doc
+    # written group by group, the text is still json.dumps of the whole document (the shape tools read)
+    assert text == json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def test_an_export_written_in_blocks_reads_each_groups_headlines(folder, tmp_path, monkeypatch):
+    """Groups are built and their headlines read EXPORT_MEMBERS members at a time: with blocks of one
+    member, every group still carries its members' titles, in the same order as one block."""
+    import simdesk.core.review as review_module
+
+    review = review_of(folder, tmp_path)
+    whole = review.export("json")
+    monkeypatch.setattr(review_module, "EXPORT_MEMBERS", 1)
+    fresh = review_of(folder, tmp_path)
+    assert fresh.export("json") == whole
+    assert fresh.export("csv") == review.export("csv")
+    assert all(m["title"] for g in json.loads(whole)["groups"] for m in g["members"])
 
 
 def test_a_rule_decides_only_the_groups_it_is_given(tmp_path):
