@@ -16,16 +16,16 @@ STAGES = (
     ("simdesk.core.scan", "walk", "list the folder"),
     ("simdesk.core.scan", "read_text_file", "read + decode + hash"),
     ("simdesk.core.scan", "fold", "fold (NFKC, case, script)"),
-    ("simdesk.core.vocabulary", "normalize_folded", "normalise (links, wraps, punctuation)"),
+    ("simdesk.core.scan", "normalize_folded", "normalise (links, wraps, punctuation)"),
     ("simdesk.core.vocabulary", "token_counts", "segment + count tokens"),
     ("simdesk.core.scan", "text_votes", "vocabulary: ids, filters, TF x IDF, SimHash votes"),
     ("simdesk.core.scan", "from_votes", "SimHash from votes"),
     ("simdesk.core.scan", "pack_votes", "pack votes"),
     ("simdesk.core.scan", "folded_line_hashes", "line hashes"),
+    ("simdesk.core.scan", "text_bands", "MinHash band keys (shingles, signature)"),
     ("simdesk.core.index", "Index.upsert_documents", "write the index"),
 )
-NESTED = {"vocabulary: ids, filters, TF x IDF, SimHash votes": ("normalise (links, wraps, punctuation)",
-                                                                 "segment + count tokens")}
+NESTED = {"vocabulary: ids, filters, TF x IDF, SimHash votes": ("segment + count tokens",)}
 
 
 def main() -> None:

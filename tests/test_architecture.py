@@ -19,6 +19,15 @@ def test_core_cluster_and_cli_import_no_qt():
     assert out == ""
 
 
+def test_worker_code_loads_no_index():
+    # the scan's and verification's worker processes run these modules; the index's sqlite-utils (and pandas)
+    # cost each worker ~1 s of CPU before its first text
+    code = ("import sys, simdesk.core.scan, simdesk.core.reread\n"
+            "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index', 'simdesk.core.analysis')))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""
+
+
 def test_import_linter_contract_holds():
     lint_imports = Path(sys.executable).parent / "lint-imports"
     proc = subprocess.run([str(lint_imports)], capture_output=True, text=True, cwd=REPO)

@@ -40,18 +40,17 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.boilerplate import boilerplate_set, line_hash, line_keys, strip_boilerplate
-from simdesk.core.documents import DecodeError
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import BITS, from_votes, unpack_votes, votes
+from simdesk.core.boilerplate import boilerplate_set
+from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, LineHashes, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
-from simdesk.core.scan import text_document
+from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.texts import Texts, texts_of
-from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, Profile, profile, similarity
+from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, similarity
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
@@ -120,12 +119,6 @@ def _clean_key(hits: np.ndarray) -> str:
     return hashlib.blake2b(hits.tobytes(), digest_size=8).hexdigest() if len(hits) else ""
 
 
-def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
-    """What verification scores a text on (verify.profile) without its boilerplate lines; an empty profile
-    for a text that could not be read."""
-    return profile(strip_boilerplate(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
-
-
 def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
     """The similarity of two texts, 0..1: verify.similarity of their profiles without boilerplate, the one
     figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
@@ -133,16 +126,9 @@ def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozens
     return similarity(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
 
-def _profile_chunk(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:
-    """The verification profiles of the given documents without boilerplate (in a worker); a text that
-    vanished or became unreadable since the scan is scored as empty (not verified)."""
-    return [verification_profile(texts.read_or_none(rel), boilerplate) for rel in rels]
-
-
-def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
-                      read_text: Callable[[int], str | None], settings: FeatureSettings) -> dict[int, np.ndarray]:
-    """SimHash votes of each wanted boilerplate line, from the shortest document that has it (`chars`: each
-    document's length; `read_text(row)`: its text, or None when it cannot be read any more)."""
+def boilerplate_sources(wanted: set[int], lines: LineHashes, chars: np.ndarray) -> dict[int, set[int]]:
+    """Where each wanted boilerplate line's votes are computed: the shortest document that has it (`chars`:
+    each document's length), as {row: the wanted hashes read from that row}."""
     wanted_arr = np.fromiter(wanted, dtype=np.uint32, count=len(wanted))
     rows = np.repeat(np.arange(len(lines)), np.diff(lines.bounds))
     has = np.isin(lines.values, wanted_arr)
@@ -152,29 +138,33 @@ def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
     by_row: dict[int, set[int]] = {}
     for h, row in zip(first_hash.tolist(), rows[order][first].tolist()):
         by_row.setdefault(row, set()).add(h)
+    return by_row
+
+
+def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
+                      read_text: Callable[[int], str | None], settings: FeatureSettings) -> dict[int, np.ndarray]:
+    """SimHash votes of each wanted boilerplate line, from the shortest document that has it (`chars`: each
+    document's length; `read_text(row)`: its text, or None when it cannot be read any more)."""
     out: dict[int, np.ndarray] = {}
-    for row, hashes_of_row in by_row.items():
+    for row, hashes_of_row in boilerplate_sources(wanted, lines, chars).items():
         text = read_text(row)
-        if text is None:
-            continue
-        for line, key in zip(text.splitlines(), line_keys(text)):
-            h = line_hash(key)
-            if h in hashes_of_row and h not in out:
-                out[h] = votes(weighted_terms(line, settings, fallback=False))
+        if text is not None:
+            out.update(line_votes(text, hashes_of_row, settings))
     return out
 
 
-def _votes_chunk(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettings) -> list[bytes | None]:
-    """The packed SimHash votes of each (path, content hash) as the scan computes them, None for a document
-    that cannot be read or no longer holds the indexed text (runs in a worker)."""
-    out: list[bytes | None] = []
-    for rel, digest in items:
-        try:
-            tf = texts.read(rel)
-        except (OSError, DecodeError):
-            out.append(None)
-            continue
-        out.append(text_document(rel, tf, settings).votes if tf.content_hash == digest else None)
+def _boilerplate_votes_read(texts: Texts, snap: Snapshot, wanted: set[int], lines: LineHashes,
+                            settings: FeatureSettings, jobs: int) -> dict[int, np.ndarray]:
+    """boilerplate_votes of the snapshot's documents, their texts read and segmented in worker processes when
+    there are many (the workers start with the segmenter and the IDF table loaded: this process would load
+    them for these lines alone, ~2-4 s of CPU on a loaded machine)."""
+    items = [(snap.paths[row], hashes) for row, hashes in boilerplate_sources(wanted, lines, snap.chars).items()]
+    chunks = [items[c:c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
+    out: dict[int, np.ndarray] = {}
+    with _maybe_pool(jobs, len(items)) as pool:
+        for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, CancelToken()):
+            for found in result:
+                out.update(found)
     return out
 
 
@@ -189,7 +179,7 @@ def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], 
     if not missing:
         return out
     chunks = [missing[c:c + TEXT_CHUNK] for c in range(0, len(missing), TEXT_CHUNK)]
-    fn = partial(_votes_chunk, texts, settings=settings)
+    fn = partial(votes_of, texts, settings=settings)
     with _maybe_pool(jobs, len(missing)) as pool:
         results = map_chunks(fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool,
                              CancelToken())
@@ -222,15 +212,15 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
             fps[row] = snap.fingerprints[row]
             updates.append((int(snap.ids[row]), int(snap.fingerprints[row]), key))
     if todo:
-        line_votes = boilerplate_votes({int(h) for _, _, hits in todo for h in hits}, lines, snap.chars,
-                                       lambda row: texts.read_or_none(snap.paths[row]), settings)
+        wanted = {int(h) for _, _, hits in todo for h in hits}
+        votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs)
         for c in range(0, len(todo), VOTES_CHUNK):
             part = todo[c:c + VOTES_CHUNK]
             tallies = document_votes(texts, index, snap, [row for row, _, _ in part], settings, jobs)
             for row, key, hits in part:
                 if row not in tallies:  # unreadable as indexed: the next scan reads it again
                     continue
-                fp = clean_fingerprint(tallies[row], hits, line_votes, int(snap.fingerprints[row]))
+                fp = clean_fingerprint(tallies[row], hits, votes_of_lines, int(snap.fingerprints[row]))
                 fps[row] = np.uint64(fp)
                 updates.append((int(snap.ids[row]), fp, key))
     if updates:
@@ -321,13 +311,17 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
     found_i = [np.array([a for a, _ in old], dtype=np.int64)]
     found_j = [np.array([b for _, b in old], dtype=np.int64)]
     changed = np.flatnonzero(dirty)
+    # a pair's radius is its shorter text's: each side's radius is computed once, and a block compares its
+    # uint8 distances with the row's or the column's (5 full int64 matrices a block before: 14 s of the
+    # 10,000-document first analysis measured under load, 2026-11-24)
+    radius_of = pair_radius(chars, verify).astype(np.uint8)
     for r0 in range(0, len(changed), BRUTE_FORCE_ROWS):
         rows = changed[r0:r0 + BRUTE_FORCE_ROWS]
+        row_chars, row_radius = chars[rows, None], radius_of[rows, None]
         for c0 in range(0, len(fps), BRUTE_FORCE_COLUMNS):
             cols = np.arange(c0, min(c0 + BRUTE_FORCE_COLUMNS, len(fps)))
             dist = np.bitwise_count(fps[rows, None] ^ fps[None, cols])
-            radius = pair_radius(np.minimum(chars[rows, None], chars[None, cols]), verify)
-            a, b = np.nonzero(dist <= radius)
+            a, b = np.nonzero(np.where(row_chars <= chars[None, cols], dist <= row_radius, dist <= radius_of[None, cols]))
             a, b = rows[a], cols[b]
             keep = (a != b) & (~dirty[b] | (a < b))  # a pair of two changed documents once
             found_i.append(a[keep])
@@ -376,7 +370,7 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     batches = [(todo_arr[batch], np.unique(np.concatenate([i[todo_arr[batch]], j[todo_arr[batch]]])).tolist())
                for batch in profile_batches(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)]
     reads = sum(len(rows) for _, rows in batches)
-    fn = partial(_profile_chunk, texts, boilerplate=boilerplate)
+    fn = partial(profiles_of, texts, boilerplate=boilerplate)
     read, scored = 0, 0
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads) as pool:

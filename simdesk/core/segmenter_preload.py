@@ -1,6 +1,6 @@
 """Imported only by the fork server of the scan's worker processes, so that every worker starts with
-jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check) and the scan's own code already
-loaded instead of loading them (~1 s, and 0.15 s for the check) itself."""
+jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check) and the code of the scan and of
+verification's re-reading (reread) already loaded instead of loading them (~1 s, and 0.15 s for the check) itself."""
 from __future__ import annotations
 
 from simdesk.core.parent_watch import die_with_parent, scanning_process
@@ -9,7 +9,7 @@ die_with_parent(scanning_process())  # before the seconds of loading below: a fo
 
 import jieba  # noqa: E402
 
-from simdesk.core import features, scan  # noqa: E402,F401 (scan: the workers' fingerprint_file)
+from simdesk.core import features, reread, scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
 from simdesk.core.segmenter import default_segmenter  # noqa: E402
 
 jieba.setLogLevel(60)

@@ -1,0 +1,67 @@
+"""What verification computes from a document's text read again, in the analysis's worker processes: its
+profile without boilerplate (verify.profile), its SimHash votes as the scan computed them, the votes of its
+boilerplate lines.
+
+This module imports neither the index (sqlite-utils, and pandas when installed: ~1 s of CPU) nor the
+analysis, and the scan's fork server preloads it (segmenter_preload), so a worker forked for verification
+starts with everything it runs already loaded (it imported simdesk.core.analysis, and with it the index,
+before its first text: 2.1 s per worker measured on a loaded machine, 2026-11-23).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simdesk.core.boilerplate import line_hash, line_keys, strip_boilerplate
+from simdesk.core.documents import DecodeError
+from simdesk.core.features import FeatureSettings
+from simdesk.core.scan import text_document
+from simdesk.core.text import fold
+from simdesk.core.texts import Texts
+from simdesk.core.verify import Profile, profile
+from simdesk.core.vocabulary import text_votes
+
+
+def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
+    """What verification scores a text on (verify.profile) without its boilerplate lines; an empty profile
+    for a text that could not be read."""
+    return profile(strip_boilerplate(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
+
+
+def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:
+    """The verification profiles of the given documents without boilerplate; a text that vanished or became
+    unreadable since the scan is scored as empty (not verified)."""
+    return [verification_profile(texts.read_or_none(rel), boilerplate) for rel in rels]
+
+
+def votes_of(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettings) -> list[bytes | None]:
+    """The packed SimHash votes of each (path, content hash) as the scan computes them, None for a document
+    that cannot be read or no longer holds the indexed text."""
+    out: list[bytes | None] = []
+    for rel, digest in items:
+        try:
+            tf = texts.read(rel)
+        except (OSError, DecodeError):
+            out.append(None)
+            continue
+        out.append(text_document(rel, tf, settings).votes if tf.content_hash == digest else None)
+    return out
+
+
+def line_votes(text: str, wanted: set[int], settings: FeatureSettings) -> dict[int, np.ndarray]:
+    """The SimHash votes of the first line of `text` whose key hashes to each of `wanted` (as a part of a
+    document: features.weighted_terms without fallback, through this process's vocabulary)."""
+    out: dict[int, np.ndarray] = {}
+    for line, key in zip(text.splitlines(), line_keys(text)):
+        h = line_hash(key)
+        if h in wanted and h not in out:
+            out[h] = text_votes(line, fold(line), settings, fallback=False)
+    return out
+
+
+def line_votes_of(texts: Texts, items: list[tuple[str, set[int]]], settings: FeatureSettings) -> list[dict[int, np.ndarray]]:
+    """line_votes of each (path, wanted hashes); nothing for a text that cannot be read any more."""
+    out = []
+    for rel, wanted in items:
+        text = texts.read_or_none(rel)
+        out.append(line_votes(text, wanted, settings) if text is not None else {})
+    return out
