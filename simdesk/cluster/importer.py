@@ -88,8 +88,8 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     by_doc = {d: ids[p] for d, p in zip(docs["doc_id"], docs["path"])}
     clean = [(ids[p], _unsigned(c)) for p, c in zip(docs["path"], docs["clean_fp"])]
     # no line hashes are loaded, so the desktop finds no boilerplate and keeps each boilerplate-free
-    # fingerprint (clean key ""); every member counts as searched, its pairs as scored
-    index.set_clean_fingerprints([(doc, fp, "") for doc, fp in clean])
+    # fingerprint (computed without none); every member counts as searched, its pairs as scored
+    index.set_clean_fingerprints(clean, frozenset())
     if bundle.verified:
         index.set_paired_fingerprints(clean)
         index.store_scores((by_doc[pairs["a"][k]], by_doc[pairs["b"][k]], pairs["score"][k]) for k in kept)

@@ -28,7 +28,6 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -115,8 +114,11 @@ def _hits(lines: LineHashes, boilerplate: frozenset[int]) -> Iterator[np.ndarray
             yield empty
 
 
-def _clean_key(hits: np.ndarray) -> str:
-    return hashlib.blake2b(hits.tobytes(), digest_size=8).hexdigest() if len(hits) else ""
+def _rows_holding(lines: LineHashes, hashes: frozenset[int]) -> np.ndarray:
+    """For each row, whether any of its line hashes is among `hashes` (bool)."""
+    mask = np.isin(lines.values, np.fromiter(hashes, dtype=np.uint32, count=len(hashes)))
+    before = np.concatenate([[0], np.cumsum(mask)])
+    return before[lines.bounds[1:]] > before[lines.bounds[:-1]]
 
 
 def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
@@ -198,33 +200,35 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
     time (its collection grew, lost documents) is read and its votes computed again. Recomputed only when
     the boilerplate a document holds changed.
     """
-    lines, keys, stored = index.analysis_state()
+    lines, clean, stored = index.analysis_state()
     fps = stored.copy()
-    updates: list[tuple[int, int, str]] = []
-    todo: list[tuple[int, str, np.ndarray]] = []
+    updates: list[tuple[int, int | None]] = []
+    todo: list[tuple[int, np.ndarray]] = []
+    # a flagged document keeps its clean fingerprint unless it holds a line that became or ceased to be boilerplate
+    moved = _rows_holding(lines, index.clean_boilerplate() ^ boilerplate)
     for row, hits in enumerate(_hits(lines, boilerplate)):
-        key = _clean_key(hits)
-        if keys[row] == key:
+        if clean[row] and not moved[row]:
             continue
-        if key:
-            todo.append((row, key, hits))
+        if len(hits):
+            todo.append((row, hits))
         else:
             fps[row] = snap.fingerprints[row]
-            updates.append((int(snap.ids[row]), int(snap.fingerprints[row]), key))
+            updates.append((int(snap.ids[row]), int(snap.fingerprints[row])))
     if todo:
-        wanted = {int(h) for _, _, hits in todo for h in hits}
+        wanted = {int(h) for _, hits in todo for h in hits}
         votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs)
         for c in range(0, len(todo), VOTES_CHUNK):
             part = todo[c:c + VOTES_CHUNK]
-            tallies = document_votes(texts, index, snap, [row for row, _, _ in part], settings, jobs)
-            for row, key, hits in part:
-                if row not in tallies:  # unreadable as indexed: the next scan reads it again
+            tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs)
+            for row, hits in part:
+                if row not in tallies:  # unreadable as indexed: the next analysis computes it again
+                    updates.append((int(snap.ids[row]), None))
                     continue
                 fp = clean_fingerprint(tallies[row], hits, votes_of_lines, int(snap.fingerprints[row]))
                 fps[row] = np.uint64(fp)
-                updates.append((int(snap.ids[row]), fp, key))
-    if updates:
-        index.set_clean_fingerprints(updates)
+                updates.append((int(snap.ids[row]), fp))
+    if updates or index.clean_boilerplate() != boilerplate:
+        index.set_clean_fingerprints(updates, boilerplate)
     index.drop_scan_votes()
     return fps
 

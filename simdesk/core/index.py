@@ -10,6 +10,7 @@ kept for the hot paths (bulk writes, block probes), with the measured reason bes
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import stat
@@ -23,10 +24,11 @@ import numpy as np
 import sqlite_utils
 from sqlite_utils.db import ForeignKey
 
+from simdesk.core.boilerplate import boilerplate_set
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
-SCHEMA_VERSION = 8  # raised only for a change that is not additive (a new table or column needs no new version)
+SCHEMA_VERSION = 9  # raised only for a change that is not additive (a new table or column needs no new version)
 APPLICATION_ID = int.from_bytes(b"sdsk", "big")  # PRAGMA application_id: bytes 68-71 of the file
 META = "simdesk_meta"
 NEAR_MAX_RADIUS = 16
@@ -51,12 +53,14 @@ TABLES: dict[str, dict] = {
     "documents": dict(
         columns={"id": int, "path": str, "size": int, "mtime_ns": int, "content_hash": bytes, "encoding": str,
                  "chars": int, "fingerprint": int,
-                 # the boilerplate-free fingerprint (NULL: the plain one), the key of the boilerplate lines it
-                 # was computed without (NULL: not yet; 0: none), and whether its candidate pairs were searched
-                 # with it (a flag: the trigger below resets it whenever either fingerprint changes)
-                 "clean_fp": int, "clean_key": int, "paired": int},
-        pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "paired"},
-        defaults={"paired": 0}),
+                 # the boilerplate-free fingerprint (NULL: the plain one), whether it was computed without the
+                 # document's lines in `clean_boilerplate` (a flag: 0 bytes, where a key of those lines took 8),
+                 # and whether its candidate pairs were searched with it (a flag: the trigger below resets both
+                 # whenever either fingerprint changes)
+                 "clean_fp": int, "clean": int, "paired": int},
+        pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "clean",
+                           "paired"},
+        defaults={"clean": 0, "paired": 0}),
     # only for documents with candidate boilerplate lines: their sorted uint32 line hashes (boilerplate.py).
     # Their SimHash votes are not stored (132 B a document, more than the segment index): a scan keeps them
     # in a temporary table of its connection for the analysis that follows (VOTES_DDL), and a document whose
@@ -67,6 +71,9 @@ TABLES: dict[str, dict] = {
     # source; a table of their own keeps the documents' rows as small as they were
     "minhash_bands": dict(columns={"doc_id": int, "keys": bytes}, pk="doc_id", not_null={"keys"},
                           foreign_keys=[_cascade("minhash_bands", "doc_id")]),
+    # the boilerplate line hashes the documents flagged `clean` were fingerprinted without: one set for the
+    # index (a few thousand hashes), from which each document's boilerplate is its line hashes within it
+    "clean_boilerplate": dict(columns={"hash": int}, pk="hash"),
     "problems": dict(columns={"path": str, "error": str}, pk="path", not_null={"error"}),
     "keep_marks": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("keep_marks", "doc_id")]),
     "trash_queue": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("trash_queue", "doc_id")]),
@@ -103,7 +110,7 @@ RAW_DDL = (
         WHEN old.content_hash != new.content_hash OR old.fingerprint != new.fingerprint
     BEGIN
         DELETE FROM scores WHERE a = new.id OR b = new.id;
-        UPDATE documents SET clean_fp = NULL, clean_key = NULL, paired = 0 WHERE id = new.id;
+        UPDATE documents SET clean_fp = NULL, clean = 0, paired = 0 WHERE id = new.id;
     END""",
 )
 
@@ -132,9 +139,38 @@ def _from_7(db: sqlite_utils.Database) -> None:
     db.execute("DROP TABLE boilerplate_inputs")
 
 
-# Layouts read in place (the stored schema version -> the step to this one); any other version is rebuilt
+def _from_8(db: sqlite_utils.Database) -> None:
+    """Schema 8 -> 9: each document's clean key (8 B: a hash of the boilerplate lines its clean fingerprint was
+    computed without) gives way to a flag and one set of boilerplate lines for the whole index. The set is the
+    boilerplate of the documents as indexed (what the last analysis found, unless a scan came after it); a
+    document whose key disagrees with its lines in that set is left unflagged, so the next analysis computes its
+    clean fingerprint again. Fingerprints, scores and decisions stay; nothing is read again."""
+    conn = db.conn
+    rows = conn.execute("SELECT d.id, d.clean_key, coalesce(l.hashes, x'') FROM documents d LEFT JOIN line_hashes l "
+                        "ON l.doc_id = d.id WHERE d.size >= 0").fetchall()
+    lines = LineHashes.of([np.frombuffer(blob, dtype="<u4") for _, _, blob in rows])
+    found = boilerplate_set([lines.values], len(rows))  # each row's hashes are unique: the flat array counts
+    hit = np.isin(lines.values, np.fromiter(found, dtype=np.uint32, count=len(found)))
+    flagged = []
+    for row, (doc_id, key, _) in enumerate(rows):
+        hits = lines.row(row)[hit[lines.bounds[row]:lines.bounds[row + 1]]]
+        # the key schema 8 stored: blake2b (8 bytes) of the hits as a signed integer, 0 for none, NULL: not yet
+        expected = to_signed(int.from_bytes(hashlib.blake2b(hits.astype("<u4").tobytes(), digest_size=8)
+                                            .digest(), "big")) if len(hits) else 0
+        if key == expected:
+            flagged.append((doc_id,))
+    conn.execute("DROP TRIGGER IF EXISTS documents_content_changed")  # made again with the new column
+    db.table("documents").add_column("clean", int, not_null_default=0)
+    conn.executemany("UPDATE documents SET clean = 1 WHERE id = ?", flagged)
+    conn.execute("ALTER TABLE documents DROP COLUMN clean_key")
+    db.table("clean_boilerplate").create(TABLES["clean_boilerplate"]["columns"], pk="hash")
+    conn.executemany("INSERT INTO clean_boilerplate(hash) VALUES (?)", ((h,) for h in sorted(found)))
+
+
+# Layouts read in place (a stored schema version -> the step from it and the version it gives, up to this one);
+# any other version is rebuilt
 # from the folder with the decisions carried over (Index._upgrade).
-MIGRATIONS = {"7": _from_7}
+MIGRATIONS = {"7": (_from_7, "8"), "8": (_from_8, "9")}
 
 
 class IndexError_(RuntimeError):
@@ -268,10 +304,12 @@ class Index:
         version = self._stored_version(kind)
         if kind == "ours" and version in MIGRATIONS:
             with self.transaction():
-                MIGRATIONS[version](self.db)
+                while version in MIGRATIONS:
+                    step, version = MIGRATIONS[version]
+                    step(self.db)
+                self._ensure_tables()  # indexes and triggers a step dropped
                 self.set_meta("schema_version", str(SCHEMA_VERSION))
             self.conn.execute("VACUUM")  # give back the pages of what the migration dropped
-            version = str(SCHEMA_VERSION)
         if version == str(SCHEMA_VERSION):
             if self._missing_tables_or_columns():
                 with self.transaction():
@@ -501,25 +539,30 @@ class Index:
         return sorted(seen.values(), key=lambda item: (item[1], item[0].path))
 
     # -- analysis: boilerplate-free fingerprints and verified scores ----------------------------------
-    def analysis_state(self) -> tuple[LineHashes, list[str | None], np.ndarray]:
-        """For every snapshot row (path order): its candidate boilerplate line hashes, its clean key, and its
-        clean fingerprint (uint64; rows without one hold their plain fingerprint and a None key)."""
+    def analysis_state(self) -> tuple[LineHashes, np.ndarray, np.ndarray]:
+        """For every snapshot row (path order): its candidate boilerplate line hashes, whether its clean
+        fingerprint was computed without its lines in `clean_boilerplate()` (bool), and its clean fingerprint
+        (uint64; rows without one hold their plain fingerprint)."""
         rows = self.conn.execute(
-            "SELECT coalesce(b.hashes, x''), d.clean_key, coalesce(d.clean_fp, d.fingerprint) "
+            "SELECT coalesce(b.hashes, x''), d.clean, coalesce(d.clean_fp, d.fingerprint) "
             "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path")
         blobs = bytearray()
         lengths: list[int] = []
-        keys: list[str | None] = []
+        clean: list[int] = []
         fps: list[int] = []
-        for blob, key, fp in rows:  # one growing buffer, not an array per document (~100 B each at 1M)
+        for blob, flag, fp in rows:  # one growing buffer, not an array per document (~100 B each at 1M)
             blobs += blob
             lengths.append(len(blob) // 4)
-            keys.append(_key_text(key))
+            clean.append(flag)
             fps.append(fp)
         bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=bounds[1:])
-        return (LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds), keys,
+        return (LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds), np.array(clean, dtype=bool),
                 np.array(fps, dtype=np.int64).view(np.uint64))
+
+    def clean_boilerplate(self) -> frozenset[int]:
+        """The boilerplate line hashes the documents flagged clean were fingerprinted without."""
+        return frozenset(r[0] for r in self.conn.execute("SELECT hash FROM clean_boilerplate"))
 
     def band_keys(self, bands: int) -> tuple[np.ndarray, np.ndarray]:
         """For every snapshot row (path order): its MinHash band keys (rows x `bands`, uint32) and whether it
@@ -555,16 +598,26 @@ class Index:
         if self._has_votes_table:
             self.conn.execute("DELETE FROM scan_votes")
 
-    def set_clean_fingerprints(self, rows: Iterable[tuple[int, int, str]]) -> None:
-        """(document id, boilerplate-free fingerprint, clean key) for each document recomputed."""
+    def set_clean_fingerprints(self, rows: Iterable[tuple[int, int | None]], boilerplate: frozenset[int]) -> None:
+        """(document id, boilerplate-free fingerprint) for each document recomputed without its lines in
+        `boilerplate`, which becomes the set `clean_boilerplate()` returns; a fingerprint of None marks a
+        document to be computed again (its text could not be read as indexed). The caller must pass every
+        document whose lines in `boilerplate` differ from its lines in the set stored before."""
         rows = list(rows)
         with self.transaction():
             # what was searched and verified on the old boilerplate-free text is stale; a clean fingerprint
             # equal to the plain one is stored as NULL (most documents: 9 B each saved)
             self.conn.executemany(
-                "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean_key = ?, paired = 0 WHERE id = ?",
-                ((to_signed(fp), _key_int(key), doc_id) for doc_id, fp, key in rows))
-            self.conn.executemany("DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, _, _ in rows))
+                "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean = 1, paired = 0 WHERE id = ?",
+                ((to_signed(fp), doc_id) for doc_id, fp in rows if fp is not None))
+            self.conn.executemany("UPDATE documents SET clean = 0 WHERE id = ?",
+                                  ((doc_id,) for doc_id, fp in rows if fp is None))
+            self.conn.executemany("DELETE FROM scores WHERE a = ? OR b = ?",
+                                  ((d, d) for d, fp in rows if fp is not None))
+            if boilerplate != self.clean_boilerplate():
+                self.conn.execute("DELETE FROM clean_boilerplate")
+                self.conn.executemany("INSERT INTO clean_boilerplate(hash) VALUES (?)",
+                                      ((h,) for h in sorted(boilerplate)))
 
     def paired_fingerprints(self) -> tuple[np.ndarray, np.ndarray]:
         """For every snapshot row: the boilerplate-free fingerprint its candidate pairs were last searched
@@ -675,15 +728,6 @@ class Index:
 def _row_document(row) -> Document:
     path, size, mtime, h, enc, chars, fp = row
     return Document(path, size, mtime, h.hex(), enc, chars, to_unsigned(fp))
-
-
-def _key_int(key: str) -> int:
-    """A clean key (the hex of 8 bytes, or '' for no boilerplate) as the signed 64-bit integer stored."""
-    return to_signed(int(key, 16)) if key else 0
-
-
-def _key_text(value: int | None) -> str | None:
-    return None if value is None else (f"{to_unsigned(value):016x}" if value else "")
 
 
 # -- recognising a file, and failures in words --------------------------------------------------------

@@ -1,10 +1,14 @@
-"""The index's layout: SimHash votes are not kept in the file, an index of the previous layout (schema 7, votes
-stored per document) is migrated in place with its decisions, and rescans and the verified grouping give
-what a fresh index gives, also when the boilerplate changes after the index was reopened (votes computed
-again from the texts)."""
+"""The index's layout: SimHash votes are not kept in the file, nor a key per document of the boilerplate its
+clean fingerprint was computed without (one set for the index); indexes of the previous layouts (schema 7,
+votes stored per document; schema 8, a clean key per document) are migrated in place with their decisions,
+and rescans and the verified grouping give what a fresh index gives, also when the boilerplate changes after
+the index was reopened (votes computed again from the texts)."""
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+
+import numpy as np
 
 from simdesk.core.analysis import VerifySettings, analyse
 from simdesk.core.documents import read_text_file
@@ -21,8 +25,38 @@ SCHEMA_7_INPUTS = ('CREATE TABLE "boilerplate_inputs" (\n   "doc_id" INTEGER PRI
 VERIFY = VerifySettings(jobs=1)
 
 
+def as_schema_8(db) -> None:
+    """Rewrite a closed index in the layout of schema 8: each document's clean key (blake2b of the boilerplate
+    hashes its clean fingerprint was computed without, as a signed integer; 0: none; NULL: not computed)
+    instead of the flag and the index's one set."""
+    conn = sqlite3.connect(db)
+    stored = np.array(sorted(h for (h,) in conn.execute("SELECT hash FROM clean_boilerplate")), dtype=np.uint32)
+    rows = conn.execute("SELECT d.id, d.clean, coalesce(l.hashes, x'') FROM documents d "
+                        "LEFT JOIN line_hashes l ON l.doc_id = d.id").fetchall()
+    conn.execute("DROP TRIGGER documents_content_changed")
+    conn.execute("ALTER TABLE documents ADD COLUMN clean_key INTEGER")
+    for doc_id, clean, blob in rows:
+        hashes = np.frombuffer(blob, dtype="<u4")
+        hits = hashes[np.isin(hashes, stored)]
+        key = int.from_bytes(hashlib.blake2b(hits.tobytes(), digest_size=8).digest(), "big") if len(hits) else 0
+        conn.execute("UPDATE documents SET clean_key = ? WHERE id = ?",
+                     (None if not clean else key - (1 << 64) if key >= 1 << 63 else key, doc_id))
+    conn.execute("ALTER TABLE documents DROP COLUMN clean")
+    conn.execute("DROP TABLE clean_boilerplate")
+    conn.execute("""CREATE TRIGGER documents_content_changed AFTER UPDATE OF content_hash, fingerprint ON documents
+        WHEN old.content_hash != new.content_hash OR old.fingerprint != new.fingerprint
+    BEGIN
+        DELETE FROM scores WHERE a = new.id OR b = new.id;
+        UPDATE documents SET clean_fp = NULL, clean_key = NULL, paired = 0 WHERE id = new.id;
+    END""")
+    conn.execute("UPDATE simdesk_meta SET value = '8' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
 def as_schema_7(db, root) -> None:
     """Rewrite a closed index in the layout of schema 7: line hashes and packed votes in one table."""
+    as_schema_8(db)
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT d.id, d.path, l.hashes FROM documents d JOIN line_hashes l ON l.doc_id = d.id").fetchall()
     conn.execute(SCHEMA_7_INPUTS)
@@ -63,7 +97,9 @@ def test_votes_are_not_kept_in_the_index_file(tmp_path):
     conn.close()
 
 
-def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_groups(tmp_path):
+def sayings_with_a_footer(tmp_path):
+    """Every saying with a common footer (boilerplate), and s00 again without it, scanned and analysed, plain.txt
+    marked to keep: (folder, its files, the index file, the groups)."""
     root = tmp_path / "docs"
     files = {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS)}
     files["plain.txt"] = SAYINGS[0]  # a repost of s00 without the footer
@@ -73,6 +109,12 @@ def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_gr
         scan(root, index, ScanOptions(jobs=1))
         before = groups(analyse(root, index, verify=VERIFY))
         index.set_keep("plain.txt", True)
+    return root, files, db, before
+
+
+def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_groups(tmp_path):
+    root, files, db, before = sayings_with_a_footer(tmp_path)
+    with Index(db) as index:
         index.set_queued_for_trash("s00.txt", True)
         index.ignore_pair("s01.txt", "s02.txt")
         scores = index.scores()
@@ -81,7 +123,7 @@ def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_gr
     as_schema_7(db, root)
 
     with Index(db) as index:
-        assert not index.rebuilt and index.meta("schema_version") == "8"
+        assert not index.rebuilt and index.meta("schema_version") == "9"
         assert "boilerplate_inputs" not in index.db.table_names()
         assert list(index.documents()) == documents and index.scores() == scores
         assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
@@ -108,3 +150,30 @@ def test_boilerplate_that_appears_after_reopening_gives_what_a_fresh_index_gives
         got = groups(grouper), dict(zip(grouper.snapshot.paths, grouper.snapshot.fingerprints.tolist()))
     assert got == fresh(root, tmp_path / "fresh.sqlite")
     assert got[0] == [["plain.txt", "s00.txt"]] != first
+
+
+def test_a_schema_8_index_is_migrated_in_place_and_its_clean_fingerprints_kept(tmp_path):
+    """Each document whose stored clean key matches its boilerplate is flagged clean, so the analysis after
+    the migration reads no text; one whose key disagrees (here: a key of other lines) is computed again."""
+    root, _, db, before = sayings_with_a_footer(tmp_path)
+    with Index(db) as index:
+        scores = index.scores()
+        fps = index.analysis_state()[2]
+        boilerplate = index.clean_boilerplate()
+    assert boilerplate and before == [["plain.txt", "s00.txt"]]
+    as_schema_8(db)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE documents SET clean_key = 12345 WHERE path = 's03.txt'")
+    conn.commit()
+    conn.close()
+
+    with Index(db) as index:
+        assert not index.rebuilt and index.meta("schema_version") == "9"
+        assert index.clean_boilerplate() == boilerplate and index.scores() == scores
+        lines, clean, stored = index.analysis_state()
+        paths = index.snapshot().paths
+        assert [p for p, c in zip(paths, clean) if not c] == ["s03.txt"]
+        assert stored.tolist() == fps.tolist() and index.keep_marks() == {"plain.txt"}
+        assert groups(analyse(root, index, verify=VERIFY)) == before
+        assert index.analysis_state()[1].all()
+    assert (before, dict(zip(paths, fps.tolist()))) == fresh(root, tmp_path / "fresh.sqlite")
