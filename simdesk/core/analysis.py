@@ -39,7 +39,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.boilerplate import boilerplate_set
+from simdesk.core.boilerplate import boilerplate_set, is_notice
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
 from simdesk.core.groups import Grouper
@@ -122,8 +122,8 @@ def _rows_holding(lines: LineHashes, hashes: frozenset[int]) -> np.ndarray:
 
 
 def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
-    """The similarity of two texts, 0..1: verify.similarity of their profiles without boilerplate, the one
-    figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
+    """The similarity of two texts, 0..1: verify.similarity of their profiles without boilerplate (and limited
+    by the notices they hold), the one figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
     (Grouper.boilerplate) for the figure to equal the stored score of the pair."""
     return similarity(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
@@ -198,7 +198,9 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
     its votes minus the votes of its boilerplate lines: only one document per boilerplate line is read
     again. The votes come from the scan on this connection; a document whose boilerplate changed at another
     time (its collection grew, lost documents) is read and its votes computed again. Recomputed only when
-    the boilerplate a document holds changed.
+    the boilerplate a document holds changed. Notices (boilerplate.is_notice) are in `boilerplate` and stay
+    in the fingerprint: a document whose notices changed gets its plain fingerprint again, and so its pairs
+    are scored again (set_clean_fingerprints).
     """
     lines, clean, stored = index.analysis_state()
     fps = stored.copy()
@@ -209,6 +211,7 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
     for row, hits in enumerate(_hits(lines, boilerplate)):
         if clean[row] and not moved[row]:
             continue
+        hits = hits[~is_notice(hits)]
         if len(hits):
             todo.append((row, hits))
         else:
@@ -236,7 +239,11 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
 def clean_fingerprint(packed_votes: bytes, hits: np.ndarray, line_votes: dict[int, np.ndarray], plain: int) -> int:
     """A document's fingerprint without its boilerplate lines: its stored votes (fingerprint.pack_votes) minus
     the votes of the boilerplate lines it holds (`hits`), or `plain` for a document of nothing but
-    boilerplate (what is left is the rounding of the stored votes, under 1e-3 of their largest)."""
+    boilerplate (what is left is the rounding of the stored votes, under 1e-3 of their largest). Notices among
+    `hits` (boilerplate.is_notice) are not subtracted: they stay in fingerprints."""
+    hits = hits[~is_notice(hits)]
+    if not len(hits):
+        return plain
     whole = unpack_votes(packed_votes)
     zero = np.zeros(BITS)
     rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)

@@ -1,11 +1,19 @@
-"""Boilerplate: short lines that recur across many documents of a collection (repost notices, signatures,
-copyright footers, attributions). They are dropped before fingerprinting for pair search and before
-verification, so that two different articles with the same footer do not match, and one article with and
-without it does.
+"""Boilerplate and shared notices: lines that recur across many documents of a collection.
 
-A line is a boilerplate line when its key (normalised: no punctuation, spaces or digits) has 2..80
-characters and occurs in at least `min_document_frequency(n)` documents of the n in the collection. Long
-lines never count: a paragraph shared by many documents is content, not boilerplate.
+A line is frequent when its key (normalised: no punctuation, spaces or digits) has 2 characters or more and
+occurs in at least `min_document_frequency(n)` documents of the n in the collection (`boilerplate_set`).
+
+- A frequent line whose key has at most 80 characters (MAX_KEY_CHARS) is boilerplate (repost notices,
+  signatures, copyright footers, attributions). Boilerplate is dropped before fingerprinting for pair
+  search and before verification, so that two different articles with the same footer do not match, and
+  one article with and without it does.
+- A frequent longer line is a shared notice (a licence paragraph under many package descriptions). It is
+  never dropped: in a group of ten copies or more every paragraph is frequent, and dropping them leaves each
+  copy only its edited lines. Verification uses notices as a gate instead (verify.py): a pair whose texts
+  hold one must also agree on what is left of a text without its notices.
+
+A line's hash (`line_hash`) tells the two kinds apart by its lowest bit (1: a key over MAX_KEY_CHARS), so
+one sorted array per document (`line_hashes`, kept in the index) and one set per collection serve both.
 """
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ from simdesk.core.text import fold, without_links
 
 MIN_KEY_CHARS = 2
 MAX_KEY_CHARS = 80
+MIN_REST_CHARS = 20  # a text's rest without its notices, in key characters: less and the notice gate is not used
 SEED = 0xB0113
 # Punctuation, symbols, spaces and digits, but not the line feeds that separate the lines joined below.
 KEY_DROP = re.compile(r"[^\w\n]+|[_\d]+")
@@ -40,17 +49,25 @@ def folded_line_keys(folded: str) -> list[str]:
 
 
 def line_hash(key: str) -> int:
-    return mmh3.hash(key, SEED, signed=False)
+    """The 32-bit hash of a line key; its lowest bit is 1 for a long key (a notice when frequent), else 0."""
+    h = mmh3.hash(key, SEED, signed=False)
+    return h | 1 if len(key) > MAX_KEY_CHARS else h & ~1
+
+
+def is_notice(hashes: np.ndarray) -> np.ndarray:
+    """Which of the line hashes are of long lines (keys over MAX_KEY_CHARS): notices when frequent."""
+    return (np.asarray(hashes) & 1).astype(bool)
 
 
 def line_hashes(text: str) -> np.ndarray:
-    """Sorted unique 32-bit hashes of the keys of a text's candidate boilerplate lines."""
+    """Sorted unique 32-bit hashes of the keys of a text's lines (2 key characters or more): the candidate
+    boilerplate lines and the candidate notices."""
     return folded_line_hashes(fold(text))
 
 
 def folded_line_hashes(folded: str) -> np.ndarray:
     """`line_hashes` of a text already folded."""
-    keys = {k for k in folded_line_keys(folded) if MIN_KEY_CHARS <= len(k) <= MAX_KEY_CHARS}
+    keys = {k for k in folded_line_keys(folded) if MIN_KEY_CHARS <= len(k)}
     return np.unique(np.fromiter(map(line_hash, keys), dtype=np.uint32, count=len(keys)))
 
 
@@ -64,7 +81,8 @@ def min_document_frequency(documents: int) -> int:
 
 
 def boilerplate_set(per_document: Iterable[np.ndarray], documents: int) -> frozenset[int]:
-    """The line hashes that are boilerplate in a collection, from each document's line_hashes()."""
+    """The frequent line hashes of a collection, from each document's line_hashes(): its boilerplate lines
+    and its notices (is_notice)."""
     arrays = [a for a in per_document if len(a)]
     if not arrays:
         return frozenset()
@@ -73,7 +91,8 @@ def boilerplate_set(per_document: Iterable[np.ndarray], documents: int) -> froze
 
 
 def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]) -> list[np.ndarray]:
-    """For each document, the boilerplate hashes among its line hashes (one vectorised pass)."""
+    """For each document, the frequent hashes (boilerplate and notices) among its line hashes (one vectorised
+    pass)."""
     if not per_document:
         return []
     mask = np.isin(np.concatenate(per_document), np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
@@ -104,3 +123,26 @@ def strip_boilerplate(text: str, boilerplate: Collection[int]) -> str:
     if not drop:
         return text
     return "\n".join(line for k, line in enumerate(text.splitlines()) if k not in drop)
+
+
+def without_frequent_lines(text: str, boilerplate: Collection[int]) -> tuple[str, str | None]:
+    """What verification scores a text on: the text without its boilerplate lines (as strip_boilerplate), and
+    its rest, that text without its notices too (None when it holds no notice, or when fewer than
+    MIN_REST_CHARS key characters would remain: a text that is all notice is not gated)."""
+    if len(boilerplate) == 0:
+        return text, None
+    folded = fold(text)
+    drop = boilerplate_lines(text, boilerplate, folded)
+    keys = folded_line_keys(folded)
+    lines = text.splitlines()
+    if len(keys) != len(lines):
+        return text, None
+    kept = [k for k in range(len(lines)) if k not in drop]
+    stripped = "\n".join(lines[k] for k in kept) if drop else text
+    notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and line_hash(keys[k]) in boilerplate}
+    if not notices:
+        return stripped, None
+    rest = [k for k in kept if k not in notices]
+    if sum(len(keys[k]) for k in rest) < MIN_REST_CHARS:
+        return stripped, None
+    return stripped, "\n".join(lines[k] for k in rest)

@@ -61,7 +61,8 @@ TABLES: dict[str, dict] = {
         pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "clean",
                            "paired"},
         defaults={"clean": 0, "paired": 0}),
-    # only for documents with candidate boilerplate lines: their sorted uint32 line hashes (boilerplate.py).
+    # only for documents with candidate boilerplate lines or notices: their sorted uint32 line hashes
+    # (boilerplate.py; long lines, tagged by the low bit, add 0.4 B a document on the medium collection).
     # Their SimHash votes are not stored (132 B a document, more than the segment index): a scan keeps them
     # in a temporary table of its connection for the analysis that follows (VOTES_DDL), and a document whose
     # boilerplate changes later has its votes computed again from its text.

@@ -15,7 +15,7 @@ class Document:
     encoding: str
     chars: int
     fingerprint: int  # unsigned 64-bit SimHash
-    line_hashes: bytes = b""  # boilerplate candidates: sorted uint32 hashes of short line keys (boilerplate.py)
+    line_hashes: bytes = b""  # boilerplate and notice candidates: sorted uint32 hashes of line keys (boilerplate.py)
     votes: bytes = b""  # SimHash's 64 tallies (fingerprint.pack_votes), so boilerplate can be subtracted later
     bands: bytes = b""  # MinHash band keys of its shingles (minhash.DESKTOP, uint32 each; empty: no shingles)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdesk.core.boilerplate import line_hash, line_keys, strip_boilerplate
+from simdesk.core.boilerplate import line_hash, line_keys, without_frequent_lines
 from simdesk.core.documents import DecodeError
 from simdesk.core.features import FeatureSettings
 from simdesk.core.scan import text_document
@@ -22,9 +22,9 @@ from simdesk.core.vocabulary import text_votes
 
 
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
-    """What verification scores a text on (verify.profile) without its boilerplate lines; an empty profile
-    for a text that could not be read."""
-    return profile(strip_boilerplate(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
+    """What verification scores a text on (verify.profile) without its boilerplate lines, with its rest
+    without notices when it holds one; an empty profile for a text that could not be read."""
+    return profile(*without_frequent_lines(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
 
 
 def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:
