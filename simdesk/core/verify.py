@@ -30,6 +30,17 @@ long unrelated texts in. So candidates are taken generously and each is confirme
    "因为 FAT 文件系统的设计，最大的文件大小为 (2^32 - 1) bytes = (4GiB -1 byte)。", matched on their
    punctuation and scored 0.71 with the spaces, 0.64 without; copies with typos, look-alikes or "u" for
    "you" lose at most 0.02 (0.938 -> 0.917 for the last).
+   One template filled twice is not a copy with a typo (template_fill): with the two texts' units (words,
+   numbers, Chinese characters) aligned, a number standing where the other has another number ("101 键" /
+   "102 键", an order number) caps the score at FILL_SCORE (0.5), and a word of letters standing where the
+   other has one sharing less than half its letters ('GIT_AUTHOR_DATE' / 'GIT_AUTHOR_EMAIL': 0.80 before)
+   leaves edit similarity out, so the shingles alone score the pair. A digit mistyped as a letter, a
+   character replaced, a word dropped or doubled still count as typos. Measured 2026-11-24 on two held-out
+   collections of gettext messages (120 pairs of one template each, 150 messages with a typo'd copy): false
+   template pairs 151 -> 141 (Chinese messages) and 165 -> 71 (English), the copies' recall unchanged
+   (0.993, 0.967); the kit, the small, the second and the medium collection unchanged. Two messages that
+   differ by a Chinese word or name ("已被删除" / "已被禁用", 张三 / 李四) are not told apart: a synonym
+   replaced in a copy looks the same.
 4. Shared notices: a long line (key over 80 characters) held by as many documents as boilerplate must be
    (boilerplate.py) is a notice, such as a licence paragraph under many package descriptions. Notices are
    not dropped (in a group of ten copies or more every paragraph is that frequent), but they must not carry
@@ -52,7 +63,7 @@ from itertools import repeat
 
 import mmh3
 import numpy as np
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
 from simdesk.core.text import normalize
 
@@ -67,12 +78,17 @@ MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one ch
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "7"  # stored in the index: a change of the rule re-verifies every pair
+VERSION = "8"  # stored in the index: a change of the rule re-verifies every pair (8: template_fill; 7: notices)
 
+# Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
+# FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
+FILL_SCORE = 0.5
+FILL_WORD = 0.5
 # Characters that are units of their own (scripts written without spaces between words).
 CHAR_UNITS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f"
 CHARS = re.compile(f"[{CHAR_UNITS}]+")
 WORDS = re.compile(f"[^\\s{CHAR_UNITS}]+")
+UNITS = re.compile(f"[{CHAR_UNITS}]|[^\\s{CHAR_UNITS}]+")  # each Chinese (Japanese, Thai) character, each other word
 CHAR_SHINGLE = 3
 WORD_SHINGLE = 2
 LONG_WORDS = 5000  # two texts of this many words or more are compared on word 4-grams
@@ -88,7 +104,7 @@ class Profile:
     """What the similarity of a text is computed from: its shingles, and its normalised text when short."""
 
     shingles: np.ndarray  # sorted unique 32-bit hashes
-    short: str = ""  # the normalised text without spaces when it has MIN_EDIT_CHARS..EDIT_CHARS characters
+    short: str = ""  # the normalised text when it has MIN_EDIT_CHARS..EDIT_CHARS characters
     long: np.ndarray | None = None  # the shingles with word 4-grams, for a text of LONG_WORDS words or more
     rest: np.ndarray | None = None  # the shingles of the text without its notices, when it holds one
 
@@ -129,7 +145,7 @@ def profile(text: str, rest: str | None = None) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate); `rest`: the text
     without its notices, when it holds one (boilerplate.without_frequent_lines)."""
     norm = normalize(text)
-    short = norm.replace(" ", "") if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
+    short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
     long = None
     if len(norm) >= LONG_WORDS * 2 and sum(1 for _ in WORDS.finditer(norm)) >= LONG_WORDS:
         long = shingles(norm, LONG_WORD_SHINGLE)
@@ -158,8 +174,49 @@ def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
         return shingle_score(a.long, b.long, whole)
     s = shingle_score(a.shingles, b.shingles, whole)
     if a.short and b.short:
-        s = max(s, Indel.normalized_similarity(a.short, b.short))
+        fill = template_fill(a.short, b.short)
+        if fill == "number":
+            s = min(s, FILL_SCORE)
+        elif not fill:
+            s = max(s, Indel.normalized_similarity(a.short.replace(" ", ""), b.short.replace(" ", "")))
     return float(min(s, notice_gate(a, b)))
+
+
+def template_fill(a: str, b: str) -> str:
+    """How two short normalised texts differ when they are one template filled twice, their units (words,
+    numbers, Chinese characters) aligned and each run of changed units taken whole: "number" when numbers
+    stand where the other text has other numbers (an order number, a count, a key's code), "word" when
+    words of letters stand where the other has words sharing less than FILL_WORD of their letters (a key
+    name, a command), "" otherwise (typos, a digit mistyped as a letter, a character replaced, a word
+    dropped or doubled, a word or number cut in two by re-wrapping)."""
+    ua, ub = UNITS.findall(a), UNITS.findall(b)
+    fill = ""
+    for left, right in _changed_runs(ua, ub):
+        if not left or not right or "".join(left) == "".join(right):
+            continue
+        if all(u.isdigit() for u in left + right):
+            return "number"
+        if all(u.isalpha() and not CHARS.match(u) for u in left + right) and \
+                Indel.normalized_similarity(" ".join(left), " ".join(right)) < FILL_WORD:
+            fill = "word"
+    return fill
+
+
+def _changed_runs(ua: list[str], ub: list[str]) -> list[tuple[list[str], list[str]]]:
+    """The runs of units that differ between two unit lists (adjacent edits joined), each side's units."""
+    runs: list[tuple[list[str], list[str]]] = []
+    end_a = end_b = -1
+    for op in Levenshtein.opcodes(ua, ub):
+        if op.tag == "equal":
+            continue
+        left, right = ua[op.src_start:op.src_end], ub[op.dest_start:op.dest_end]
+        if runs and op.src_start == end_a and op.dest_start == end_b:
+            runs[-1][0].extend(left)
+            runs[-1][1].extend(right)
+        else:
+            runs.append((list(left), list(right)))
+        end_a, end_b = op.src_end, op.dest_end
+    return runs
 
 
 def notice_gate(a: Profile, b: Profile) -> float:

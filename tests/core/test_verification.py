@@ -181,3 +181,23 @@ def test_profile_batches_hold_each_pair_once_and_at_most_limit_texts():
         assert all(len(np.unique(np.concatenate([a[k], b[k]]))) <= limit for k in batches)
     # components that fit are never split: two separate pairs and a limit of 2 rows make two batches
     assert [k.tolist() for k in profile_batches(np.array([0, 5]), np.array([1, 6]), 10, 2)] == [[0], [1]]
+
+
+def test_one_template_filled_twice_is_not_a_copy_with_a_typo():
+    # gettext messages (git, PostgreSQL, xkeyboard-config) and notifications: a number or a key name differs
+    filled = [("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHOR_EMAIL' already given"),
+              ("匈牙利语（QWERTY，101 键，逗号，无死键）", "匈牙利语（QWERTY，102 键，逗号，无死键）"),
+              ("您的订单 20231120 已发货，请注意查收。", "您的订单 20231121 已发货，请注意查收。")]
+    for a, b in filled:
+        assert text_similarity(a, b) < 0.7, (a, b)
+    # copies with typos, a digit mistyped as a letter, a dropped word, "r" for "are": edit similarity counts
+    copies = [("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHRO_DATE' already given"),
+              ("Ubuntu 7.04‘(Feisty Fawn)’", "Ubuntu 7.o4‘(Feisty Fawn)’"),
+              ("软件源列表 %3$s 第 %2$u 行中的类别 “%1$s” 无法识别", "软件源列表 %r$s 第 %2$u 行中的类别 “%1$s” 无法识别"),
+              ("戴尔 Inspiron 6000/8000 笔记本电脑", "戴尔 Inspiron 6000x8000 结记本电脑"),
+              ("考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#119", "考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#1\n19"),
+              ("How are you? I am fine. Thanks.", "How r you?I am fine. Thanks."),
+              ("unable to install new info file", "unable to install new new info file"),
+              ("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗")]
+    for a, b in copies:
+        assert text_similarity(a, b) >= 0.85, (a, b)
