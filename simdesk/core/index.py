@@ -35,6 +35,7 @@ NEAR_MAX_RADIUS = 16
 BUSY_TIMEOUT_S = 10.0
 CACHE_KB = 65536
 SNAPSHOT_ROWS = 50_000
+PACK_FROM_ROWS = 20_000  # documents written on one connection before packing the file can be worth its time
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The tables of simdesk's layouts 1-6, written before the application id: a file with exactly these is ours
@@ -245,6 +246,7 @@ class Index:
 
     rebuilt = False
     _has_votes_table = False
+    written = 0  # documents inserted or updated on this connection (pack_if_rewritten)
     rebuilt_reason = ""  # for the editor when `rebuilt`: why, and which decisions were migrated
     migrated_decisions = 0
 
@@ -418,6 +420,22 @@ class Index:
     def set_meta(self, key: str, value: str) -> None:
         self.db.table(META).upsert({"key": key, "value": value}, pk="key")
 
+    def pack_if_rewritten(self, min_rows: int = PACK_FROM_ROWS) -> bool:
+        """Rewrite the file compactly (VACUUM) when this connection wrote most of its documents (a first scan, a
+        re-read of every file) and at least `min_rows` of them; returns whether it did. Rows that come in
+        nearly in path order and then grow (the boilerplate-free fingerprints the analysis adds) leave pages
+        part full: at 200,000 documents the file took 363.6 B per document before, 346.3 after, in 3.1 s of
+        VACUUM under load 9. A failure (a full disk) leaves the file as it was and is not an error."""
+        if self.written < min_rows or 2 * self.written < self.count():
+            return False
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the copy went through the WAL: give it back
+        except IndexError_:
+            return False
+        self.written = 0
+        return True
+
     # -- documents ----------------------------------------------------------------------------------
     def count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM documents WHERE size >= 0").fetchone()[0]
@@ -434,6 +452,7 @@ class Index:
     def upsert_documents(self, docs: Iterable[Document]) -> None:
         """Insert or update documents by path (call inside a transaction)."""
         docs = list(docs)
+        self.written += len(docs)
         # hand-written executemany, the scan's one write per file: sqlite-utils' upsert_all of the same rows
         # took 1.46x as long (20,000 documents inserted then all updated, best of 3: 1.73 s against 1.18 s)
         self.conn.executemany(

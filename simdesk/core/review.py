@@ -392,6 +392,8 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
         grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
+    if not cancel.cancelled:
+        index.pack_if_rewritten()  # after a first scan: the analysis's writes done, the file rewritten compactly
     return _review_of(root, index, settings, grouper, result, unchanged)
 
 
