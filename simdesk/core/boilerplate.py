@@ -29,8 +29,12 @@ MIN_KEY_CHARS = 2
 MAX_KEY_CHARS = 80
 MIN_REST_CHARS = 20  # a text's rest without its notices, in key characters: less and the notice gate is not used
 SEED = 0xB0113
-# Punctuation, symbols, spaces and digits, but not the line feeds that separate the lines joined below.
-KEY_DROP = re.compile(r"[^\w\n]+|[_\d]+")
+# Punctuation, symbols, spaces and digits: what a line's key leaves out, one class (faster than an alternation).
+KEY_DROP = re.compile(r"[\W\d_]+")
+# The lines are joined by a letter KEY_DROP keeps, cleaned in one pass and split on it again; a text holding
+# that letter itself is joined by line feeds and cleaned by the alternation that keeps them.
+LINE_JOIN = "\ua66e"  # CYRILLIC LETTER MULTIOCULAR O
+KEY_DROP_BUT_LF = re.compile(r"[^\w\n]+|[_\d]+")
 
 
 def line_keys(text: str) -> list[str]:
@@ -39,13 +43,16 @@ def line_keys(text: str) -> list[str]:
     return folded_line_keys(fold(text))
 
 
-def folded_line_keys(folded: str) -> list[str]:
-    """`line_keys` of a text already folded. The lines (str.splitlines) are joined by line feeds and cleaned
-    in one pass: a regex call per line cost as much as the whole text's."""
-    lines = without_links(folded).splitlines()
+def folded_line_keys(folded: str, links_dropped: bool = False) -> list[str]:
+    """`line_keys` of a text already folded (`links_dropped`: and passed through text.without_links). The
+    lines (str.splitlines) are joined and cleaned in one pass: a regex call per line cost as much as the whole
+    text's (and the one-class pass with LINE_JOIN takes 20% less than the alternation, measured 2026-11-24)."""
+    lines = (folded if links_dropped else without_links(folded)).splitlines()
     if not lines:
         return []
-    return KEY_DROP.sub("", "\n".join(lines)).split("\n")
+    if LINE_JOIN in folded:
+        return KEY_DROP_BUT_LF.sub("", "\n".join(lines)).split("\n")
+    return KEY_DROP.sub("", LINE_JOIN.join(lines)).split(LINE_JOIN)
 
 
 def line_hash(key: str) -> int:
@@ -65,10 +72,11 @@ def line_hashes(text: str) -> np.ndarray:
     return folded_line_hashes(fold(text))
 
 
-def folded_line_hashes(folded: str) -> np.ndarray:
-    """`line_hashes` of a text already folded."""
-    keys = {k for k in folded_line_keys(folded) if MIN_KEY_CHARS <= len(k)}
-    return np.unique(np.fromiter(map(line_hash, keys), dtype=np.uint32, count=len(keys)))
+def folded_line_hashes(folded: str, links_dropped: bool = False) -> np.ndarray:
+    """`line_hashes` of a text already folded (`links_dropped`: as in folded_line_keys)."""
+    keys = {k for k in folded_line_keys(folded, links_dropped) if MIN_KEY_CHARS <= len(k)}
+    # a few dozen keys: sorted in Python, then one array (np.unique cost more than the hashing)
+    return np.array(sorted(set(map(line_hash, keys))), dtype=np.uint32)
 
 
 def min_document_frequency(documents: int) -> int:

@@ -21,7 +21,7 @@ from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import from_votes, pack_votes
 from simdesk.core.minhash import RULES as BAND_RULES, text_bands
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.text import fold, normalize_folded
+from simdesk.core.text import fold, normalize_folded, without_links
 from simdesk.core.vocabulary import text_votes
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
@@ -79,11 +79,12 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     once the collection is, and the keys only propose candidates that verification then scores). The text
     is folded once for all of them, and normalised once for the votes and the shingles."""
     folded = fold(tf.text)
-    norm = normalize_folded(folded)  # verification's normalisation (links dropped)
+    unlinked = without_links(folded)  # links go for the line keys and verification's normalisation alike
+    norm = normalize_folded(unlinked, strip_links=False)  # = normalize_folded(folded): verification's
     tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
     return Document(rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
-                    from_votes(tallies), folded_line_hashes(folded).tobytes(), pack_votes(tallies),
-                    text_bands(norm).tobytes())
+                    from_votes(tallies), folded_line_hashes(unlinked, links_dropped=True).tobytes(),
+                    pack_votes(tallies), text_bands(norm).tobytes())
 
 
 def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,

@@ -10,11 +10,12 @@ import unicodedata
 import numpy as np
 import pytest
 
-from simdesk.core.boilerplate import folded_line_keys, line_keys
+from simdesk.core.boilerplate import (LINE_JOIN, MIN_KEY_CHARS, folded_line_hashes, folded_line_keys, line_hash,
+                                     line_keys)
 from simdesk.core.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, idf_table, weighted_terms
 from simdesk.core.fingerprint import from_votes, votes
 from simdesk.core.markup import visible_text
-from simdesk.core.text import BOUNDARIES, LINKS, fold, nfkc
+from simdesk.core.text import BOUNDARIES, LINKS, fold, nfkc, without_links
 from simdesk.core.vocabulary import Vocabulary, text_votes
 
 ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
@@ -92,10 +93,14 @@ def test_boundaries_are_punctuation_symbols_underscore_and_spaces() -> None:
 
 
 def test_line_keys_in_one_pass_equal_line_by_line() -> None:
-    for text in SAMPLES:
+    # the last text holds the letter the lines are joined by (LINE_JOIN): it takes the line-feed join
+    for text in SAMPLES + [f"第一{LINE_JOIN}行\n第二行 {LINE_JOIN}\r\n第三行"]:
         folded = fold(text)
         one_by_one = [re.sub(r"[\W_\d]+", "", line) for line in LINKS.sub(" ", folded).splitlines()]
         assert folded_line_keys(folded) == line_keys(text) == one_by_one
+        assert folded_line_keys(without_links(folded), links_dropped=True) == one_by_one
+        hashes = np.unique([line_hash(k) for k in one_by_one if MIN_KEY_CHARS <= len(k)]).astype(np.uint32)
+        assert folded_line_hashes(folded).tobytes() == hashes.tobytes()
 
 
 def test_each_thread_has_its_own_vocabulary() -> None:
