@@ -19,10 +19,10 @@ class PeakRss:
     """Samples, in a thread, the RSS of this process and of all its descendants (fork server, workers): the
     peak of their sum and of this process alone, and the CPU seconds each used (its last sample)."""
 
-    def __init__(self, every_s: float = 0.1, children_every_s: float = 0.5) -> None:
+    def __init__(self, every_s: float = 0.1, children_every_s: float = 0.5, proc=None) -> None:
         import psutil
 
-        self.proc = psutil.Process()
+        self.proc = proc or psutil.Process()  # `proc`: another process (a command this one started) and its tree
         self.every_s = every_s
         self.children_every_s = children_every_s  # listing descendants walks /proc: ~2 ms, so not every sample
         self.peak = 0
@@ -40,7 +40,10 @@ class PeakRss:
         total = 0
         now = time.perf_counter()
         if now - self._listed >= self.children_every_s:
-            self._children = self.proc.children(recursive=True)
+            try:
+                self._children = self.proc.children(recursive=True)
+            except psutil.Error:  # another process (`proc`) that has ended
+                self._children = []
             self._listed = now
         for p in [self.proc, *self._children]:
             try:
