@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import shutil
 import statistics
@@ -32,10 +33,11 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
+import psutil  # noqa: E402
 from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QTableView  # noqa: E402
 
-from simdesk.core import Grouper, Snapshot, index_path  # noqa: E402
+from simdesk.core import Grouper, Progress, Snapshot, index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
 from simdesk.gui.groups_model import COL_DISTANCE, COL_SIZE, GroupsModel  # noqa: E402
@@ -51,26 +53,47 @@ def wait_for(signal, timeout_s: float = 900) -> None:
 
 
 class StallMeter:
-    """A 10 ms timer on the GUI thread; the longest gap between its ticks is the longest stall."""
+    """A 10 ms timer on the GUI thread; the longest gap between its ticks is the longest stall.
 
-    def __init__(self) -> None:
+    With `trace` (a file), every gap longer than TRACE_AFTER_S gets the stacks of all of the process's
+    threads written there as it happens (faulthandler's watchdog, which needs no Python lock): what held the
+    GUI thread up, whether a slot of its own or another thread keeping Python's lock."""
+
+    TRACE_AFTER_S = 0.08
+
+    def __init__(self, trace: Path | None = None) -> None:
         self.ticks: list[float] = []
         self.timer = QTimer()
         self.timer.setInterval(10)
-        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self.timer.timeout.connect(self._tick)
+        self.trace = open(trace, "a", encoding="utf-8") if trace is not None else None  # noqa: SIM115
+
+    def _tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+        if self.trace is not None:
+            faulthandler.dump_traceback_later(self.TRACE_AFTER_S, file=self.trace)
 
     def start(self) -> None:
         self.ticks = [time.perf_counter()]
         self.timer.start()
 
     def stop(self) -> tuple[float, float]:
-        """The longest gap and when it ended (perf_counter)."""
+        """The longest gap and when it ended (perf_counter). With `trace`, the gaps that got stacks are
+        listed at the end of the file, in the order of the stacks (one stack per gap)."""
         self.timer.stop()
+        if self.trace is not None:
+            faulthandler.cancel_dump_traceback_later()
+            long = [(b - a, b) for a, b in zip(self.ticks, self.ticks[1:]) if b - a > self.TRACE_AFTER_S]
+            self.trace.write("".join(f"stack {k + 1}: gap of {gap * 1000:.0f} ms ending {end - self.ticks[0]:.1f} s "
+                                     "after the start\n" for k, (gap, end) in enumerate(long)))
+            self.trace.close()
+            self.trace = None
         gaps = [(b - a, b) for a, b in zip(self.ticks, self.ticks[1:])]
         return max(gaps, default=(0.0, 0.0))
 
 
-def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
+def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None,
+                   scan_only: bool = False) -> None:
     settings = Settings.at(workdir / "settings.ini")
     settings.set("scan/workers", jobs)
     settings.set("ui/language", "en")
@@ -80,8 +103,19 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
     window.resize(1400, 850)
     window.show()
 
-    # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
+    # 0. the same meter with nothing to do for 10 s: what the machine's load alone costs the GUI thread
     meter = StallMeter()
+    meter.start()
+    idle_until = time.perf_counter() + 10
+    while time.perf_counter() < idle_until:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+    idle, _ = meter.stop()
+    load = os.getloadavg()[0]
+    print(f"gui_idle_stall_ms {idle * 1000:.0f} ms  # the same 10 ms timer for 10 s with nothing running "
+          f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below")
+
+    # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
+    meter = StallMeter(trace)
     phases: list[tuple[float, str]] = []
     meter.start()
     started = time.perf_counter()
@@ -123,6 +157,8 @@ def window_figures(folder: Path, workdir: Path, jobs: int) -> None:
               f"{e:.0f} s left at {t - started:.1f} s, {actual:.0f} s were left")
     index_file = index_path(folder, data_dir)
     window.close()
+    if scan_only:
+        return
 
     # 2. a new window (a restart) on the indexed folder: time until the groups from the index are shown
     second = make_window(settings, data_dir)
@@ -233,6 +269,95 @@ def one_megabyte_pair(folder: Path, dest: Path, seed: int = 3) -> Path:
     return dest
 
 
+def wait_for_phase(window, phases: set[str], share: float = 0.0, timeout_s: float = 900) -> Progress | None:
+    """Run the event loop until the window's scan reports one of `phases` with at least `share` of it done;
+    that report (None: the scan ended first, or the time ran out)."""
+    loop = QEventLoop()
+    seen: list[Progress] = []
+
+    def progress(p: Progress) -> None:
+        if p.phase in phases and p.done >= share * p.total:
+            seen.append(p)
+            loop.quit()
+
+    window.scans.progress.connect(progress)
+    window.scans.ended.connect(loop.quit)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    window.scans.progress.disconnect(progress)
+    window.scans.ended.disconnect(loop.quit)
+    return seen[0] if seen else None
+
+
+def scan_processes() -> int:
+    """Processes of this benchmark's process tree besides itself and multiprocessing's fork server and
+    resource tracker (which live as long as the window's process): a scan's processes that outlived it."""
+    helpers = ("multiprocessing.forkserver import main", "multiprocessing.resource_tracker import main")
+    me = psutil.Process()
+    left = len(me.children(recursive=True))
+    for child in me.children():
+        try:
+            left -= any(h in " ".join(child.cmdline()) for h in helpers)
+        except psutil.Error:  # ended meanwhile
+            pass
+    return left
+
+
+def interruption_figures(folder: Path, workdir: Path, jobs: int) -> None:
+    """Cancel, F5 and closing the window while a first scan runs, each timed from the action, with the
+    longest gap of a 10 ms GUI timer meanwhile."""
+    settings = Settings.at(workdir / "settings-stop.ini")
+    settings.set("scan/workers", jobs)
+    settings.set("ui/language", "en")
+    window = make_window(settings, workdir / "data-stop")
+    window.resize(1400, 850)
+    window.show()
+    for phase, share in (("reading", 0.3), ("verifying", 0.2)):
+        window.open_folder(folder)  # the second time: what the cancelled scan indexed, then a rescan
+        at = wait_for_phase(window, {phase}, share)
+        if at is None:
+            print(f"gui_cancel_{phase}_s n/a  # the scan ended before {share:.0%} of {phase}")
+            continue
+        ended: list[float] = []
+        window.scans.ended.connect(lambda: ended.append(time.perf_counter()))
+        meter = StallMeter()
+        meter.start()
+        t0 = time.perf_counter()
+        window.cancel_scan()
+        wait_for(window.review_ready, 120)
+        shown = time.perf_counter() - t0
+        if not ended:
+            wait_for(window.scans.ended, 120)
+        stall, _ = meter.stop()
+        review = window.review
+        groups = len(window.groups_model.grouping) if window.groups_model.grouping is not None else 0
+        print(f"gui_cancel_{phase}_s {shown:.2f} s  # target < 1 s; Cancel at {at.done:,}/{at.total:,} {phase} "
+              f"until the review of what was indexed is shown ({review.documents if review else 0:,} documents, "
+              f"{groups:,} groups); scan over after {ended[0] - t0:.2f} s; longest GUI stall "
+              f"{stall * 1000:.0f} ms")
+    window.open_folder(folder)
+    at = wait_for_phase(window, {"verifying", "scoring"}, 0.0)
+    meter = StallMeter()
+    meter.start()
+    t0 = time.perf_counter()
+    window.rescan()
+    f5 = time.perf_counter() - t0
+    at = wait_for_phase(window, {"verifying", "scoring", "boilerplate", "pairing"}, 0.0)
+    t0 = time.perf_counter()
+    window.close()
+    closed = time.perf_counter() - t0
+    stall, _ = meter.stop()
+    t0 = time.perf_counter()
+    while scan_processes() > 0 and time.perf_counter() - t0 < 10:
+        QApplication.processEvents()
+        time.sleep(0.05)
+    print(f"gui_f5_during_scan_ms {f5 * 1000:.0f} ms  # target < 100 ms; F5 while verifying, until the "
+          f"window takes events again")
+    print(f"gui_close_during_scan_ms {closed * 1000:.0f} ms  # target < 100 ms; closing the window while "
+          f"{at.phase if at else 'scanning'}; longest GUI stall over F5 and close {stall * 1000:.0f} ms; scan "
+          f"processes left {scan_processes()} ({time.perf_counter() - t0:.2f} s after)")
+
+
 def diff_figures(folder: Path, workdir: Path) -> None:
     """The 1 MB diffs, in a window on a folder holding only the pair (see the module docstring)."""
     pair_dir = one_megabyte_pair(folder, workdir / "pair")
@@ -334,15 +459,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="a collection, e.g. the medium corpus (20,000 documents)")
     parser.add_argument("--jobs", type=int, default=0, help="scan worker processes (0: one per core)")
     parser.add_argument("--skip-window", action="store_true", help="only the synthetic 100k model figures")
+    parser.add_argument("--scan-only", action="store_true",
+                        help="only the first scan's figures and those of stopping a scan (Cancel, F5, close)")
+    parser.add_argument("--trace-stalls", type=Path, metavar="FILE",
+                        help="write the stacks of every thread to FILE at each GUI stall of the first scan")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     refcount_guard.install()  # as run_app does
     workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
     try:
         if not args.skip_window:
-            window_figures(args.folder, workdir, args.jobs)
-        diff_figures(args.folder, workdir)
-        model_figures()
+            window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only)
+            interruption_figures(args.folder, workdir, args.jobs)
+        if not args.scan_only:
+            diff_figures(args.folder, workdir)
+            model_figures()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.stdout.flush()

@@ -47,3 +47,13 @@ def small_corpus(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("corpus") / "small"
     build(folder, "small", seed=7)
     return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def review_fork_server() -> None:
+    """As a window does at its first scan: the fork server that review processes (and scan workers) are
+    forked from is started with the whole engine loaded. Were a plain worker pool first to start it, every
+    review process of the session would load the index and analysis modules itself (~0.6 s of CPU each)."""
+    from simdesk.core import ReviewProcess
+
+    ReviewProcess.prepare()

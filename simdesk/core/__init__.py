@@ -15,6 +15,8 @@ _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
     "review": ("Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"),
     "decisions": ("Decisions",),
+    # the review in a process of its own (the window's scans): events relayed, never the caller's lock held
+    "review_process": ("ReviewProcess", "ReviewRequest", "run_review"),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),

@@ -42,7 +42,7 @@ from scipy.sparse.csgraph import connected_components
 from simdesk.core.boilerplate import boilerplate_set, is_notice
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
-from simdesk.core.groups import Grouper
+from simdesk.core.groups import Grouper, exact_copies
 from simdesk.core.index import Index, LineHashes, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
@@ -398,6 +398,8 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
             for k in ks.tolist():
                 if scored % SCORE_STEP == 0:
                     report("scoring", scored, len(todo))
+                    if cancel.cancelled:  # what is scored is kept
+                        break
                 scored += 1
                 a, b = int(i[k]), int(j[k])
                 if band_only is not None and band_only[k] and \
@@ -463,13 +465,49 @@ def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.nd
     return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
 
 
+def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY) -> Grouper:
+    """The verified groups an index holds without analysing anything: the pairs scored by earlier analyses
+    (kept in the index) and the identical copies (scored 1.0, as verification scores them), at the
+    distances of the fingerprints their pairs were searched with. What a cancelled scan shows: whole-array
+    work and three reads of the index (0.3 s at 20,000 documents), where an analysis takes a minute."""
+    snap = index.snapshot()
+    paired, known = index.paired_fingerprints()
+    fps = np.where(known, paired, snap.fingerprints)
+    kept = index.scores()
+    a = np.fromiter((x for x, _ in kept), dtype=np.int64, count=len(kept))
+    b = np.fromiter((y for _, y in kept), dtype=np.int64, count=len(kept))
+    s = np.fromiter(kept.values(), dtype=np.float64, count=len(kept))
+    del kept
+    by_id = np.argsort(snap.ids)
+    sorted_ids = snap.ids[by_id]
+    rows = []
+    for ids in (a, b):
+        at = np.minimum(np.searchsorted(sorted_ids, ids), max(len(sorted_ids) - 1, 0))
+        rows.append((by_id[at] if len(sorted_ids) else at, sorted_ids[at] == ids if len(sorted_ids) else at < 0))
+    (i, found_i), (j, found_j) = rows
+    both = found_i & found_j
+    ei, ej, _ = exact_copies(snap)
+    i, j = np.r_[i[both], ei].astype(np.int64), np.r_[j[both], ej].astype(np.int64)
+    s = np.r_[s[both], np.ones(len(ei))]
+    i, j = np.minimum(i, j), np.maximum(i, j)
+    n = max(len(snap), 1)
+    _, first = np.unique(i * n + j, return_index=True)  # a pair both scored and identical: once
+    i, j, s = i[first], j[first], s[first]
+    d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+    scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
+    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
+    return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
+                   scores=s, min_score=verify.min_score, boilerplate=collection_boilerplate(index, len(snap)))
+
+
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
             verify: VerifySettings = DEFAULT_VERIFY,
             on_progress: Callable[[Progress], None] | None = None,
             cancel: CancelToken | None = None) -> Grouper:
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
     any scaled distance 0..long_radius and any minimum score in memory. Texts are read under `root`, or by
-    URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META)."""
+    URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META). Cancelled,
+    it keeps the scores computed so far and returns the groups the index holds (kept_grouper)."""
     texts = texts_of(root, index, verify.max_bytes)
     started = time.perf_counter()
 
@@ -483,9 +521,12 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         index.forget_pairing()
         with index.transaction():
             index.set_meta("verify_rules", rules)
+    cancel = cancel or CancelToken()
     report("boilerplate")
     boilerplate = collection_boilerplate(index, len(snap))
     fps = clean_fingerprints(texts, index, snap, boilerplate, settings, verify.jobs)
+    if cancel.cancelled:
+        return kept_grouper(index, verify)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()
@@ -497,10 +538,13 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     else:
         found = candidate_pairs(fps, snap.chars, verify)
         i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
-    cancel = cancel or CancelToken()
+    if cancel.cancelled:
+        return kept_grouper(index, verify)
     beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
     scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond)
-    if not cancel.cancelled and dirty.any():
+    if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
+        return kept_grouper(index, verify)
+    if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
     keep = ~beyond | (scores >= BAND_MIN_SCORE)  # a pair only the bands propose needs BAND_MIN_SCORE

@@ -221,6 +221,19 @@ class Decisions:
             self._index.close()
             self._index = None
 
+    def __getstate__(self) -> dict:
+        """Pickled without the index session and the lock (a review is read in a process of its own and
+        shown in another: review_process.py); the receiver opens its own session when it saves."""
+        with self._lock:
+            state = dict(self.__dict__)
+        del state["_lock"]
+        state["_index"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
 
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)

@@ -30,7 +30,7 @@ from typing import TextIO
 import numpy as np
 
 from simdesk.core import paths, report
-from simdesk.core.analysis import VerifySettings, analyse
+from simdesk.core.analysis import VerifySettings, analyse, kept_grouper
 from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute, keep_by_rule, plan_cleanup,
                                   undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
@@ -370,7 +370,8 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
 
     `shown`, a review of the same folder on screen already: when the scan changed no document, its pairs
     are reused instead of analysed again (seconds on a large folder). Cancelling keeps what was indexed; the
-    review then holds what the index has. Raises what scan() raises (an unreadable root; a busy index).
+    review then holds the groups the index has without comparing any more texts (analysis.kept_grouper:
+    the identical copies and the pairs verified so far). Raises what scan() raises (an unreadable root; a busy index).
 
     `on_exact`, in verified mode: called, once the index is up to date and before any text is compared, with
     a review of the identical copies alone (groups the verified review holds too), so a first scan shows
@@ -386,8 +387,10 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
                  and s.new == s.changed == s.moved == s.deleted == 0)
     if unchanged:
         grouper = shown.grouper
+    elif settings.verified and cancel.cancelled:  # what the index holds, at once: no text compared
+        grouper = kept_grouper(index, settings.verify_settings())
     elif settings.verified:
-        if on_exact is not None and not cancel.cancelled:
+        if on_exact is not None:
             on_exact(_review_of(root, index, settings, exact_grouper(index, settings.min_similarity), result))
         grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
     else:

@@ -38,16 +38,25 @@ def worker_count(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
+PRELOAD = ("simdesk.core.segmenter_preload",)  # what the fork server loads before it forks any worker
+
+
+def process_context(preload: tuple[str, ...] = ()) -> multiprocessing.context.BaseContext:
+    """How this process starts helper processes: forked from a fork server that has loaded PRELOAD and
+    `preload` (on Linux; the modules apply when the server starts, the first time it is needed), and that
+    ends with this process; spawned elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    mark_scanning_process()
+    ctx.set_forkserver_preload([*PRELOAD, *preload])
+    return ctx
+
+
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere), and that
     end with this process even when it is killed (parent_watch)."""
-    if sys.platform.startswith("linux"):
-        ctx = multiprocessing.get_context("forkserver")
-        mark_scanning_process()
-        ctx.set_forkserver_preload(["simdesk.core.segmenter_preload"])
-    else:
-        ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=die_with_parent)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=process_context(), initializer=die_with_parent)
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:

@@ -1,11 +1,10 @@
-"""Background work for the window: a scan worker in a QThread, and one-off calls on a thread pool.
+"""Background work for the window: a scan relayed from its own process, and one-off calls on a thread pool.
 
 The rule (Anki's, napari's): the background function never touches a widget. It reports by signals, which
 Qt delivers on the GUI thread; errors come back as a `failed` signal with a message, never a crash.
 """
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Callable
 from functools import partial
@@ -14,17 +13,18 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
-from simdesk.core import BUSY_MESSAGE, CancelToken, Index, IndexError_, Progress, Review, ReviewSettings, open_review
+from simdesk.core import Progress, Review, ReviewProcess, ReviewRequest, ReviewSettings
 
-BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index to end
-BUSY_POLL_S = 0.2
 
 
 class ScanWorker(QObject):
-    """Shows what the index already holds, scans the folder incrementally, then shows the fresh result.
+    """Relays a review running in a process of its own (core.ReviewProcess: the scan, the analysis and the
+    grouping never hold this process's Python lock) as signals: what the index already holds, progress,
+    on a first scan the identical copies, then the fresh result.
 
-    Lives in its own QThread; `cancel()` may be called from any thread and stops the scan within a second,
-    keeping what was already indexed (the engine commits as it goes).
+    Lives in its own QThread, which starts the process and reads its events until it has ended (the process
+    dies with that thread). `cancel()` (any thread) stops the scan within a second, keeping what was already
+    indexed, and the review of it arrives as `finished`; `stop()` ends the process at once, reporting nothing.
     """
 
     loaded = Signal(object)  # Review from the index as it was, before scanning (only if it had documents); on a
@@ -36,68 +36,29 @@ class ScanWorker(QObject):
     def __init__(self, root: Path, index_path: Path, settings: ReviewSettings, show_index_first: bool = True,
                  threshold: int = 0) -> None:
         super().__init__()
-        self.root = root
-        self.index_path = index_path
-        self.settings = settings
-        self.show_index_first = show_index_first
-        self.threshold = threshold  # the slider's value when the scan started: grouped here, not on the GUI thread
-        self.token = CancelToken()
+        # the slider's value when the scan started: grouped in the scan's process, not on the GUI thread
+        self.process = ReviewProcess(ReviewRequest(root, index_path, settings, show_index_first, threshold))
 
     def cancel(self) -> None:
-        self.token.cancel()
+        self.process.cancel()
+
+    def stop(self) -> None:
+        self.process.stop()
 
     @Slot()
     def run(self) -> None:
+        signals = {"loaded": self.loaded, "progress": self.progress, "finished": self.finished,
+                   "failed": self.failed}
         try:
-            with Index(self.index_path) as index:
-                before = None
-                if self.show_index_first and index.count() > 0:
-                    before = open_review(self.root, index, self.settings, self.progress.emit, self.token,
-                                         rescan=False)
-                    before.prepare(self.threshold)
-                    self.loaded.emit(before)
-                after = self._review_when_free(index, before)
-                if after is None:
-                    return
-                if not after.unchanged:
-                    after.prepare(self.threshold)
-                self.finished.emit(after)
-        except IndexError_ as exc:
-            self.failed.emit(str(exc))
-        except OSError as exc:
-            self.failed.emit(f"{self.root}: {exc.strerror or exc}")
+            self.process.start()
+            for kind, value in self.process.events():
+                signals[kind].emit(value)
         except Exception as exc:  # a bug must show as a message, not kill the window
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
-
-    def _review_when_free(self, index: Index, shown: Review | None) -> Review | None:
-        """Scan and group, waiting while another scan of this index (a cancelled one of this window, still
-        ending, or another simdesk) holds it; None when cancelled while waiting. With nothing shown yet (a
-        first scan), the identical copies are shown as soon as the folder is indexed."""
-        waited = 0.0
-        while True:
-            try:
-                return open_review(self.root, index, self.settings, self.progress.emit, self.token, shown=shown,
-                                   on_exact=self._show_exact if self.first_scan(shown) else None)
-            except IndexError_ as exc:
-                if BUSY_MESSAGE not in str(exc) or waited >= BUSY_WAIT_S:
-                    raise
-            if waited == 0.0:
-                self.progress.emit(Progress("waiting", 0, 0, 0.0))
-            if self.token.cancelled:
-                self.failed.emit(BUSY_MESSAGE)
-                return None
-            time.sleep(BUSY_POLL_S)
-            waited += BUSY_POLL_S
-
-
-    def first_scan(self, shown: Review | None) -> bool:
-        """Nothing of this folder on screen: opened (not rescanned) with an empty index."""
-        return self.show_index_first and shown is None
-
-    def _show_exact(self, review: Review) -> None:
-        review.prepare(self.threshold)
-        self.loaded.emit(review)
+        finally:
+            QThread.currentThread().quit()  # from here: a queued quit would wait for a GUI thread that may be
+            # waiting for this thread (the window closing)
 
 
 class ScanJob(QObject):
@@ -111,9 +72,7 @@ class ScanJob(QObject):
         self.thread = QThread()
         self.thread.setObjectName("simdesk-scan")
         worker.moveToThread(self.thread)
-        self.thread.started.connect(worker.run)
-        worker.finished.connect(self.thread.quit)
-        worker.failed.connect(self.thread.quit)
+        self.thread.started.connect(worker.run)  # its thread quits when the process has ended
         self.thread.finished.connect(self.done)
 
     def start(self) -> None:
@@ -125,15 +84,14 @@ class ScanJob(QObject):
     def is_running(self) -> bool:
         return self.thread.isRunning()
 
-    def stop(self, wait_ms: int = 5000) -> bool:
-        """Cancel and wait for the thread (used when the window closes or another folder is opened)."""
-        self.worker.cancel()
-        self.thread.quit()
-        return self.thread.wait(wait_ms)
+    def stop(self) -> None:
+        """End the scan's process at once (another folder opened, a rescan, the window closed); the relay
+        thread ends moments later, without the GUI thread waiting for it."""
+        self.worker.stop()
 
 
 class Scans(QObject):
-    """The window's scans: at most one current; a cancelled one is kept until its thread ends (deleting a
+    """The window's scans: at most one current; a stopped one is kept until its thread ends (deleting a
     running QThread aborts). Only the current worker's reports are passed on, so a stale folder's late
     result never reaches the screen."""
 
@@ -158,6 +116,7 @@ class Scans(QObject):
         worker.failed.connect(self._failed)
         job.done.connect(partial(self._ended, job))
         self.current = job
+        ReviewProcess.prepare()  # here, on the GUI thread: the fork server lives as long as the window's thread
         job.start()
 
     def _from_current(self) -> bool:
@@ -195,16 +154,17 @@ class Scans(QObject):
             self.current.cancel()
 
     def stop(self) -> None:
-        """Cancel the current scan and wait a little for its thread; one still busy is kept until it ends."""
+        """End the current scan's process; its thread is kept until it ends (moments later)."""
         if self.current is not None:
             job, self.current = self.current, None
-            if not job.stop():
-                self._retired.add(job)
+            job.stop()
+            self._retired.add(job)
 
     def running(self) -> bool:
         return self.current is not None and self.current.is_running()
 
     def wait(self) -> None:
+        """Wait for the threads of stopped scans (their processes are ended already): the window closing."""
         for job in list(self._retired):
             job.thread.wait()
 

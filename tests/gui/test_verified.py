@@ -83,3 +83,13 @@ def test_cancel_in_verified_mode_stops_quickly(qtbot, verified_window, corpus):
         window.scans.progress.connect(on_progress)
     assert window.review.result.stats.cancelled
     assert time.perf_counter() - cancelled_at["t"] < 1.5
+    # what was indexed is shown at once: its identical copies (no text was compared yet)
+    from simdesk.core import Index
+
+    by_hash: dict[str, set[str]] = {}
+    with Index(window.index_path) as index:
+        for doc in index.documents():
+            by_hash.setdefault(doc.content_hash, set()).add(doc.path)
+    assert window.review.documents == len([p for paths in by_hash.values() for p in paths]) > 0
+    identical = sorted(sorted(paths) for paths in by_hash.values() if len(paths) > 1)
+    assert sorted(map(sorted, shown_groups(window))) == identical

@@ -135,18 +135,15 @@ def group_processes(pgid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
-def test_no_worker_or_fork_server_outlives_a_killed_scan(tmp_path):
-    root = big_folder(tmp_path / "docs")
-    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
-                             "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    for moment in range(600):  # until the fork server and the workers are up
+def processes_left_after_killing(proc: subprocess.Popen, helpers: int) -> dict[int, bytes]:
+    """Once `proc`'s session holds `helpers` processes or more, SIGKILL `proc` alone (as a crash or `kill -9
+    PID` would) and give the others 5 s to end: the command lines of those still there (then killed)."""
+    for moment in range(1200):
         time.sleep(0.05)
-        if len(group_processes(proc.pid)) >= 3 or proc.poll() is not None:
+        if len(group_processes(proc.pid)) >= helpers or proc.poll() is not None:
             break
-    assert proc.poll() is None and len(group_processes(proc.pid)) >= 3, "the scan ended before the kill"
-    os.kill(proc.pid, signal.SIGKILL)  # the scanning process alone, as a crash or `kill -9 PID` would
+    assert proc.poll() is None and len(group_processes(proc.pid)) >= helpers, "it ended before the kill"
+    os.kill(proc.pid, signal.SIGKILL)
     proc.wait(10)
     deadline = time.monotonic() + 5
     while group_processes(proc.pid) and time.monotonic() < deadline:
@@ -155,12 +152,44 @@ def test_no_worker_or_fork_server_outlives_a_killed_scan(tmp_path):
             for pid in group_processes(proc.pid)}
     for pid in left:
         os.kill(pid, signal.SIGKILL)
-    assert left == {}
+    return left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
+def test_no_worker_or_fork_server_outlives_a_killed_scan(tmp_path):
+    root = big_folder(tmp_path / "docs")
+    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
+                             "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    assert processes_left_after_killing(proc, 3) == {}  # the fork server and the workers
+
+
+REVIEW_IN_ITS_PROCESS = """
+import sys
+from pathlib import Path
+from simdesk.core import ReviewProcess, ReviewRequest, ReviewSettings, ScanOptions
+ReviewProcess.prepare()
+run = ReviewProcess(ReviewRequest(Path(sys.argv[1]), Path(sys.argv[2]), ReviewSettings(scan=ScanOptions(jobs=2))))
+run.start()
+for _ in run.events():
+    pass
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
+def test_no_review_process_or_helper_outlives_a_killed_caller(tmp_path):
+    """A window's scan runs in a review process (core.review_process) forked from a fork server, with a fork
+    server and workers of its own: killing the window's process ends them all."""
+    root = big_folder(tmp_path / "docs")
+    proc = subprocess.Popen([sys.executable, "-c", REVIEW_IN_ITS_PROCESS, str(root), str(tmp_path / "i.sqlite")],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    # the caller, its fork server, the review process, the review's fork server and its workers
+    assert processes_left_after_killing(proc, 5) == {}
 
 
 @pytest.fixture(params=[0, 1], ids=["worker processes", "in-process"])
 def workers(request, settings) -> int:
-    """0: one worker process per core, as the window's default; 1: reading in the window's own process."""
+    """0: one worker process per core, as the window's default; 1: reading in the scan's own process."""
     settings.set("scan/workers", request.param)
     return request.param
 
