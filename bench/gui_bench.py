@@ -92,6 +92,14 @@ class StallMeter:
         return max(gaps, default=(0.0, 0.0))
 
 
+def traced(trace: Path | None, title: str) -> StallMeter:
+    """A StallMeter whose stacks (with `trace`) follow a line naming what is measured."""
+    if trace is not None:
+        with open(trace, "a", encoding="utf-8") as fh:
+            fh.write(f"== {title}\n")
+    return StallMeter(trace)
+
+
 def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None,
                    scan_only: bool = False) -> None:
     settings = Settings.at(workdir / "settings.ini")
@@ -115,7 +123,7 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
           f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below")
 
     # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
-    meter = StallMeter(trace)
+    meter = traced(trace, "a first scan")
     phases: list[tuple[float, str]] = []
     meter.start()
     started = time.perf_counter()
@@ -303,7 +311,7 @@ def scan_processes() -> int:
     return left
 
 
-def interruption_figures(folder: Path, workdir: Path, jobs: int) -> None:
+def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None) -> None:
     """Cancel, F5 and closing the window while a first scan runs, each timed from the action, with the
     longest gap of a 10 ms GUI timer meanwhile."""
     settings = Settings.at(workdir / "settings-stop.ini")
@@ -320,7 +328,7 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int) -> None:
             continue
         ended: list[float] = []
         window.scans.ended.connect(lambda: ended.append(time.perf_counter()))
-        meter = StallMeter()
+        meter = traced(trace, f"cancel while {phase}")
         meter.start()
         t0 = time.perf_counter()
         window.cancel_scan()
@@ -337,7 +345,7 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int) -> None:
               f"{stall * 1000:.0f} ms")
     window.open_folder(folder)
     at = wait_for_phase(window, {"verifying", "scoring"}, 0.0)
-    meter = StallMeter()
+    meter = traced(trace, "F5, then closing the window")
     meter.start()
     t0 = time.perf_counter()
     window.rescan()
@@ -462,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scan-only", action="store_true",
                         help="only the first scan's figures and those of stopping a scan (Cancel, F5, close)")
     parser.add_argument("--trace-stalls", type=Path, metavar="FILE",
-                        help="write the stacks of every thread to FILE at each GUI stall of the first scan")
+                        help="write the stacks of every thread to FILE at each GUI stall of the first scan "
+                             "and of stopping scans")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     refcount_guard.install()  # as run_app does
@@ -470,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.skip_window:
             window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only)
-            interruption_figures(args.folder, workdir, args.jobs)
+            interruption_figures(args.folder, workdir, args.jobs, args.trace_stalls)
         if not args.scan_only:
             diff_figures(args.folder, workdir)
             model_figures()

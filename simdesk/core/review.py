@@ -383,8 +383,8 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     rescan = rescan and index.meta(BUNDLE_META) is None
     result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel) if rescan else None
     s = result.stats if result is not None else None
-    unchanged = (shown is not None and s is not None and not s.cancelled
-                 and s.new == s.changed == s.moved == s.deleted == 0)
+    # a scan cancelled before it changed a document leaves the groups shown as they are
+    unchanged = shown is not None and s is not None and s.new == s.changed == s.moved == s.deleted == 0
     if unchanged:
         grouper = shown.grouper
     elif settings.verified and cancel.cancelled:  # what the index holds, at once: no text compared

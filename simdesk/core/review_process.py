@@ -166,19 +166,23 @@ class ReviewProcess:
 
     def start(self) -> None:
         """Start the process (forked from the server prepare() starts, started here when it is not running:
-        the caller's threads and toolkit are never copied). Blocks until the process runs."""
+        the caller's threads and toolkit are never copied). Blocks until the process runs, without holding
+        up cancel() or stop() meanwhile (they apply as soon as it runs)."""
         ctx = process_context(REVIEW_PRELOAD)
         events_in, events_out = ctx.Pipe(duplex=False)
         control_in, control_out = ctx.Pipe(duplex=False)
         process = ctx.Process(target=_review_process, name="simdesk-review",
                               args=(self.request, events_out, control_in))
-        with self._lock:
-            if self._stopped:
-                return
+        if not self._stopped:
             process.start()
-            self._process, self._events, self._control = process, events_in, control_out
         events_out.close()
         control_in.close()
+        with self._lock:
+            self._process, self._events, self._control = process, events_in, control_out
+            if self._stopped:
+                self._kill()
+            elif self._end_at is not None:  # cancelled while starting
+                self._send_cancel()
 
     @property
     def pid(self) -> int | None:
@@ -188,13 +192,16 @@ class ReviewProcess:
         """Stop the scan, keeping what was indexed: the process sends the review of it, then ends (it is
         ended after `grace_s` if it has not)."""
         with self._lock:
-            if self._control is not None:
-                try:
-                    self._control.send("cancel")
-                except OSError:  # the process has ended
-                    pass
+            self._send_cancel()
             end_at = time.monotonic() + grace_s
             self._end_at = end_at if self._end_at is None else min(self._end_at, end_at)
+
+    def _send_cancel(self) -> None:
+        if self._control is not None:
+            try:
+                self._control.send("cancel")
+            except OSError:  # the process has ended
+                pass
 
     def stop(self) -> None:
         """End the process now, reporting nothing more (what it committed stays in the index)."""
@@ -204,7 +211,7 @@ class ReviewProcess:
             self._kill()
 
     def _kill(self) -> None:
-        if self._process is not None and self._process.is_alive():
+        if self._process is not None and self._process.pid is not None and self._process.is_alive():
             try:
                 self._process.kill()
             except (OSError, AttributeError):  # ended meanwhile
@@ -214,6 +221,10 @@ class ReviewProcess:
         """The process's events as they come, until it has ended; ("failed", why) when it ended without
         a last review or failure of its own (it crashed or was killed from outside), unless stop()ped."""
         if self._process is None or self._events is None:
+            return
+        if self._process.pid is None:  # stopped before it started
+            self._events.close()
+            self._control.close()
             return
         last = False
         try:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import (DEFAULT_MIN_SCORE, DEFAULT_THRESHOLD, Decisions, Group, Index, Member, ReviewSettings,
-                          ScanOptions, action_log, open_review, pair_to_compare, undo_last)
+from simdesk.core import (DEFAULT_MIN_SCORE, DEFAULT_THRESHOLD, CancelToken, Decisions, Group, Index, Member,
+                          ReviewSettings, ScanOptions, action_log, open_review, pair_to_compare, undo_last)
 from tests.folders import OTHER, POEM, POEMS, SNOWS, small_folder
 
 PLAIN = ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1))
@@ -72,6 +72,16 @@ def test_an_unchanged_rescan_reuses_the_pairs_shown(folder, tmp_path):
     (folder / "new.txt").write_text(OTHER + "多一行。\n", encoding="utf-8")
     changed = review_of(folder, tmp_path, shown=again)
     assert not changed.unchanged and changed.documents == 6
+
+
+def test_a_rescan_cancelled_before_it_changed_a_document_keeps_the_groups_shown(folder, tmp_path):
+    shown = review_of(folder, tmp_path, VERIFIED)
+    (folder / "new.txt").write_text(OTHER + "多一行。\n", encoding="utf-8")
+    cancel = CancelToken()
+    cancel.cancel()
+    again = review_of(folder, tmp_path, VERIFIED, shown=shown, cancel=cancel)
+    assert again.result.stats.cancelled and again.result.stats.new == 0
+    assert again.unchanged and again.grouper is shown.grouper
 
 
 def test_from_the_index_without_scanning(folder, tmp_path):
