@@ -45,9 +45,11 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
     from bench.scan_run import PeakRss, index_objects
 
     phases: dict[str, float] = {}
+    totals: dict[str, int] = {}  # each phase's last total: texts read for verification, pairs scored
     started = time.perf_counter()
 
     def on_progress(p: Progress) -> None:
+        totals[p.phase] = p.total
         if p.phase not in phases:
             phases[p.phase] = time.perf_counter() - started
             print(f"{phases[p.phase]:.1f} s: {p.phase} (load average {os.getloadavg()[0]:.1f})", file=sys.stderr,
@@ -60,6 +62,7 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
         with Index(db) as index:
             review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=jobs)), on_progress)
             analysed = time.perf_counter() - started
+            phases["report"] = analysed  # the JSON report, written group by group
             review.write_export(report, "json")
             reported = time.perf_counter() - started
             groups = len(review.grouping())
@@ -69,6 +72,7 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
     s = review.result.stats if review.result is not None else None
     return dict(
         seconds=reported, analysed_seconds=analysed, phases=phases, documents=documents, groups=groups,
+        candidates=totals.get("scoring", 0), texts_read=totals.get("verifying", 0),
         listed=s.listed if s else 0, problems=s.problems if s else 0, chars=s.chars if s else 0,
         peak_rss_tree=rss.peak, peak_rss_main=rss.peak_main, cpu_seconds=rss.children_cpu(),
         load_average=loads, index_bytes=db.stat().st_size, index_objects=index_objects(db),
@@ -107,6 +111,8 @@ def main(argv: list[str] | None = None) -> None:
         "million_peak_rss_main_mb": (r["peak_rss_main"] / 2**20, "MB (the scanning process alone)"),
         "million_cpu_seconds_workers": (r["cpu_seconds"], "s (CPU of the fork server and workers)"),
         "million_groups": (r["groups"], "groups"),
+        "million_candidates": (r["candidates"], "candidate pairs verified on their texts"),
+        "million_texts_read": (r["texts_read"], "texts read for verification"),
         "million_load_average": (max(r["load_average"]), f"(1-minute, at start and end: {r['load_average']})"),
         "million_index_bytes_per_document": (r["index_bytes"] / docs, "bytes (whole file, scores included)"),
         "million_report_mb": (r["report_bytes"] / 2**20, "MB (the JSON report)"),

@@ -15,7 +15,8 @@ Steps, each incremental through the index:
    Pairs whose texts share a MinHash band of their shingles (minhash.py, keys kept at scan time) join
    them: copies SimHash places beyond the radius (a Chinese text with English passages put in, a short
    text with several typos); beyond the radius they count at the slider's widest setting, and only from
-   a score of BAND_MIN_SCORE.
+   a score of BAND_MIN_SCORE. A pair sharing a single band is proposed only within SINGLE_BAND_RADIUS bits
+   or when both texts are short (at 200,000 documents such pairs were 61% of the candidates, 0.1% grouped).
 4. Each candidate not verified before is scored on the texts without boilerplate; scores are kept in the
    index. A pair groups when its score reaches `min_score`.
 
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from simdesk.core.boilerplate import boilerplate_set, is_notice
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
@@ -49,8 +50,8 @@ from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
 from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.texts import Texts, texts_of
-from simdesk.core.verify import DEFAULT_MIN_SCORE, VERSION as VERIFY_VERSION, similarity
-from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
+from simdesk.core.verify import DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, similarity
+from simdesk.core.workers import CancelToken, map_chunks, process_pool, stop_workers, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
 SCORE_STEP = 2000  # pairs scored between two progress reports
@@ -61,6 +62,7 @@ BRUTE_FORCE_COLUMNS = 16384
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
 PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
+PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the step before is scored)
 VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # A pair proposed by the MinHash bands alone (its fingerprints beyond the radius) groups from this score,
 # not from min_score: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
@@ -70,6 +72,13 @@ VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # reached without the whole-containment rule (verify_pairs): on the medium collection 10 collages that quote
 # a saying whole scored 1.0 by that rule.
 BAND_MIN_SCORE = 0.85
+# A pair sharing a single band of its MinHash keys (J^3 ~ 1/16: most such texts share a passage, not the
+# text) is a candidate only when its fingerprints also lie within this many bits, or when both texts are
+# short enough for edit similarity (verify.EDIT_CHARS: typos move short texts 27-30 bits apart). Measured
+# 2026-11-24 on the million benchmark's first 200,000 documents: such pairs were 244,511 of 399,313
+# candidates and 214 of them grouped (212 within 24 bits); the others scored below 0.7 or, beyond the
+# radius, below BAND_MIN_SCORE. Pairs sharing two bands or more (14,125; 9,184 grouped) are all kept.
+SINGLE_BAND_RADIUS = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,9 +359,10 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                  band_only: np.ndarray | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
-    The texts involved are read in the worker processes and the pairs scored here, in batches of connected
-    pairs whose texts' profiles are held at once (at most PROFILE_BATCH texts, ~2 KB each: a million
-    documents' profiles would take gigabytes); a text in two batches is read twice. Each step reports
+    The texts involved are read in the worker processes and the pairs scored here, in the steps of a
+    read_plan: each text is read when its first pair comes and let go after its last, and at most
+    PROFILE_BATCH profiles are held (~2 KB each: a million documents' profiles would take gigabytes); the
+    workers read the next step's texts while this process scores. Each step reports
     `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored.
     A pair flagged in `band_only` (proposed by the MinHash bands alone) is kept only when it reaches
     BAND_MIN_SCORE without the whole-containment rule (verify.similarity(..., whole=False)): a saying
@@ -377,27 +387,37 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     if not len(todo_arr):
         return out
     cancel = cancel or CancelToken()
-    todo = todo_arr
-    batches = [(todo_arr[batch], np.unique(np.concatenate([i[todo_arr[batch]], j[todo_arr[batch]]])).tolist())
-               for batch in profile_batches(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)]
-    reads = sum(len(rows) for _, rows in batches)
+    steps = read_plan(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)
+    reads = sum(len(step.reads) for step in steps)
     fn = partial(profiles_of, texts, boilerplate=boilerplate)
     read, scored = 0, 0
+    profiles: dict[int, Profile] = {}
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads) as pool:
-        for ks, rows in batches:
+        def submit(rows: list[int]) -> list:
             chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
-            results = map_chunks(fn, [[snap.paths[r] for r in chunk] for chunk in chunks], pool, cancel,
-                                 lambda n, read=read: report("verifying", read + min(n * TEXT_CHUNK, len(rows)), reads))
-            if len(results) < len(chunks):  # cancelled
-                return out
-            read += len(rows)
-            profiles = {r: g for chunk, result in zip(chunks, results) for r, g in zip(chunk, result)}
-            del results
+            paths = [[snap.paths[r] for r in chunk] for chunk in chunks]
+            return list(zip(chunks, [pool.submit(fn, p) for p in paths] if pool is not None else paths))
+
+        pending = submit(steps[0].reads)
+        for n, step in enumerate(steps):
+            for chunk, result in pending:
+                if cancel.cancelled:
+                    for _, f in pending:
+                        if pool is not None:
+                            f.cancel()
+                    if pool is not None:
+                        stop_workers(pool)
+                    return out
+                profiles.update(zip(chunk, result.result() if pool is not None else fn(result)))
+                read += len(chunk)
+                report("verifying", read, reads)
+            # the workers read the next step while this process scores this one
+            pending = submit(steps[n + 1].reads) if n + 1 < len(steps) else []
             new = []
-            for k in ks.tolist():
+            for k in todo_arr[step.pairs].tolist():
                 if scored % SCORE_STEP == 0:
-                    report("scoring", scored, len(todo))
+                    report("scoring", scored, len(todo_arr))
                     if cancel.cancelled:  # what is scored is kept
                         break
                 scored += 1
@@ -408,29 +428,60 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                 out[k] = similarity(profiles[a], profiles[b])
                 new.append((int(ids[a]), int(ids[b]), float(out[k])))
             index.store_scores(new)
-    report("scoring", len(todo), len(todo))
+            for r in step.drops:
+                del profiles[r]
+    report("scoring", len(todo_arr), len(todo_arr))
     return out
 
 
-def profile_batches(a: np.ndarray, b: np.ndarray, rows: int, limit: int) -> list[np.ndarray]:
-    """The pairs (a[k], b[k]) in batches (arrays of k) that each involve at most `limit` distinct rows, a
-    connected set of pairs in one batch where it fits (its texts are then read once), larger ones split."""
+@dataclass(frozen=True, slots=True)
+class ReadStep:
+    """One step of verification: read these rows' texts, score these pairs, let these rows' profiles go."""
+
+    reads: list[int]
+    pairs: np.ndarray  # positions in the pair arrays given to read_plan
+    drops: list[int]
+
+
+def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int = PLAN_WINDOW) -> list[ReadStep]:
+    """Steps that score every pair (a[k], b[k]) once, reading each text when its first pair comes and
+    letting it go after its last, with at most about `limit` texts held between steps.
+
+    Rows are taken in reverse Cuthill-McKee order of the pairs' graph (each connected set of pairs
+    together, neighbours near each other), `window` rows a step; a pair is scored in the step of its later
+    row. A text still needed when more than `limit` are held is let go, the one needed latest first, and
+    read again when its pair comes: the only texts read twice (none when no set of pairs is that wide).
+    """
     if len(a) == 0:
         return []
-    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(rows, rows))
-    _, label = connected_components(graph, directed=False)
-    order = np.lexsort((b, a, label[a]))
-    batches: list[np.ndarray] = []
-    start, seen = 0, set()
-    for pos, (x, y) in enumerate(zip(a[order].tolist(), b[order].tolist())):
-        new = (x not in seen) + (y not in seen)
-        if len(seen) + new > limit and pos > start:
-            batches.append(order[start:pos])
-            start, seen = pos, set()
-        seen.add(x)
-        seen.add(y)
-    batches.append(order[start:])
-    return batches
+    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(rows, rows)).tocsr()
+    perm = reverse_cuthill_mckee((graph + graph.T).tocsr(), symmetric_mode=True)
+    involved = np.zeros(rows, dtype=bool)
+    involved[a] = involved[b] = True
+    order = perm[involved[perm]]
+    pos = np.full(rows, -1, dtype=np.int64)
+    pos[order] = np.arange(len(order))
+    step_of = np.maximum(pos[a], pos[b]) // window
+    last = np.full(rows, -1, dtype=np.int64)
+    np.maximum.at(last, a, step_of)
+    np.maximum.at(last, b, step_of)
+    by_step = np.argsort(step_of, kind="stable")
+    bounds = np.searchsorted(step_of[by_step], np.arange(int(step_of.max()) + 2))
+    held: set[int] = set()
+    steps = []
+    for w in range(len(bounds) - 1):
+        pairs = by_step[bounds[w]:bounds[w + 1]]
+        need = np.unique(np.concatenate([a[pairs], b[pairs]])).tolist()
+        reads = [r for r in need if r not in held]
+        held.update(reads)
+        drops = [r for r in need if last[r] == w]
+        held.difference_update(drops)
+        if len(held) > limit:  # wider than the limit: the texts needed latest are read again later
+            spill = sorted(held, key=lambda r: -last[r])[:len(held) - limit]
+            drops += spill
+            held.difference_update(spill)
+        steps.append(ReadStep(reads, pairs, drops))
+    return steps
 
 
 def collection_boilerplate(index: Index, documents: int | None = None) -> frozenset[int]:
@@ -444,7 +495,7 @@ def collection_boilerplate(index: Index, documents: int | None = None) -> frozen
 def verify_rules(verify: VerifySettings) -> str:
     """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
     return f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
-           f"{verify.short_radius} {verify.short_chars} {BAND_RULES}"
+           f"{verify.short_radius} {verify.short_chars} {BAND_RULES} {SINGLE_BAND_RADIUS}"
 
 
 def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.ndarray, keys: np.ndarray,
@@ -461,6 +512,13 @@ def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.nd
     new = ~np.isin(bi * n + bj, np.minimum(i, j) * n + np.maximum(i, j))
     bi, bj = bi[new], bj[new]
     bd = np.bitwise_count(fps[bi] ^ fps[bj]).astype(np.int64)
+    shared = np.zeros(len(bi), dtype=np.int8)
+    for band in range(keys.shape[1]):
+        shared += keys[bi, band] == keys[bj, band]
+    # texts both within edit similarity's reach (verify.EDIT_CHARS) are compared whatever their fingerprints
+    edit_range = np.maximum(chars[bi], chars[bj]) <= EDIT_CHARS
+    hopeful = (shared > 1) | (bd <= SINGLE_BAND_RADIUS) | edit_range
+    bi, bj, bd = bi[hopeful], bj[hopeful], bd[hopeful]
     i, j, d, bscaled = _normalised(np.r_[i, bi], np.r_[j, bj], np.r_[d.astype(np.int64), bd], chars, verify)
     return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
 

@@ -182,3 +182,25 @@ def test_a_saying_found_whole_in_a_longer_text_needs_the_whole_containment_rule(
     assert similarity(a, b, whole=False) < 0.85
     copy = profile(saying + "\n（转载）")
     assert similarity(a, copy, whole=False) >= 0.85
+
+
+def test_a_pair_sharing_one_band_needs_its_fingerprints_near_unless_both_texts_are_short():
+    """with_band_pairs: two bands shared always propose a pair; one band only within SINGLE_BAND_RADIUS bits,
+    or when both texts are short enough for edit similarity (typos move them far apart)."""
+    from simdesk.core.analysis import EDIT_CHARS, SINGLE_BAND_RADIUS, with_band_pairs
+
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 2**32, size=(8, DESKTOP.bands), dtype=np.uint64).astype(np.uint32)
+    far = np.uint64((1 << (SINGLE_BAND_RADIUS + 1)) - 1)  # SINGLE_BAND_RADIUS + 1 bits apart
+    near = np.uint64((1 << SINGLE_BAND_RADIUS) - 1)
+    fps = np.array([0, far, 0, far, 0, near, 0, far], dtype=np.uint64)
+    chars = np.array([900, 900, 900, 900, 900, 900, EDIT_CHARS, EDIT_CHARS])
+    keys[1, 0] = keys[0, 0]  # rows 0, 1: one band, far apart: not proposed
+    keys[3, :2] = keys[2, :2]  # rows 2, 3: two bands, far apart
+    keys[5, 0] = keys[4, 0]  # rows 4, 5: one band, within the radius
+    keys[7, 0] = keys[6, 0]  # rows 6, 7: one band, far apart, both short
+    empty = np.zeros(8, dtype=bool)
+    none = tuple(np.zeros(0, dtype=t) for t in (np.int64, np.int64, np.int8, np.int8))
+    i, j, d, scaled = with_band_pairs(none, fps, chars, keys, empty, None, VerifySettings())
+    assert sorted(zip(i.tolist(), j.tolist())) == [(2, 3), (4, 5), (6, 7)]
+    assert d.tolist() == [SINGLE_BAND_RADIUS + 1, SINGLE_BAND_RADIUS, SINGLE_BAND_RADIUS + 1]

@@ -168,19 +168,31 @@ def test_the_diff_shows_the_stored_score_of_every_verified_pair(tmp_path, small_
             assert round(shown.similarity, 1) == round(100 * stored, 1), (a, b, mode)
 
 
-def test_profile_batches_hold_each_pair_once_and_at_most_limit_texts():
-    from simdesk.core.analysis import profile_batches
+def test_a_read_plan_scores_each_pair_once_with_its_texts_held_and_reads_each_text_once_when_it_can():
+    from simdesk.core.analysis import read_plan
 
     rng = np.random.default_rng(3)
     a = rng.integers(0, 400, size=900)
     b = (a + rng.integers(1, 6, size=900)) % 400  # chains: components of many rows
     a, b = np.minimum(a, b), np.maximum(a, b)
-    for limit in (2, 7, 50, 1000):
-        batches = profile_batches(a, b, 400, limit)
-        assert sorted(np.concatenate(batches).tolist()) == list(range(900))
-        assert all(len(np.unique(np.concatenate([a[k], b[k]]))) <= limit for k in batches)
-    # components that fit are never split: two separate pairs and a limit of 2 rows make two batches
-    assert [k.tolist() for k in profile_batches(np.array([0, 5]), np.array([1, 6]), 10, 2)] == [[0], [1]]
+    keep = np.unique(a * 400 + b, return_index=True)[1]
+    a, b = a[keep], b[keep]
+    texts = len(np.unique(np.r_[a, b]))
+    for limit, window in ((2, 1), (7, 3), (50, 10), (1000, 16)):
+        steps = read_plan(a, b, 400, limit, window)
+        assert sorted(np.concatenate([s.pairs for s in steps]).tolist()) == list(range(len(a)))
+        held: set[int] = set()
+        reads = 0
+        for step in steps:
+            assert not held & set(step.reads)  # a text is read again only after it was let go
+            held |= set(step.reads)
+            reads += len(step.reads)
+            assert all(a[k] in held and b[k] in held for k in step.pairs.tolist())
+            held -= set(step.drops)
+            assert len(held) <= limit
+        assert not held  # every text let go at the end
+        if limit >= 50:  # chains of neighbours fit: every text read once
+            assert reads == texts
 
 
 def test_one_template_filled_twice_is_not_a_copy_with_a_typo():
