@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from simdesk.core import ReviewProcess
 from simdesk.core import data_dir as user_data_dir
 from simdesk.gui import refcount_guard
 from simdesk.gui.settings import Settings
@@ -96,6 +97,7 @@ def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[]
     app.setOrganizationName("simdesk")
     settings = settings or Settings.user()
     preload_native_segmenter()
+    ReviewProcess.prepare()  # the scans' fork server loads the engine (~1 s of CPU) while the window opens
     window = make_window(settings, data_dir or user_data_dir(), demo)
     if screenshot is not None:
         window.resize(*SCREENSHOT_SIZE)
