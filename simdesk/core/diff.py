@@ -11,12 +11,15 @@ decoded lines as they are.
 Built on diff-match-patch (Google's Myers diff with a time bound, maintained as the `diff-match-patch`
 package): rows are aligned first, then each pair of changed rows is diffed again on tokens, where a token
 is one CJK character or one word/space/punctuation run of other scripts. So Chinese is compared character by
-character and English word by word. Every diff-match-patch call has a time bound and the whole comparison
-has a budget: past it, changed rows are marked whole (``SideBySide.exact`` is then False) instead of the
-caller waiting on a 1 MB document.
+character and English word by word. Every diff-match-patch call has a time bound, the row alignment too
+(LINE_TIMEOUT_S, then as much again on anchors), and the changed runs inside rows have a budget: past it,
+changed rows are marked whole and listed in ``SideBySide.rough`` instead of the caller waiting on a 1 MB
+document; ``refine`` finds the changes inside the rough rows asked for (a window asks for the rows in view,
+so it compares with FIRST_VIEW_BUDGET_S and refines as the editor scrolls).
 
     result = compare_texts(old, new)                 # normalised; compare_texts(old, new, mode="raw")
     for row in result.rows: ...   # row.left / row.right, with spans of changed characters
+    result = refine(result, range(100, 140))        # rows 100-139 with their changed runs, when rough
 """
 from __future__ import annotations
 
@@ -24,7 +27,9 @@ import bisect
 import re
 import time
 from collections.abc import Collection
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diff_match_patch import diff_match_patch
@@ -35,8 +40,12 @@ from simdesk.core.records import MAX_FILE_BYTES
 from simdesk.core.text import fold
 from simdesk.core.analysis import text_similarity
 
-BUDGET_S = 2.0  # the whole comparison, line alignment and intra-line changes together
-LINE_TIMEOUT_S = 0.5  # the line alignment by diff-match-patch, before falling back to anchors
+BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
+# A window's comparison: the changed runs of the first rows within this, the others when they come into view
+# (refine). A 1 MB pair with 27,777 rows all changed (a re-flowed copy, raw) took 3.0 s with BUDGET_S.
+FIRST_VIEW_BUDGET_S = 0.15
+HOPELESS_ROWS = 2000  # past this many rows, a line alignment with few shared rows skips Myers (see _align)
+LINE_TIMEOUT_S = 0.3  # the line alignment by diff-match-patch; then the one on anchors, if it gave up
 GAP_TIMEOUT_S = 0.05  # one gap between two anchor lines
 INLINE_TIMEOUT_S = 0.2  # one pair of lines
 CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"  # ideographs, kana, full-width forms
@@ -74,9 +83,15 @@ class SideBySide:
     rows: tuple[Row, ...]
     hunks: tuple[int, ...]
     similarity: float  # percent: analysis.text_similarity, the figure the groups table shows for the pair
-    exact: bool  # False when the time budget made some changed rows marked whole
     mode: str = DEFAULT_DIFF_MODE
     boilerplate: int = 0  # boilerplate lines shown greyed (both sides), never counted as changes
+    rough: frozenset[int] = frozenset()  # changed rows marked whole for want of time: refine() finds their runs
+    timed_out: bool = False  # a pair of rows took longer than INLINE_TIMEOUT_S: its runs are approximate
+
+    @property
+    def exact(self) -> bool:
+        """Every changed run found (no row left rough, no diff cut short by its time bound)."""
+        return not self.rough and not self.timed_out
 
 
 def tokens(line: str) -> list[str]:
@@ -116,6 +131,10 @@ def segments(text: str) -> tuple[list[str], list[int | None]]:
 def _latin_word(ch: str) -> bool:
     """A character of a script that separates words by spaces (a wrap between two of them is a space)."""
     return ch.isalnum() and (ord(ch) < 0x2E80 or 0xFF10 <= ord(ch) <= 0xFF5A)  # full-width letters too
+
+
+_LATIN_WORD = r"(?:(?![\u2e80-\uff0f\uff5b-\U0010ffff])[^\W_])"  # a character _latin_word accepts (\w is isalnum or _)
+_CJK_SPACE = re.compile(rf"(?<!{_LATIN_WORD}) | (?!{_LATIN_WORD})")  # a single space not between two of them
 
 
 def _sentences(block: str) -> list[Span]:
@@ -161,7 +180,6 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
     drop = boilerplate_lines(text, boilerplate)
     rows: list[str] = []
     numbers: list[int | None] = []
-    keys: list[str] = []
     extra: list[Boilerplate] = []
     pieces: list[str] = []
     starts: list[int] = []  # offset in the block where each piece starts
@@ -179,7 +197,6 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
                 continue
             no = lines[bisect.bisect_right(starts, start) - 1]
             rows.append(stripped)
-            keys.append("".join(fold(stripped).split()))
             numbers.append(None if no == last else no)
             last = no
         pieces.clear()
@@ -193,12 +210,11 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
             length = 0
             extra.append((len(rows), line.strip(), no))
             continue
-        words = line.split()
-        if not words:
+        piece = " ".join(line.split())
+        if not piece:
             continue
-        piece = words[0]
-        for word in words[1:]:  # a space only between two words of a space-separated script
-            piece += (" " + word) if _latin_word(piece[-1]) and _latin_word(word[0]) else word
+        if " " in piece:  # a space only between two words of a space-separated script
+            piece = _CJK_SPACE.sub("", piece)
         if pieces and _latin_word(pieces[-1][-1]) and _latin_word(piece[0]):
             piece = " " + piece
         starts.append(length)
@@ -206,7 +222,16 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
         pieces.append(piece)
         length += len(piece)
     flush()
-    return Reflowed(rows, numbers, keys, extra)
+    return Reflowed(rows, numbers, _keys(rows), extra)
+
+
+def _keys(rows: list[str]) -> list[str]:
+    """Rows as compared: folded, without spaces. One fold of all the rows joined (fold keeps line breaks and
+    a row has none), 2-3x faster than a fold per row on a 1 MB text."""
+    folded = fold("\n".join(rows)).split("\n") if rows else []
+    if len(folded) != len(rows):  # never seen; a row-by-row fold is the definition
+        folded = [fold(row) for row in rows]
+    return ["".join(key.split()) for key in folded]
 
 
 def _encode(items: list[str], table: dict[str, str]) -> str:
@@ -220,10 +245,11 @@ def _encode(items: list[str], table: dict[str, str]) -> str:
         out.append(code)
     return "".join(out)
 
-def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]]:
+def anchored_diff(a: str, b: str, dmp: diff_match_patch, deadline: float = float("inf")) -> list[tuple[int, str]]:
     """A patience-style diff of two encoded line sequences: lines that occur exactly once in each are
     anchors; the longest run of anchors in the same order is kept equal, and the gaps between anchors are
-    diffed by diff-match-patch. Near-linear where Myers' algorithm is quadratic in the number of changes."""
+    diffed by diff-match-patch (each within dmp.Diff_Timeout; past `deadline` (time.monotonic) a gap is all
+    deleted and inserted). Near-linear where Myers' algorithm is quadratic in the number of changes."""
     count_a: dict[str, int] = {}
     count_b: dict[str, int] = {}
     for ch in a:
@@ -254,8 +280,10 @@ def anchored_diff(a: str, b: str, dmp: diff_match_patch) -> list[tuple[int, str]
     out: list[tuple[int, str]] = []
     ai = bi = 0
     for i, j in [*anchors, (len(a), len(b))]:
-        if i > ai or j > bi:
+        if (i > ai or j > bi) and time.monotonic() < deadline:
             out.extend(dmp.diff_main(a[ai:i], b[bi:j], False))
+        elif i > ai or j > bi:
+            out.extend(d for d in ((-1, a[ai:i]), (1, b[bi:j])) if d[1])
         if i < len(a):
             out.append((0, a[i]))
         ai, bi = i + 1, j + 1
@@ -311,27 +339,49 @@ def _add_span(spans: list[Span], start: int, end: int) -> None:
         spans.append((start, end))
 
 
+def _runs(left: str, right: str, dmp: diff_match_patch, normalised: bool,
+          remaining: float) -> tuple[tuple[Span, ...], tuple[Span, ...], bool] | None:
+    """The changed runs of two rows within `remaining` seconds, and whether the diff was cut short; None when
+    too little time is left to try."""
+    if remaining <= 0.01:
+        return None
+    dmp.Diff_Timeout = min(INLINE_TIMEOUT_S, remaining)
+    started = time.monotonic()
+    ls, rs = _inline(left, right, dmp, normalised)
+    return ls, rs, time.monotonic() - started >= dmp.Diff_Timeout
+
+
 Placed = tuple[Row, int | None, int | None]  # a row and the rows of each side it shows
 
 
 def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: list[int | None],
-           budget_s: float, keys: tuple[list[str], list[str]] | None = None) -> tuple[list[Placed], bool]:
-    """Rows of two sides aligned, with the changed runs inside each pair of changed rows. With `keys` (the
+           budget_s: float, keys: tuple[list[str], list[str]] | None = None
+           ) -> tuple[list[Placed], set[int], bool]:
+    """Rows of two sides aligned, with the changed runs inside each pair of changed rows; the placed rows
+    left rough (marked whole when the budget ran out), and whether a diff was cut short. With `keys` (the
     normalised mode), rows are equal when their keys are, and changes inside rows are found on folded text."""
     normalised = keys is not None
-    deadline = time.monotonic() + budget_s
-    exact = True
+    timed_out = False
+    rough: set[int] = set()
     dmp = diff_match_patch()
-    dmp.Diff_Timeout = min(LINE_TIMEOUT_S, budget_s)
+    dmp.Diff_Timeout = LINE_TIMEOUT_S
     table: dict[str, str] = {}
     lcodes, rcodes = _encode(keys[0] if keys else llines, table), _encode(keys[1] if keys else rlines, table)
     started = time.monotonic()
-    line_diffs = dmp.diff_main(lcodes, rcodes, False)
-    if time.monotonic() - started >= dmp.Diff_Timeout:
+    if len(lcodes) + len(rcodes) > HOPELESS_ROWS and \
+            2 * sum((Counter(lcodes) & Counter(rcodes)).values()) < min(len(lcodes), len(rcodes)):
+        # most rows changed (the raw lines of a re-flowed copy): Myers would spend its whole time bound on a
+        # coarse alignment; the anchors give one at once, the gaps between them taken as changed whole
+        dmp.Diff_Timeout = GAP_TIMEOUT_S
+        line_diffs = anchored_diff(lcodes, rcodes, dmp, started)
+    else:
+        line_diffs = dmp.diff_main(lcodes, rcodes, False)
+    if dmp.Diff_Timeout != GAP_TIMEOUT_S and time.monotonic() - started >= dmp.Diff_Timeout:
         # diff-match-patch gave up on the best alignment (long texts with many scattered changes) and
         # returned a coarse one: align on the rows found once in each text instead, diffing the gaps
         dmp.Diff_Timeout = GAP_TIMEOUT_S
-        line_diffs = anchored_diff(lcodes, rcodes, dmp)
+        line_diffs = anchored_diff(lcodes, rcodes, dmp, time.monotonic() + LINE_TIMEOUT_S)
+    deadline = time.monotonic() + budget_s
 
     placed: list[Placed] = []
     li = ri = 0
@@ -339,22 +389,19 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
     pending_ins: list[int] = []
 
     def flush() -> None:
-        nonlocal exact
+        nonlocal timed_out
         for k in range(max(len(pending_del), len(pending_ins))):
             a = pending_del[k] if k < len(pending_del) else None
             b = pending_ins[k] if k < len(pending_ins) else None
             if a is not None and b is not None:
                 ltext, rtext = llines[a], rlines[b]
-                remaining = deadline - time.monotonic()
-                if remaining > 0.01:
-                    dmp.Diff_Timeout = min(INLINE_TIMEOUT_S, remaining)
-                    started = time.monotonic()
-                    ls, rs = _inline(ltext, rtext, dmp, normalised)
-                    if time.monotonic() - started >= dmp.Diff_Timeout:
-                        exact = False
-                else:
-                    exact = False
+                found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
+                if found is None:
+                    rough.add(len(placed))
                     ls, rs = ((0, len(ltext)),), ((0, len(rtext)),)
+                else:
+                    ls, rs, late = found
+                    timed_out |= late
                 placed.append((Row("replace", ltext, rtext, lnos[a], rnos[b], ls, rs), a, b))
             elif a is not None:
                 placed.append((Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()), a, None))
@@ -379,13 +426,16 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
             pending_ins.extend(range(ri, ri + n))
             ri += n
     flush()
-    return placed, exact
+    return placed, rough, timed_out
 
 
-def _with_boilerplate(placed: list[Placed], left: list[Boilerplate], right: list[Boilerplate]) -> list[Row]:
+def _with_boilerplate(placed: list[Placed], left: list[Boilerplate],
+                      right: list[Boilerplate]) -> tuple[list[Row], list[int]]:
     """The aligned rows with each side's boilerplate lines where they stand (before the content row that
-    follows them); boilerplate lines of both sides that stand at the same place share rows."""
+    follows them), and where each placed row went; boilerplate lines of both sides that stand at the same place
+    share rows."""
     out: list[Row] = []
+    where: list[int] = []
     a = b = 0
 
     def put(left_upto: float, right_upto: float) -> None:
@@ -406,9 +456,10 @@ def _with_boilerplate(placed: list[Placed], left: list[Boilerplate], right: list
 
     for row, li, ri in placed:
         put(-1 if li is None else li, -1 if ri is None else ri)
+        where.append(len(out))
         out.append(row)
     put(float("inf"), float("inf"))
-    return out
+    return out, where
 
 
 def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
@@ -424,17 +475,42 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str =
     percent = 100.0 * (text_similarity(left, right, boilerplate) if similarity is None else similarity)
     if mode == RAW:
         (llines, lnos), (rlines, rnos) = segments(left), segments(right)
-        placed, exact = _align(llines, lnos, rlines, rnos, budget_s)
+        placed, rough, timed_out = _align(llines, lnos, rlines, rnos, budget_s)
         rows = [row for row, _, _ in placed]
         extra = 0
     else:
         a, b = reflowed(left, boilerplate), reflowed(right, boilerplate)
-        placed, exact = _align(a.rows, a.numbers, b.rows, b.numbers, budget_s, (a.keys, b.keys))
-        rows = _with_boilerplate(placed, a.boilerplate, b.boilerplate)
+        placed, rough, timed_out = _align(a.rows, a.numbers, b.rows, b.numbers, budget_s, (a.keys, b.keys))
+        rows, where = _with_boilerplate(placed, a.boilerplate, b.boilerplate)
+        rough = {where[k] for k in rough}
         extra = len(a.boilerplate) + len(b.boilerplate)
     hunks = tuple(k for k, row in enumerate(rows)
                   if row.kind in CHANGED and (k == 0 or rows[k - 1].kind not in CHANGED))
-    return SideBySide(tuple(rows), hunks, percent, exact, mode, extra)
+    return SideBySide(tuple(rows), hunks, percent, mode, extra, frozenset(rough), timed_out)
+
+
+def refine(result: SideBySide, wanted: Iterable[int], budget_s: float = BUDGET_S) -> SideBySide:
+    """`result` with the changed runs found inside those of its rough rows that are `wanted` (row numbers),
+    as far as `budget_s` allows; each row then equals what compare_texts finds with time enough. A window
+    asks for the rows in view."""
+    todo = sorted(result.rough.intersection(wanted))
+    if not todo:
+        return result
+    deadline = time.monotonic() + budget_s
+    dmp = diff_match_patch()
+    rows = list(result.rows)
+    rough = set(result.rough)
+    timed_out = result.timed_out
+    for k in todo:
+        row = rows[k]
+        found = _runs(row.left or "", row.right or "", dmp, result.mode == NORMALISED, deadline - time.monotonic())
+        if found is None:
+            break
+        ls, rs, late = found
+        timed_out |= late
+        rows[k] = replace(row, left_spans=ls, right_spans=rs)
+        rough.discard(k)
+    return replace(result, rows=tuple(rows), rough=frozenset(rough), timed_out=timed_out)
 
 
 def compare_files(left: Path, right: Path, max_bytes: int = MAX_FILE_BYTES, budget_s: float = BUDGET_S,

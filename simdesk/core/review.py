@@ -34,7 +34,7 @@ from simdesk.core.analysis import VerifySettings, analyse, kept_grouper
 from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute, keep_by_rule, plan_cleanup,
                                   undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
-from simdesk.core.diff import DEFAULT_DIFF_MODE, SideBySide, compare_texts
+from simdesk.core.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
 from simdesk.core.headline import Headline, Headlines, read_headline_blocks
 from simdesk.core.index import Index
@@ -208,10 +208,12 @@ class Review:
         score = self.grouping(threshold).pair_score(rows[0], rows[1])
         return None if score is None or score != score else score  # NaN: could not be verified
 
-    def compare(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE) -> SideBySide:
+    def compare(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE,
+                budget_s: float = BUDGET_S) -> SideBySide:
         """Two documents side by side as the engine compares them: read as the scan reads them, without the
-        collection's boilerplate, headed by the similarity the groups show (the stored score when verified)."""
-        return compare_texts(self.texts.read(a).text, self.texts.read(b).text, mode=mode,
+        collection's boilerplate, headed by the similarity the groups show (the stored score when verified).
+        Changed rows past `budget_s` are left rough (diff.refine finds their runs)."""
+        return compare_texts(self.texts.read(a).text, self.texts.read(b).text, budget_s, mode,
                              boilerplate=self.grouper.boilerplate, similarity=self.pair_score(a, b, threshold))
 
     # -- decisions that regroup or span every group -----------------------------------------------------

@@ -4,7 +4,9 @@ comparison. It computes nothing itself: the comparison arrives ready from a back
 
 The panes' documents are built off the GUI thread (`render`, in the background call that compares), and
 highlights are painted only on the rows in view (extra selections rebuilt on each scroll), so showing a 1 MB
-pair costs the GUI thread two document swaps. Colours come from the palette and keep a contrast of at least
+pair costs the GUI thread two document swaps. A window's comparison finds the changed runs of the first rows
+only (core.FIRST_VIEW_BUDGET_S); the rough rows that come into view are asked for (`spans_wanted`), refined
+off the GUI thread (core.refine) and repainted (`show_refined`). Colours come from the palette and keep a contrast of at least
 4.5:1 with the text (WCAG AA) in light and dark themes.
 """
 from __future__ import annotations
@@ -274,12 +276,14 @@ class DiffView(QWidget):
     change_moved = Signal(int)  # the current change number (0-based)
     shown = Signal()  # a comparison is on screen, both panes filled
     mode_changed = Signal(str)  # core.diff.NORMALISED or RAW
+    spans_wanted = Signal(object, list)  # (the comparison shown, its rough rows in view and a screen around)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result: SideBySide | None = None
         self.current = -1
         self._generation = 0  # a newer comparison (or a clear) makes a pending second pane stale
+        self._refining = False  # spans_wanted emitted, show_refined not called yet
         self.result_label = ""
         self._titles = ("", "")
         self.left = DiffPane("left", self)
@@ -326,6 +330,7 @@ class DiffView(QWidget):
         for a, b in ((self.left, self.right), (self.right, self.left)):
             a.verticalScrollBar().valueChanged.connect(b.verticalScrollBar().setValue)
             a.horizontalScrollBar().valueChanged.connect(b.horizontalScrollBar().setValue)
+        self.left.verticalScrollBar().valueChanged.connect(self._want_spans)
         self.setTabOrder(self.left, self.right)
         self.retranslate()
         self.clear()
@@ -378,8 +383,8 @@ class DiffView(QWidget):
 
     def show_result(self, result: SideBySide, left_title: str, right_title: str,
                     rendered: Rendered | None = None) -> None:
-        """Show a comparison: the left pane now, the right one on the next turn of the event loop (each
-        swap is one short step for the GUI thread), then the first change; `shown` is emitted after."""
+        """Show a comparison: the left pane now, the right one on the next turn of the event loop, the first
+        change on the turn after (each is one short step for the GUI thread); `shown` is emitted after."""
         rendered = rendered or self.render(result)
         self._generation += 1
         generation = self._generation
@@ -400,12 +405,43 @@ class DiffView(QWidget):
             if generation != self._generation:
                 return
             self.right.set_rows(rendered.documents[1], [row.right_no for row in rows], rows, label)
+            QTimer.singleShot(0, third)
+
+        def third() -> None:
+            if generation != self._generation:
+                return
             self._show_summary()
             if result.hunks:
                 self.go_to_change(0)
+            self._want_spans()
             self.shown.emit()
 
         QTimer.singleShot(0, second)
+
+    def _want_spans(self) -> None:
+        """Ask for the changed runs of the rough rows in view (and a screen above and below), one request at
+        a time."""
+        r = self.result
+        if r is None or not r.rough or self._refining or len(self.right.rows) != len(r.rows):
+            return
+        shown = self.left.visible_range()
+        screen = len(shown)
+        rows = [n for n in range(max(shown.start - screen, 0), min(shown.stop + screen, len(r.rows)))
+                if n in r.rough]
+        if rows:
+            self._refining = True
+            self.spans_wanted.emit(r, rows)
+
+    def show_refined(self, before: SideBySide, after: SideBySide) -> None:
+        """`after` is `before` with more rows refined: repaint if it is still the comparison shown, then ask
+        for the rows scrolled to meanwhile."""
+        self._refining = False
+        if before is self.result:
+            self.result = after
+            for pane in (self.left, self.right):
+                pane.rows = after.rows
+                pane.paint_visible()
+        self._want_spans()
 
     def _show_summary(self) -> None:
         if self.result is None:
@@ -420,7 +456,7 @@ class DiffView(QWidget):
             text += fill(self.tr(" · change %1 of %2"), str(self.current + 1), str(len(r.hunks)))
         if r.boilerplate:
             text += fill(self.tr(" · boilerplate lines greyed: %1"), str(r.boilerplate))
-        if not r.exact:
+        if r.timed_out:
             text += self.tr(" · long text: some changed lines are marked whole")
         self.summary.setText(text)
         self.prev_button.setEnabled(bool(r.hunks))

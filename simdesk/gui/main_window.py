@@ -11,8 +11,9 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review, TimeLeft, UndoReport,
-                          action_log, index_path, pair_to_compare, undo_last)
+from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review,
+                          SideBySide, TimeLeft, UndoReport, action_log, index_path, pair_to_compare, refine,
+                          undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
@@ -109,6 +110,7 @@ class MainWindow(WindowMessages):
         self.groups_model.layoutChanged.connect(self.update_actions)
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
         self.diff_view.shown.connect(self.diff_shown)
+        self.diff_view.spans_wanted.connect(self._refine_diff)
 
     def retranslate(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
@@ -291,7 +293,8 @@ class MainWindow(WindowMessages):
             return
         self._diff_request += 1
         request, (left, right) = self._diff_request, pair
-        compare = partial(review.compare, left.path, right.path, self.threshold_bar.value(), self.diff_view.mode)
+        compare = partial(review.compare, left.path, right.path, self.threshold_bar.value(), self.diff_view.mode,
+                          FIRST_VIEW_BUDGET_S)
         font, label = self.diff_view.left.font(), self.diff_view.boilerplate_label()
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.background.call(lambda: render(compare(), font, label),
@@ -301,6 +304,11 @@ class MainWindow(WindowMessages):
     def _show_diff(self, request: int, left: str, right: str, rendered: Rendered) -> None:
         if request == self._diff_request:  # else the selection moved on while this was computed
             self.diff_view.show_result(rendered.result, left, right, rendered)  # then diff_view.shown
+
+    def _refine_diff(self, result: SideBySide, rows: list[int]) -> None:
+        """The changed runs of the rough rows in view, found off the GUI thread."""
+        self.background.call(lambda: refine(result, rows), partial(self.diff_view.show_refined, result),
+                             lambda _message: self.diff_view.show_refined(result, result))
 
     def _diff_failed(self, request: int, message: str) -> None:
         if request == self._diff_request:

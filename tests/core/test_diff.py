@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from simdesk.core.boilerplate import line_hash
-from simdesk.core.diff import compare_files, compare_texts, segments
+from simdesk.core.diff import compare_files, compare_texts, refine, segments
 from simdesk.core.analysis import text_similarity
 
 
@@ -78,6 +80,47 @@ def test_many_scattered_changes_in_a_long_text_are_each_found():
     assert len(changed) == 2000 and len(result.hunks) == 2000
     assert all(r.kind == "replace" and [r.right[a:b] for a, b in r.right_spans] == ["改"] for r in changed)
     assert result.exact
+
+
+@pytest.mark.parametrize("mode", ["raw", "normalised"])
+def test_rows_left_rough_are_refined_to_what_time_enough_finds(mode):
+    """Without time for the changes inside rows, changed rows are marked whole and listed as rough; refining
+    the rows asked for gives each the runs a comparison with time enough finds, and leaves the others rough."""
+    lines = [f"第{i}段：国务院新闻办公室今日举行发布会，介绍经济运行情况。" for i in range(300)]
+    edited = [line.replace("今日", "昨日") if i % 3 == 0 else line for i, line in enumerate(lines)]
+    left, right = "\n".join(lines), "\n".join(edited)
+    full = compare_texts(left, right, mode=mode)
+    rough = compare_texts(left, right, budget_s=0, mode=mode)
+    changed_rows = [k for k, r in enumerate(full.rows) if r.kind == "replace"]
+    assert len(changed_rows) == 100 and full.exact and not full.rough
+    assert rough.rough == frozenset(changed_rows) and not rough.exact
+    assert rough.hunks == full.hunks and [r.kind for r in rough.rows] == [r.kind for r in full.rows]
+    k = changed_rows[0]
+    assert rough.rows[k].right_spans == ((0, len(rough.rows[k].right)),)  # marked whole meanwhile
+    wanted = range(changed_rows[40] - 2, changed_rows[60] + 1)
+    refined = refine(rough, wanted)
+    assert refined.rough == rough.rough - set(wanted)
+    for n in wanted:
+        assert refined.rows[n] == full.rows[n]
+    assert [changed(refined.rows[n].right, refined.rows[n].right_spans) for n in changed_rows[40:61]] == [["昨"]] * 21
+    assert refined.rows[k] == rough.rows[k]  # not asked for: still rough
+    everything = refine(refined, range(len(rough.rows)))
+    assert everything.rows == full.rows and everything.exact
+    assert refine(everything, range(10)) is everything  # nothing rough left: nothing to do
+
+
+def test_a_long_text_with_every_line_rewrapped_is_aligned_at_once():
+    """Raw lines of a re-wrapped copy share almost no row with the original: the alignment goes to the anchored
+    diff at once, and the rows are all there (each row's runs within the budget, the rest rough)."""
+    text = "".join(f"第{i}句话讲的是经济运行的情况，" for i in range(6000))
+    left = "\n".join(text[k:k + 47] for k in range(0, len(text), 47))
+    right = "\n".join(text[k:k + 37] for k in range(0, len(text), 37))
+    started = time.monotonic()
+    result = compare_texts(left, right, budget_s=0.1, mode="raw")
+    assert time.monotonic() - started < 30  # a guard against a runaway diff, not a speed figure
+    assert "".join(r.left or "" for r in result.rows) == text == "".join(r.right or "" for r in result.rows)
+    assert result.hunks and result.rough
+    assert compare_texts(left, right, budget_s=0.1).hunks == ()  # as normalised: no change at all
 
 
 # -- the normalised mode ------------------------------------------------------------------------------------

@@ -133,6 +133,17 @@ def test_only_rows_in_view_are_highlighted_and_a_far_change_is_scrolled_to(qtbot
     first = first_painted()
     view.right.verticalScrollBar().setValue(view.right.verticalScrollBar().maximum())
     assert first_painted() > first + 1000  # repainted where it scrolled
+    # the changes inside the rows scrolled to are found (off the GUI thread when the first view left them
+    # rough) and painted: only the added character, in the candidate's colour
+    in_view = [n for n in pane.visible_range() if view.result.rows[n].kind == "replace"]
+    assert in_view
+    qtbot.waitUntil(lambda: not view.result.rough.intersection(in_view), timeout=10_000)
+    row = view.result.rows[in_view[-1]]
+    assert [row.right[a:b] for a, b in row.right_spans] == ["改"]
+    block = pane.document().findBlockByNumber(in_view[-1])
+    painted = {(sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - block.position())
+               for sel in pane.extraSelections() if sel.cursor.block().blockNumber() == in_view[-1]}
+    assert row.right_spans[0] in painted
 
 
 def dark_palette() -> QPalette:
