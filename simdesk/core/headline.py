@@ -5,10 +5,14 @@
   line, not a byline (作者, 记者, 发布时间, By...), not a line that is only a date, a link or a few symbols.
   Long lines are cut at MAX_TITLE_CHARS.
 - The date is the first date written out in full (year, month and day) in the first DATE_HEAD_LINES or the
-  last DATE_TAIL_LINES lines: 2024-05-12, 2024/5/12, 2024.5.12, 2024年5月12日, 二〇二四年五月十二日,
-  民國113年5月12日 (Taiwan's era), May 12, 2024 and 12 May 2024; else the file's modification date, and the
-  headline says which (`dated_by`). A narrow pattern on purpose: a date parser reading free text
-  (dateparser.search) takes any pair of numbers for a date.
+  last DATE_TAIL_LINES lines: 2024-05-12 (a time after it, 2024-05-12 10:00 or 2024-05-12T10:00, is left),
+  2024/5/12, 2024.5.12, 2024年5月12日 (or 号), 二〇二四年五月十二日, 民國113年5月12日 (Taiwan's era),
+  May 12, 2024, 12 May 2024, 12-May-2024, 25/12/2024 or 12/25/2024 when only one order makes a date
+  (5/3/2024 could be either: not taken), 05.03.2024 (day first, as written with dots); else the first month written with its year there, 2024年5月,
+  二〇二四年五月 or May 2024, as YYYY-MM; else the file's modification date, and the headline says which
+  (`dated_by`). Narrow patterns on purpose: a date parser reading free text (dateparser.search) takes any
+  pair of numbers for a date, so a month is never read from digits alone (2024-05 may be a part number), a
+  day and month without a year (新华社3月5日电) are not dated, and years are 1900-2100.
 - The source is the first short line that names one (来源, 转载, 转自, 原文, 出处, 稿源, 摘自, Source:,
   Reposted from, Originally published...; traditional script too, the line being folded as documents are),
   else the first boilerplate line of the document that attributes it (a line the boilerplate detection
@@ -66,10 +70,18 @@ HAN_DIGITS = "〇零一二三四五六七八九"
 HAN_VALUE = {c: max(k - 1, 0) for k, c in enumerate(HAN_DIGITS)}
 HAN_DATE = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月([{HAN_DIGITS}十]{{1,3}})日")
 MONTH_FIRST = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
-DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+(\d{{4}})\b")
+DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)({_MONTH})\.?(?:,?\s+|-)(\d{{4}})\b")
+# 25/12/2024 (day first) or 12/25/2024 (month first): taken when only one of the two orders is a date;
+# with dots, day first only (05.03.2024, as in Europe; 2.13.2024 is a version number)
+DAY_MONTH_YEAR = re.compile(r"(?<![A-Za-z\d/.-])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/.-])")
+# a month with its year, when no line gives a day: 2024年5月 (no day after it), 二〇二四年五月, May 2024
+NUMERIC_MONTH = re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月(?!\s*\d)")
+HAN_MONTH = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月(?![{HAN_DIGITS}十])")
+NAMED_MONTH = re.compile(rf"(?<!\d)(?<!\d\s)\b({_MONTH})\.?,?\s+(\d{{4}})\b")
 BYLINE = re.compile(r"^[\W_]{0,4}(?:发布时间|发布日期|发表于|更新时间|时间|日期|作者|记者|通讯员|责任编辑|责编|编辑|"
                     r"posted\b|published\b|updated\b|by\b|author\b)")
-DATES = (NUMERIC_DATE, ROC_DATE, HAN_DATE, MONTH_FIRST, DAY_FIRST)
+DATES = (NUMERIC_DATE, ROC_DATE, HAN_DATE, MONTH_FIRST, DAY_FIRST, DAY_MONTH_YEAR, NUMERIC_MONTH, HAN_MONTH,
+         NAMED_MONTH)
 
 
 def _without_dates(line: str) -> str:
@@ -80,8 +92,8 @@ def _without_dates(line: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Headline:
-    """A document as an editor names it. `date` is ISO (YYYY-MM-DD); `dated_by` says where it came from:
-    TEXT or MODIFIED. `title` and `source` are '' when the document has none."""
+    """A document as an editor names it. `date` is ISO: YYYY-MM-DD, or YYYY-MM for a month the text gives
+    without a day; `dated_by` says where it came from: TEXT or MODIFIED. `title` and `source` are '' when the document has none."""
 
     title: str
     date: str
@@ -111,6 +123,25 @@ def _valid(year: int, month: int, day: int) -> str | None:
         return None
 
 
+def _either_order(a: int, b: int, year: int) -> str | None:
+    """25/12/2024 or 12/25/2024: the date when only one order of day and month makes one (or both the same)."""
+    dates = {iso for iso in (_valid(year, b, a), _valid(year, a, b)) if iso is not None}
+    return dates.pop() if len(dates) == 1 else None
+
+
+def month_in(line: str) -> str | None:
+    """The first month written with its year in a (folded) line, YYYY-MM; None when there is none."""
+    found: list[tuple[int, str]] = []
+    for pattern, parts in ((NUMERIC_MONTH, lambda m: (int(m[1]), int(m[2]))),
+                           (HAN_MONTH, lambda m: (_han_number(m[1]), _han_number(m[2]))),
+                           (NAMED_MONTH, lambda m: (int(m[2]), MONTHS[m[1]]))):
+        for m in pattern.finditer(line):
+            if (iso := _valid(*parts(m), 1)) is not None:
+                found.append((m.start(), iso[:7]))
+                break
+    return min(found)[1] if found else None
+
+
 def date_in(line: str) -> str | None:
     """The first full date written in a (folded) line, ISO; None when there is none."""
     found: list[tuple[int, str]] = []
@@ -132,6 +163,11 @@ def date_in(line: str) -> str | None:
             break
     for m in DAY_FIRST.finditer(line):
         if (iso := _valid(int(m[3]), MONTHS[m[2]], int(m[1]))) is not None:
+            found.append((m.start(), iso))
+            break
+    for m in DAY_MONTH_YEAR.finditer(line):
+        day_first = _valid(int(m[4]), int(m[3]), int(m[1]))
+        if (iso := _either_order(int(m[1]), int(m[3]), int(m[4])) if m[2] == "/" else day_first) is not None:
             found.append((m.start(), iso))
             break
     return min(found)[1] if found else None
@@ -171,6 +207,8 @@ def headline_of(text: str, mtime_ns: int, boilerplate: Collection[int] = frozens
     n = len(folded)
     rows = list(range(min(DATE_HEAD_LINES, n))) + list(range(max(DATE_HEAD_LINES, n - DATE_TAIL_LINES), n))
     date = next((iso for k in rows if (iso := date_in(folded[k])) is not None), None)
+    if date is None:
+        date = next((iso for k in rows if (iso := month_in(folded[k])) is not None), None)
     if date is None:
         return Headline(_clip(title, MAX_TITLE_CHARS), _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(),
                         MODIFIED, _clip(source, MAX_SOURCE_CHARS))

@@ -13,7 +13,8 @@ import pytest
 from simdesk.core import Index, Member, ReviewSettings, ScanOptions, Texts, open_review
 from simdesk.core.boilerplate import line_hash, line_keys
 from simdesk.core.documents import content_hash
-from simdesk.core.headline import MODIFIED, TEXT, Headlines, date_in, headline_of
+from simdesk.core.headline import MODIFIED, TEXT, Headlines, date_in, headline_of, month_in
+from simdesk.core.text import fold
 
 MTIME = 1_700_000_000 * 10**9  # 2023-11-14 (UTC)
 REPOST = "——来源：人民网。文章版权归原作者所有，转载请注明出处。"
@@ -49,6 +50,41 @@ def test_dates_written_in_full_only():
     assert date_in("updated 9 sept 2023") == "2023-09-09"
     assert date_in("版本 2.4.1，共 2023 字，第 5 章 12 节") is None  # numbers are not dates
     assert date_in("2023-13-01") is None and date_in("2023年2月30日") is None  # no such day
+
+
+@pytest.mark.parametrize("text, date", [
+    ("央行宣布下调存款准备金率\n2024-03-05 10:00 来源：新华网\n中国人民银行今天宣布，下调金融机构存款准备金率0.5个百分点。",
+     "2024-03-05"),
+    ("发布时间：2024/3/5\n春季招聘会在京举行\n本次招聘会共有三百余家企业参加。", "2024-03-05"),
+    ("City council approves new budget\nPublished 5 March 2024 | Updated 6 March 2024\nThe council voted 7-2.",
+     "2024-03-05"),
+    ("Markets rally on rate cut hopes\nMarch 5, 2024, 10:00 AM ET\nStocks rose for a third day.", "2024-03-05"),
+    ("Flood warning lifted\nLast updated: 05-Mar-2024\nThe river fell below its warning level overnight.",
+     "2024-03-05"),
+    ("Council minutes\nMeeting held on 25/12/2024 in the town hall.\nPresent: five members.", "2024-12-25"),
+    ("Press release\nGeneva, 05.03.2024 — The committee met for the second time.", "2024-03-05"),
+    # a month with its year and no day: the month (a magazine's issue, a monthly report)
+    ("《读者》2024年3月刊\n春天的故事\n又是一年春来到。", "2024-03"),
+    ("国家统计局月度报告\n二〇二四年三月\n全国居民消费价格同比上涨0.7%。", "2024-03"),
+    ("Monthly report — March 2024\nSales grew by 3% on the previous month.", "2024-03"),
+    # a day found in a later line wins over a month in an earlier one
+    ("2024年3月 第5期\n春季招聘会在京举行\n（2024年3月5日 记者 李四）", "2024-03-05"),
+])
+def test_dates_as_editors_meet_them(text, date):
+    h = headline_of(text, MTIME)
+    assert (h.date, h.dated_by) == (date, TEXT)
+
+
+@pytest.mark.parametrize("text", [
+    "新华社北京3月5日电 记者从国家发展改革委获悉，一季度重大项目开工提速。",  # no year: not dated from it
+    "Version 2.13.2024 released\nThe release fixes 12/31 bugs across 2024 modules.",  # a version, a ratio
+    "春季招聘会\n报名电话 2024-0305-88，截止 3/5/2024 前后（5/3/2024 也可）。",  # 3/5/2024: March or May?
+    "零件号 2024-03 与 2024.13 不是日期\n共有 2024 件。",  # a month from digits alone is a part number
+])
+def test_numbers_that_are_not_dates_leave_the_modification_date(text):
+    h = headline_of(text, MTIME)
+    assert h.dated_by == MODIFIED, h.date
+    assert date_in(fold(text.splitlines()[0])) is None and month_in(fold(text.splitlines()[0])) is None
 
 
 def test_no_date_in_the_text_is_the_files_modification_date():
