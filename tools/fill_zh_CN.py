@@ -254,6 +254,8 @@ ZH = {
     'Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents': '正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明',
     'The date written in the text': '正文中写明的日期',
     "No date in the text: the file's modification date": '正文中没有日期：这是文件的修改日期',
+    'Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is '
+    'sorted again once every one is read': '已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序',
 }
 
 

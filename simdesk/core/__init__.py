@@ -37,7 +37,7 @@ _WHERE = {
     "markup": ("markup_kind", "page_heading", "visible_text"),
     "texts": ("Texts", "read_uri"),
     # what an editor reads first of a document (title, date, source), for group members only, and their search
-    "headline": ("Headline", "Headlines", "headline_of", "search_form"),
+    "headline": ("HEADLINE_KEYS", "Headline", "Headlines", "headline_of", "search_form"),
     "features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
     "text": ("normalize",),
     "fingerprint": ("similarity_percent", "simhash"),

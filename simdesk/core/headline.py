@@ -48,6 +48,7 @@ MAX_SOURCE_CHARS = 120
 TITLE_LINES = 60  # a title is looked for in the first lines only
 DATE_HEAD_LINES = 20
 DATE_TAIL_LINES = 8
+HEADLINE_KEYS = ("title", "date", "source")  # the fields groups can be ordered by (Review.ordered)
 TEXT = "text"  # dated_by: a date written in the text
 MODIFIED = "modified"  # dated_by: the file's modification time
 
@@ -309,8 +310,12 @@ class Headlines:
         return sum(len(entry[2]) for entry in list(self._entries.values()))
 
     def cached(self, member: Member) -> Headline | None:
-        entry = self._entries.get(member.path)
-        return entry[1] if entry is not None and entry[0] == member.content_hash else None
+        return self.cached_at(member.path, member.content_hash)
+
+    def cached_at(self, path: str, content_hash: str) -> Headline | None:
+        """The headline read for `path` at `content_hash`; None when not read (or read at another content)."""
+        entry = self._entries.get(path)
+        return entry[1] if entry is not None and entry[0] == content_hash else None
 
     def of(self, member: Member) -> Headline:
         """The member's headline, read now when not cached."""

@@ -36,7 +36,7 @@ from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.headline import Headline, Headlines, read_headline_blocks
+from simdesk.core.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
 from simdesk.core.index import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.scan import ScanResult, scan
@@ -136,6 +136,44 @@ class Review:
         rows = np.fromiter((row_of[p] for p in self.headlines.matching(query) if p in row_of), dtype=np.int64)
         groups = grouping.row_groups[rows]
         return np.union1d(by_path, groups[groups >= 0])
+
+    def ordered(self, groups: np.ndarray, key: str, descending: bool = False,
+                grouping: Grouping | None = None) -> np.ndarray:
+        """`groups` (group numbers of `grouping`, the settings' when None) ordered by `key`: one of
+        Grouping.sort_keys' keys, or a field of the headline of each group's first document (HEADLINE_KEYS:
+        title, date, source) as far as the headlines were read. Titles and sources compare case-folded
+        (Chinese by radical and strokes, the order of Unicode's ideographs), dates as ISO text (a month,
+        2024-03, before its days); a group without one (no title, no source) and then a group not read yet
+        (unread_headlines) come last whatever the direction; ties keep the engine's order."""
+        grouping = self.grouping() if grouping is None else grouping
+        if key not in HEADLINE_KEYS:
+            return grouping.ordered(groups, key, descending)
+        base = np.sort(np.asarray(groups, dtype=np.int64)).tolist()
+        read: list[tuple[int, str]] = []
+        blank: list[int] = []
+        unread: list[int] = []
+        for k, h in zip(base, self._group_headlines(grouping, base)):
+            value = "" if h is None else getattr(h, key)
+            if h is None:
+                unread.append(k)
+            elif not value:
+                blank.append(k)
+            else:
+                read.append((k, value if key == "date" else value.casefold()))
+        read.sort(key=lambda item: item[1], reverse=descending)  # stable: ties keep the engine's order
+        return np.array([k for k, _ in read] + blank + unread, dtype=np.int64)
+
+    def unread_headlines(self, groups: np.ndarray, grouping: Grouping | None = None) -> int:
+        """How many of `groups` have a first document whose headline is not read yet (a sort by title, date
+        or source places them last until they are)."""
+        grouping = self.grouping() if grouping is None else grouping
+        return sum(h is None for h in self._group_headlines(grouping, np.asarray(groups, dtype=np.int64).tolist()))
+
+    def _group_headlines(self, grouping: Grouping, groups: list[int]) -> list[Headline | None]:
+        """The cached headline of each group's first document (None: not read), building no Group."""
+        snapshot, cached = grouping.snapshot, self.headlines.cached_at
+        rows = grouping.representatives[groups].tolist() if groups else []
+        return [cached(snapshot.paths[r], snapshot.hashes[r]) for r in rows]
 
     def _row_of_path(self) -> dict[str, int]:
         snapshot = self.grouper.snapshot

@@ -22,8 +22,8 @@ from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex, 
                             QPersistentModelIndex, Qt, QT_TRANSLATE_NOOP, Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core import (Decisions, Group, Grouping, Headline, Headlines, Member, Review, encoding_name,
-                          similarity_percent)
+from simdesk.core import (HEADLINE_KEYS, Decisions, Group, Grouping, Headline, Headlines, Member, Review,
+                          encoding_name, similarity_percent)
 from simdesk.gui.diff_view import similarity_text
 from simdesk.gui.translations import fill
 
@@ -159,8 +159,8 @@ def _member_status(r: Row) -> str:
 @dataclass(frozen=True)
 class Column:
     """One column of both lists: its header and tooltip (English; translated in the GroupsModel context),
-    its width, the text of a group row and of a member row, the Grouping.sort_keys key it sorts by (None:
-    the engine's order), and its tooltip for a member cell (None: none)."""
+    its width, the text of a group row and of a member row, the Review.ordered key it sorts by (None: the
+    engine's order), and its tooltip for a member cell (None: none)."""
 
     key: str
     title: str
@@ -182,15 +182,15 @@ COLUMNS: tuple[Column, ...] = (
     Column("title", QT_TRANSLATE_NOOP("GroupsModel", "Title"),
            QT_TRANSLATE_NOOP("GroupsModel", "The document's first meaningful line (a web page's own title), not a "
                                             "repost notice or a byline; a group row shows its first document's"),
-           240, _title, _title, None, lambda r: r.headline.title if r.headline else None, True),
+           240, _title, _title, "title", lambda r: r.headline.title if r.headline else None, True),
     Column("date", QT_TRANSLATE_NOOP("GroupsModel", "Date"),
            QT_TRANSLATE_NOOP("GroupsModel", "The date written in the text; in italics, the file's modification date "
                                             "(the text carries none)"),
-           84, _date, _date, None, _date_tip),
+           84, _date, _date, "date", _date_tip),
     Column("source", QT_TRANSLATE_NOOP("GroupsModel", "Source"),
            QT_TRANSLATE_NOOP("GroupsModel", "Where the text says it comes from (来源, 转载, Source…), else the repost "
                                             "notice it shares with many documents"),
-           160, _source, _source, None, lambda r: r.headline.source if r.headline else None, True),
+           160, _source, _source, "source", lambda r: r.headline.source if r.headline else None, True),
     Column("members", QT_TRANSLATE_NOOP("GroupsModel", "Members"),
            QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"), 76,
            lambda r: len(r.group.members), lambda r: None, "members"),
@@ -255,6 +255,7 @@ class GroupsModel(QAbstractTableModel):
         self.review: Review | None = None  # the filter searches its headlines too (Review.matching)
         self.wanted: set[int] = set()  # groups whose title was asked for before it was read: read them first
         self.decided_filter = DECIDED_FILTERS[0]
+        self.partial_sort = False  # sorted by title, date or source while some were not read yet
         self._decided: tuple[Grouping, np.ndarray] | None = None  # Review.decided of a grouping, as counted
 
     @property
@@ -274,11 +275,16 @@ class GroupsModel(QAbstractTableModel):
             self.wanted.add(k)
             self.headlines_wanted.emit()
 
-    def headlines_read(self) -> None:
+    def headlines_read(self, all_read: bool = False) -> None:
         """More titles, dates and sources were read: their cells repaint, and a filter typed meanwhile
-        takes in the texts read since."""
+        takes in the texts read since; once `all_read` and every group's headline is there, a sort by title,
+        date or source that placed unread groups last is made again (once: rows do not move under the editor
+        after every batch; a bundle's texts are read for the rows shown only, so its sort stays as made)."""
         if self.filter_text:
             self.set_filter(self.filter_text)
+        if all_read and self.partial_sort and self.sorted_by_headline() and self.review is not None \
+                and self.grouping is not None and not self.review.unread_headlines(self.order, self.grouping):
+            self.sort(self.sort_column, self.sort_order)
         if self.rowCount():
             self.dataChanged.emit(self.index(0, min(HEADLINE_COLUMNS)),
                                   self.index(self.rowCount() - 1, max(HEADLINE_COLUMNS)))
@@ -320,8 +326,13 @@ class GroupsModel(QAbstractTableModel):
         self._rearrange(lambda: setattr(self, "order", self._ordered(self._filtered())), lambda k: k)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Order the rows by `column`; by title, date or source, on what is read (Review.ordered: groups not
+        read yet last; `partial_sort` says so until headlines_read(all_read=True) sorts again)."""
         self.sort_column, self.sort_order = column, order
         self._rearrange(lambda: setattr(self, "order", self._ordered(self.order)), lambda k: k)
+
+    def sorted_by_headline(self) -> bool:
+        return self.sort_column in HEADLINE_COLUMNS
 
     def _rearrange(self, change: Callable[[], None], follow: Callable[[int], int]) -> None:
         """Apply `change` to the rows; each persistent index moves to the row of group `follow(k)` (k: the
@@ -358,10 +369,14 @@ class GroupsModel(QAbstractTableModel):
 
     def _ordered(self, ks: np.ndarray) -> np.ndarray:
         """`ks` (group numbers) in the current sort order; ties keep the engine's order (largest first)."""
+        self.partial_sort = False
         if self.grouping is None or not 0 <= self.sort_column < len(COLUMNS) or COLUMNS[self.sort_column].order is None:
             return np.sort(ks)
-        return self.grouping.ordered(ks, COLUMNS[self.sort_column].order,
-                                     self.sort_order == Qt.SortOrder.DescendingOrder)
+        key, descending = COLUMNS[self.sort_column].order, self.sort_order == Qt.SortOrder.DescendingOrder
+        if self.review is None:
+            return self.grouping.ordered(ks, key, descending) if key not in HEADLINE_KEYS else np.sort(ks)
+        self.partial_sort = key in HEADLINE_KEYS and self.review.unread_headlines(ks, self.grouping) > 0
+        return self.review.ordered(ks, key, descending, self.grouping)
 
     # -- marks: the review's decisions, shown and changed here, saved by the window -------------------------
     @property

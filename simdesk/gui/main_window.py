@@ -111,6 +111,7 @@ class MainWindow(WindowMessages):
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
         self.diff_view.shown.connect(self.diff_shown)
         self.diff_view.spans_wanted.connect(self._refine_diff)
+        self.groups_view.horizontalHeader().sortIndicatorChanged.connect(self._sorted)  # after the view's sort
 
     def retranslate(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
@@ -269,6 +270,12 @@ class MainWindow(WindowMessages):
     # -- selection and the diff -----------------------------------------------------------------------
     def current_pair(self) -> tuple[Member, Member] | None:
         return pair_to_compare(self.selected_members(), self.members_model.shown)
+
+    def _sorted(self) -> None:
+        if self.groups_model.partial_sort:
+            self.statusBar().showMessage(self.tr(
+                "Sorted on the titles, dates and sources read so far: the groups not read yet come last, and "
+                "the list is sorted again once every one is read"), 10_000)
 
     def _current_group_changed(self) -> None:
         """Another group is current: its members below, its first pair compared."""
@@ -439,7 +446,8 @@ class MainWindow(WindowMessages):
     def _read_headlines(self, review: Review, position: int) -> None:
         """One batch (HEADLINE_BATCH documents): the groups the lists asked for first, then the groups in
         the order shown from `position` (texts on this computer only); the lists repaint after each batch."""
-        grouping, order = self.groups_model.grouping, self.groups_model.order.copy()
+        grouping, shown = self.groups_model.grouping, self.groups_model.order
+        order = shown.copy()
         if grouping is None or self._closing:
             self._reading_headlines = False
             return
@@ -459,19 +467,21 @@ class MainWindow(WindowMessages):
             review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
             return at
 
-        self.background.call(batch, partial(self._headlines_read, review, grouping, len(order)),
+        self.background.call(batch, partial(self._headlines_read, review, grouping, shown),
                              lambda _message: setattr(self, "_reading_headlines", False))
 
-    def _headlines_read(self, review: Review, grouping, total: int, position: int) -> None:
+    def _headlines_read(self, review: Review, grouping, shown, position: int) -> None:
         if review is not self.review or self._closing:
             self._reading_headlines = False
             if not self._closing:
                 self.read_headlines()  # another review is shown (a first scan's identical copies, then all)
             return
-        self.groups_model.headlines_read()
-        if grouping is not self.groups_model.grouping:
-            position = 0  # regrouped meanwhile: the new groups in their order (what was read is skipped)
-        elif position >= total and not self.groups_model.wanted:
+        done = position >= len(shown) and not self.groups_model.wanted
+        if grouping is not self.groups_model.grouping or shown is not self.groups_model.order:
+            # regrouped, sorted or filtered meanwhile: the groups in their new order (what was read is skipped)
+            done, position = False, 0
+        self.groups_model.headlines_read(all_read=done)
+        if done:
             self._reading_headlines = False
             self.headlines_done.emit()
             return

@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simdesk.core import Index, Member, ReviewSettings, ScanOptions, Texts, open_review
@@ -208,3 +209,47 @@ def test_a_report_reads_headlines_in_worker_processes_as_in_this_one(tmp_path):
     here = {m.path: Headlines(texts).of(m) for m in members}
     assert read_headlines(texts, members, workers=2, in_process_below=0) == here
     assert here["page.html"].title == "城市更新条例" and here["gone.txt"].title == ""
+
+
+def test_the_review_orders_groups_by_what_was_read_of_their_headlines(tmp_path):
+    """Groups ordered by title, date or source of their first document, on the headlines read: groups not
+    read yet come last in the engine's order, a group without a source after those with one."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    articles = {  # name: (title, date line, source line, body)
+        "c": ("城市更新条例草案公开征求意见", "2024年3月5日", "来源：新华网",
+              "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，截止日期为下月底。"),
+        "a": ("Budget approved by council", "March 2024", "Source: City Times",
+              "The city council voted to approve next year's budget after a long debate on transport."),
+        "b": ("春季招聘会在京举行", "2023-11-02 09:30", "",
+              "本次招聘会共有三百余家企业参加，提供岗位一万余个，吸引了大批高校毕业生到场。"),
+        "d": ("央行宣布下调存款准备金率", "2024/1/9", "转自人民日报",
+              "中国人民银行宣布下调金融机构存款准备金率零点五个百分点，释放长期资金约一万亿元。"),
+    }
+    for name, (title, date, source, body) in articles.items():
+        text = f"{title}\n{date}\n{source}\n" + (body + "\n") * 4
+        (root / f"{name}.txt").write_text(text, encoding="utf-8")
+        (root / f"{name}-copy.txt").write_text(text + "（完）\n", encoding="utf-8")
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    grouping = review.grouping()
+    groups = np.arange(len(grouping))
+    name_of = {k: grouping.group(k).members[0].path[0] for k in groups.tolist()}
+    assert sorted(name_of.values()) == ["a", "b", "c", "d"]
+
+    def names(key: str, descending: bool = False) -> str:
+        return "".join(name_of[k] for k in review.ordered(groups, key, descending).tolist())
+
+    engine = "".join(name_of[k] for k in groups.tolist())
+    assert names("title") == engine and review.unread_headlines(groups) == 4  # nothing read: as the engine has it
+    read = [k for k in groups.tolist() if name_of[k] in "cd"]
+    review.headlines.fill(m for k in read for m in grouping.group(k).members)
+    assert review.unread_headlines(groups) == 2
+    assert names("title")[:2] == "cd" and names("title", True)[:2] == "dc"  # 城 < 央; the unread last
+    assert names("title")[2:] == "".join(n for n in engine if n in "ab")
+    review.headlines.fill(m for g in grouping for m in g.members)
+    assert review.unread_headlines(groups) == 0
+    assert names("title") == "acdb" and names("title", True) == "bdca"  # casefolded Latin, then 城 < 央 < 春
+    assert names("date") == "bdac" and names("date", True) == "cadb"  # 2024-03 (a month) before 2024-03-05
+    assert names("source") == "acd" + "b" and names("source", True) == "dca" + "b"  # no source: last either way
+    assert names("size") == "".join(name_of[k] for k in grouping.ordered(groups, "size").tolist())

@@ -6,8 +6,8 @@ from pathlib import Path
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
 from simdesk.core import Index, Problem, ReviewSettings, ScanOptions, open_review
-from simdesk.gui.groups_model import (COL_DISTANCE, COL_MEMBERS, COL_MODIFIED, COL_PATH, COL_SIZE, COL_STATUS, COLUMNS,
-                                      GroupsModel, MemberRole, MembersModel)
+from simdesk.gui.groups_model import (COL_DISTANCE, COL_MEMBERS, COL_MODIFIED, COL_PATH, COL_SIZE, COL_STATUS,
+                                      COL_TITLE, COLUMNS, NOT_READ, GroupsModel, MemberRole, MembersModel)
 from simdesk.gui.problems_model import ProblemsModel
 
 
@@ -103,3 +103,32 @@ def test_problems_model(qtmodeltester):
     model.set_problems([Problem("a.bin", "binary file"), Problem("b.txt", "empty file")])
     qtmodeltester.check(model, force_py=True)
     assert model.index(1, 1).data() == "empty file"
+
+
+def test_sorting_by_title_uses_what_is_read_then_sorts_again_once_all_is(corpus, tmp_path):
+    """A sort by title, date or source never waits for the texts: groups whose headline is not read yet
+    come last; once every headline is read, the list is sorted again, the selected group kept."""
+    model = GroupsModel()
+    review = review_of(corpus, tmp_path)
+    model.set_review(review)
+    model.set_grouping(review.grouping(8), review.decisions)
+    assert model.rowCount() >= 3
+    chosen = model.group_at(model.rowCount() - 1)
+    held = QPersistentModelIndex(model.index(model.rowCount() - 1, COL_TITLE))
+    first_two = [model.group_at(r) for r in (0, 1)]
+    review.headlines.fill(m for g in first_two for m in g.members)
+    model.sort(COL_TITLE, Qt.SortOrder.DescendingOrder)
+    assert model.partial_sort
+    titles = [review.headlines.cached(g.members[0]).title for g in first_two]
+    assert [model.group_at(r).id for r in (0, 1)] == [g.id for _, g in sorted(zip(titles, first_two),
+                                                                              key=lambda t: t[0].casefold(),
+                                                                              reverse=True)]
+    assert model.index(2, COL_TITLE).data() == NOT_READ and model.group(held).id == chosen.id
+    review.headlines.fill(m for r in range(model.rowCount()) for m in model.group_at(r).members)
+    model.headlines_read(all_read=False)
+    assert model.partial_sort and model.index(2, COL_TITLE).data() != NOT_READ  # rows stay until all is read
+    model.headlines_read(all_read=True)
+    assert not model.partial_sort and model.group(held).id == chosen.id
+    shown = [model.index(r, COL_TITLE).data().casefold() for r in range(model.rowCount())]
+    titled = [t for t in shown if t]
+    assert titled == sorted(titled, reverse=True) and shown[:len(titled)] == titled  # untitled groups last

@@ -130,3 +130,23 @@ def test_titles_dates_sources_and_a_filter_over_the_texts(qtbot, window, tmp_pat
     window.decided_filter.setCurrentIndex(2)  # decided
     assert [sorted(g) for g in shown_groups(window)] == [["copies/report-copy.txt", "report.txt"]]
     assert window.reviewed_label.text() == "Reviewed 1 of 3 groups"
+
+
+def test_sorting_by_title_never_waits_and_ends_sorted_on_every_title(qtbot, window, tmp_path):
+    from simdesk.gui.groups_model import COL_TITLE
+
+    root = small_folder(tmp_path)
+    (root / "report.txt").write_text(REPORT, encoding="utf-8")
+    (root / "copies" / "report-copy.txt").write_text(REPORT, encoding="utf-8")
+    with qtbot.waitSignal(window.headlines_done, timeout=60_000):
+        open_and_wait(qtbot, window, root)  # the titles are read from here on, off the GUI thread
+        model = window.groups_model
+        window.groups_view.setCurrentIndex(model.index(model.rowCount() - 1, 0))
+        chosen = model.group(window.groups_view.currentIndex())
+        window.groups_view.sortByColumn(COL_TITLE, Qt.SortOrder.AscendingOrder)
+        if model.partial_sort:  # sorted on what was read: the editor is told the rest comes last
+            assert "not read yet come last" in window.statusBar().currentMessage()
+    assert not model.partial_sort
+    titles = [model.index(r, COL_TITLE).data() for r in range(model.rowCount())]
+    assert titles == sorted(titles, key=str.casefold) and "城市更新条例草案公开征求意见" in titles
+    assert model.group(window.groups_view.currentIndex()).id == chosen.id  # the selection kept its group

@@ -3,118 +3,118 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../gui/diff_view.py" line="342" />
+        <location filename="../../gui/diff_view.py" line="347" />
         <source>◀ Previous change</source>
         <translation>◀ 上一处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="343" />
+        <location filename="../../gui/diff_view.py" line="348" />
         <source>Next change ▶</source>
         <translation>下一处改动 ▶</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="344" />
+        <location filename="../../gui/diff_view.py" line="349" />
         <source>Previous change (P)</source>
         <translation>上一处改动 (P)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="345" />
+        <location filename="../../gui/diff_view.py" line="350" />
         <source>Next change (N)</source>
         <translation>下一处改动 (N)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="346" />
+        <location filename="../../gui/diff_view.py" line="351" />
         <source>As normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="348" />
+        <location filename="../../gui/diff_view.py" line="353" />
         <source>On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and boilerplate lines are not changes). Off: compare the raw lines.</source>
         <translation>打开：按相似度的方式比较文本（换行、空格、全角/半角和套话行都不算改动）。关闭：比较原始行。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="350" />
+        <location filename="../../gui/diff_view.py" line="355" />
         <source>Reference text</source>
         <translation>参照文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="351" />
+        <location filename="../../gui/diff_view.py" line="356" />
         <source>Candidate text</source>
         <translation>对比文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="352" />
+        <location filename="../../gui/diff_view.py" line="357" />
         <source>The first document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第一个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="353" />
+        <location filename="../../gui/diff_view.py" line="358" />
         <source>The second document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第二个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="354" />
+        <location filename="../../gui/diff_view.py" line="359" />
         <source>Comparison summary</source>
         <translation>比较摘要</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="355" />
+        <location filename="../../gui/diff_view.py" line="360" />
         <source>Compare as normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="356" />
-        <location filename="../../gui/diff_view.py" line="377" />
+        <location filename="../../gui/diff_view.py" line="361" />
+        <location filename="../../gui/diff_view.py" line="382" />
         <source>[boilerplate] </source>
         <translation>[套话] </translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="368" />
+        <location filename="../../gui/diff_view.py" line="373" />
         <source>Select a group, or two members, to compare them side by side.</source>
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="390" />
+        <location filename="../../gui/diff_view.py" line="395" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="391" />
+        <location filename="../../gui/diff_view.py" line="396" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="394" />
+        <location filename="../../gui/diff_view.py" line="399" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="417" />
+        <location filename="../../gui/diff_view.py" line="453" />
         <source>1 change</source>
         <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="417" />
+        <location filename="../../gui/diff_view.py" line="453" />
         <source>%1 changes</source>
         <translation>%1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="418" />
+        <location filename="../../gui/diff_view.py" line="454" />
         <source>Similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="420" />
+        <location filename="../../gui/diff_view.py" line="456" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="422" />
+        <location filename="../../gui/diff_view.py" line="458" />
         <source> · boilerplate lines greyed: %1</source>
         <translation> · 灰色显示的套话行：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="424" />
+        <location filename="../../gui/diff_view.py" line="460" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -402,137 +402,142 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="240" />
+        <location filename="../../gui/main_window.py" line="244" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="145" />
+        <location filename="../../gui/main_window.py" line="149" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="161" />
+        <location filename="../../gui/main_window.py" line="165" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="168" />
+        <location filename="../../gui/main_window.py" line="172" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="195" />
+        <location filename="../../gui/main_window.py" line="199" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="196" />
+        <location filename="../../gui/main_window.py" line="200" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="295" />
+        <location filename="../../gui/main_window.py" line="277" />
+        <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
+        <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="306" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="306" />
+        <location filename="../../gui/main_window.py" line="322" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="318" />
+        <location filename="../../gui/main_window.py" line="334" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="320" />
+        <location filename="../../gui/main_window.py" line="336" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="368" />
+        <location filename="../../gui/main_window.py" line="384" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="370" />
+        <location filename="../../gui/main_window.py" line="386" />
         <source>; %1 groups left alone (no copy in the reference folder)</source>
         <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="396" />
+        <location filename="../../gui/main_window.py" line="412" />
         <source>Applies to every group (%1)</source>
         <translation>作用于所有组（%1 个）</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="398" />
+        <location filename="../../gui/main_window.py" line="414" />
         <source>Applies to the %1 selected groups</source>
         <translation>作用于选中的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="399" />
+        <location filename="../../gui/main_window.py" line="415" />
         <source>Applies to the %1 groups the filter shows</source>
         <translation>作用于筛选后显示的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="418" />
+        <location filename="../../gui/main_window.py" line="434" />
         <source>Reviewed %1 of %2 groups</source>
         <translation>已审阅 %1 / %2 组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="473" />
+        <location filename="../../gui/main_window.py" line="495" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="481" />
+        <location filename="../../gui/main_window.py" line="503" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="488" />
+        <location filename="../../gui/main_window.py" line="510" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="511" />
+        <location filename="../../gui/main_window.py" line="533" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="523" />
+        <location filename="../../gui/main_window.py" line="545" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="541" />
+        <location filename="../../gui/main_window.py" line="563" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="555" />
+        <location filename="../../gui/main_window.py" line="577" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="550" />
+        <location filename="../../gui/main_window.py" line="572" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="231" />
+        <location filename="../../gui/main_window.py" line="235" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="349" />
+        <location filename="../../gui/main_window.py" line="365" />
         <source>Every group shown is decided</source>
         <translation>显示的每个组都已决定</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="566" />
+        <location filename="../../gui/main_window.py" line="588" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
