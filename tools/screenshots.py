@@ -118,7 +118,12 @@ def shoot(app: QApplication, out: Path, folder: Path, pair: tuple[str | None, st
     assert pair is not None
     window.select_members([member_index(window, p) for p in pair if p is not None])
     wait_for(window.diff_shown)
-    save_and_close(app, window, out, window.diff_view.summary.text())
+    view = window.diff_view
+    deadline = time.perf_counter() + 10
+    while view.result.rough.intersection(view.left.visible_range()) and time.perf_counter() < deadline:
+        app.processEvents()  # the changes inside the rows in view, found off the GUI thread
+        time.sleep(0.01)
+    save_and_close(app, window, out, view.summary.text())
 
 
 def save_and_close(app: QApplication, window, out: Path, shown: str) -> None:

@@ -150,3 +150,21 @@ def test_sorting_by_title_never_waits_and_ends_sorted_on_every_title(qtbot, wind
     titles = [model.index(r, COL_TITLE).data() for r in range(model.rowCount())]
     assert titles == sorted(titles, key=str.casefold) and "城市更新条例草案公开征求意见" in titles
     assert model.group(window.groups_view.currentIndex()).id == chosen.id  # the selection kept its group
+
+
+def test_the_headline_reader_waits_while_the_editor_acts(qtbot, window, tmp_path):
+    """Reading titles shares Python's lock with the window: it stops between files while the editor acts
+    (the slider, a sort, the filter, a comparison) and goes on after, to the last group."""
+    root = small_folder(tmp_path)
+    (root / "report.txt").write_text(REPORT, encoding="utf-8")
+    (root / "copies" / "report-copy.txt").write_text(REPORT, encoding="utf-8")
+    window.pause_headlines(3600)  # from the start: nothing is read while it lasts
+    open_and_wait(qtbot, window, root)
+    qtbot.wait(300)
+    headlines = window.review.headlines
+    assert len(headlines) == 0
+    window.set_threshold(8)  # acting again: a short pause from now, which ends the long one
+    with qtbot.waitSignal(window.headlines_done, timeout=30_000):
+        pass
+    grouping = window.groups_model.grouping
+    assert len(grouping) and all(headlines.cached(m) is not None for g in grouping for m in g.members)
