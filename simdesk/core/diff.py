@@ -248,8 +248,9 @@ def _encode(items: list[str], table: dict[str, str]) -> str:
 def anchored_diff(a: str, b: str, dmp: diff_match_patch, deadline: float = float("inf")) -> list[tuple[int, str]]:
     """A patience-style diff of two encoded line sequences: lines that occur exactly once in each are
     anchors; the longest run of anchors in the same order is kept equal, and the gaps between anchors are
-    diffed by diff-match-patch (each within dmp.Diff_Timeout; past `deadline` (time.monotonic) a gap is all
-    deleted and inserted). Near-linear where Myers' algorithm is quadratic in the number of changes."""
+    diffed by diff-match-patch (each within dmp.Diff_Timeout; past `deadline` (time.monotonic) a gap keeps
+    its common first and last lines equal and the rest is deleted and inserted). Near-linear where Myers'
+    algorithm is quadratic in the number of changes."""
     count_a: dict[str, int] = {}
     count_b: dict[str, int] = {}
     for ch in a:
@@ -282,8 +283,12 @@ def anchored_diff(a: str, b: str, dmp: diff_match_patch, deadline: float = float
     for i, j in [*anchors, (len(a), len(b))]:
         if (i > ai or j > bi) and time.monotonic() < deadline:
             out.extend(dmp.diff_main(a[ai:i], b[bi:j], False))
-        elif i > ai or j > bi:
-            out.extend(d for d in ((-1, a[ai:i]), (1, b[bi:j])) if d[1])
+        elif i > ai or j > bi:  # past the deadline: the gap's common ends equal, the middle changed whole
+            x, y = a[ai:i], b[bi:j]
+            head = dmp.diff_commonPrefix(x, y)
+            tail = dmp.diff_commonSuffix(x[head:], y[head:])
+            out.extend(d for d in ((0, x[:head]), (-1, x[head:len(x) - tail]), (1, y[head:len(y) - tail]),
+                                   (0, x[len(x) - tail:])) if d[1])
         if i < len(a):
             out.append((0, a[i]))
         ai, bi = i + 1, j + 1

@@ -8,7 +8,9 @@ import time
 import pytest
 
 from simdesk.core.boilerplate import line_hash
-from simdesk.core.diff import compare_files, compare_texts, refine, segments
+from diff_match_patch import diff_match_patch
+
+from simdesk.core.diff import _encode, anchored_diff, compare_files, compare_texts, refine, segments
 from simdesk.core.analysis import text_similarity
 
 
@@ -121,6 +123,20 @@ def test_a_long_text_with_every_line_rewrapped_is_aligned_at_once():
     assert "".join(r.left or "" for r in result.rows) == text == "".join(r.right or "" for r in result.rows)
     assert result.hunks and result.rough
     assert compare_texts(left, right, budget_s=0.1).hunks == ()  # as normalised: no change at all
+
+
+def test_the_anchored_alignment_past_its_deadline_keeps_repeated_rows_equal():
+    """Long lines cut into rows: the rows after the first repeat in every line, so only the first ones are
+    anchors. Past its deadline the anchored alignment diffs no gap, yet a gap's common rows stay equal."""
+    lines = [f"第{k}行：" + "甲乙丙丁戊己庚辛壬癸" * 30 for k in range(300)]
+    edited = [line + "改" if k % 2 == 0 else line for k, line in enumerate(lines)]
+    (left, _), (right, _) = segments("\n".join(lines)), segments("\n".join(edited))
+    table: dict[str, str] = {}
+    a, b = _encode(left, table), _encode(right, table)
+    dmp = diff_match_patch()
+    late, in_time = anchored_diff(a, b, dmp, deadline=0), anchored_diff(a, b, dmp)
+    changed = lambda diffs, op: sum(len(text) for o, text in diffs if o == op)  # noqa: E731
+    assert changed(late, -1) == changed(late, 1) == 150 == changed(in_time, -1) == changed(in_time, 1)
 
 
 # -- the normalised mode ------------------------------------------------------------------------------------
