@@ -6,8 +6,8 @@ The panes' documents are built off the GUI thread (`render`, in the background c
 highlights are painted only on the rows in view (extra selections rebuilt on each scroll), so showing a 1 MB
 pair costs the GUI thread two document swaps. A window's comparison finds the changed runs of the first rows
 only (core.FIRST_VIEW_BUDGET_S); the rough rows that come into view are asked for (`spans_wanted`), refined
-off the GUI thread (core.refine) and repainted (`show_refined`). Colours come from the palette and keep a contrast of at least
-4.5:1 with the text (WCAG AA) in light and dark themes.
+off the GUI thread (core.refine) and repainted (`show_refined`). Colours come from the palette and keep a
+contrast of at least 4.5:1 with the text (WCAG AA) in light and dark themes.
 """
 from __future__ import annotations
 
