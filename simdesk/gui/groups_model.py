@@ -256,6 +256,7 @@ class GroupsModel(QAbstractTableModel):
         self.wanted: set[int] = set()  # groups whose title was asked for before it was read: read them first
         self.decided_filter = DECIDED_FILTERS[0]
         self.partial_sort = False  # sorted by title, date or source while some were not read yet
+        self._sorted: np.ndarray | None = None  # the order sort() made, while nothing else changed it
         self._decided: tuple[Grouping, np.ndarray] | None = None  # Review.decided of a grouping, as counted
 
     @property
@@ -284,6 +285,7 @@ class GroupsModel(QAbstractTableModel):
             self.set_filter(self.filter_text)
         if all_read and self.partial_sort and self.sorted_by_headline() and self.review is not None \
                 and self.grouping is not None and not self.review.unread_headlines(self.order, self.grouping):
+            self._sorted = None  # the same column and direction, on more headlines
             self.sort(self.sort_column, self.sort_order)
         if self.rowCount():
             self.dataChanged.emit(self.index(0, min(HEADLINE_COLUMNS)),
@@ -328,8 +330,11 @@ class GroupsModel(QAbstractTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Order the rows by `column`; by title, date or source, on what is read (Review.ordered: groups not
         read yet last; `partial_sort` says so until headlines_read(all_read=True) sorts again)."""
+        if (column, order) == (self.sort_column, self.sort_order) and self.order is self._sorted:
+            return  # QTableView.sortByColumn sorts twice (its header's signal, then itself): once is enough
         self.sort_column, self.sort_order = column, order
         self._rearrange(lambda: setattr(self, "order", self._ordered(self.order)), lambda k: k)
+        self._sorted = self.order
 
     def sorted_by_headline(self) -> bool:
         return self.sort_column in HEADLINE_COLUMNS
