@@ -2,10 +2,17 @@
 
 - gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
 - gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;
-- gui_scan_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread during a full scan of the folder;
+- gui_idle_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread left idle for 10 s (the machine's load
+  alone);
+- gui_scan_stall_ms: the longest gap of that timer during a full scan of the folder (with --trace-stalls FILE,
+  the stacks of every thread at each gap over 80 ms);
   gui_scan_phases_s: how long each phase of that scan took; gui_scan_first_groups_s: when the first groups
   were shown while it ran; gui_scan_time_left_ratio_at_10% / 50%: the window's whole-scan time left then,
   against the time that was really left (target: within 2x);
+- gui_cancel_reading_s / _verifying_s: Cancel during a first scan (30% read) and while verifying, until the
+  review of what was indexed is shown (target < 1 s); gui_f5_during_scan_ms and gui_close_during_scan_ms: F5
+  and closing the window during a scan, until the GUI thread is free again (target < 100 ms), and the scan
+  processes left behind (--scan-only: these and the first scan's figures alone);
 - gui_drag_regroups: the slider held down and moved 0 -> 12 one step every 15 ms: regroups shown before
   the last step (target: regroups while dragging);
 - gui_sort_distance_ms, gui_sort_title_ms, gui_sort_date_ms, gui_filter_key_ms_max: sorting the groups by
