@@ -309,7 +309,9 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
     removals = [{"path": r.path, "group": r.group_id, "size": r.size} for r in plan.removals]
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
-    undecided = [{"group": g, "path": path} for g, path in plan.undecided]
+    below = set(plan.below_kept)
+    undecided = [{"group": g, "path": path, "reason": "below the threshold to the copy kept" if (g, path) in below
+                  else "joined the group after its copy to keep was marked"} for g, path in plan.undecided]
     if fmt == "json":
         out = {"root": folder, "rule": str(rule), "dry_run": dry_run, "kept": sorted(review.decisions.keep),
                "planned": removals, "refused_groups": refused, "undecided": undecided}
@@ -332,8 +334,7 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
         for r in refused:
             click.echo(f"left alone  group {r['group']}: {r['reason']}")
         for u in undecided:
-            click.echo(f"left alone  {u['path']}: joined group {u['group']} after its copy to keep was marked; "
-                       "decide it first")
+            click.echo(f"left alone  {u['path']}: {u['reason']} in group {u['group']}; decide it first")
     if done is None:
         click.echo(f"simdesk: dry run: {plan.files} files ({plan.bytes:,} bytes) would go to the trash", err=True)
     else:

@@ -109,15 +109,26 @@ def keep_by_rule(group: Group, rule: str | KeepChain) -> Member:
 
 
 def undecided_members(group: Group, keep: Collection[str], queued: Collection[str],
-                      reviewed: Mapping[str, Mapping[str, str]] | None) -> list[Member]:
+                      reviewed: Mapping[str, Mapping[str, str]] | None,
+                      paired: Callable[[str, str], bool] | None = None) -> list[Member]:
     """The members of `group` no decision covers: neither kept nor queued for the trash, nor seen with their
     present content by a keep mark of the group (`reviewed`: kept path -> the members its group had, path
-    -> content hash; None: every keep mark covers its whole group). A clean-up leaves them where they are;
-    a group without any is decided."""
+    -> content hash; None: every keep mark covers its whole group), nor, with `paired` (whether two paths are
+    a grouping pair: Grouping.paired), paired with a kept copy. A keep mark decides only for the copies of
+    the copy kept: a member that reaches the threshold against the group's representative only (a group's
+    members all pair with its representative, not always with each other) is not one. A clean-up leaves
+    them where they are; a group without any is decided."""
     kept = [m.path for m in group.members if m.path in keep]
     return [m for m in group.members if m.path not in keep and m.path not in queued
             and not (kept and (reviewed is None or any(reviewed.get(k, {}).get(m.path) == m.content_hash
-                                                       for k in kept)))]
+                                                       for k in kept))
+                     and (paired is None or any(paired(k, m.path) for k in kept)))]
+
+
+def below_kept(group: Group, keep: Collection[str], paired: Callable[[str, str], bool]) -> list[Member]:
+    """The members of a group with a copy kept that pair with no kept copy (below the threshold to each)."""
+    kept = [m.path for m in group.members if m.path in keep]
+    return [m for m in group.members if kept and m.path not in keep and not any(paired(k, m.path) for k in kept)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +157,7 @@ class CleanupPlan:
     survivors: dict[int, tuple[Member, ...]] = field(default_factory=dict)  # with what the scan saw of them
     allow_last_copy: bool = False  # the editor confirmed removing every copy of some groups (plan_cleanup)
     undecided: tuple[tuple[int, str], ...] = ()  # (group, path): joined a group after its keep mark was made
+    below_kept: tuple[tuple[int, str], ...] = ()  # (group, path) of `undecided`: pairs with no kept copy
 
     @property
     def files(self) -> int:
@@ -158,7 +170,8 @@ class CleanupPlan:
 
 def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
                  queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False,
-                 reviewed: Mapping[str, Mapping[str, str]] | None = None) -> CleanupPlan:
+                 reviewed: Mapping[str, Mapping[str, str]] | None = None,
+                 paired: Callable[[str, str], bool] | None = None) -> CleanupPlan:
     """Plan the removal of duplicates.
 
     In a group with at least one kept member, every member not kept is removed. In a group with nothing
@@ -168,17 +181,22 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
 
     With `reviewed` (each kept path -> the members its group had, path -> content hash, when the editor
     marked it), a keep mark decides only for the members the editor saw: one that joined the group since,
-    or whose content changed, is undecided and not removed unless queued (listed in `undecided`).
+    or whose content changed, is undecided and not removed unless queued (listed in `undecided`). With
+    `paired` (Grouping.paired by path), so is a member that pairs with no kept copy: it is in the group
+    through another member, not a copy of the one kept (listed in `undecided` and in `below_kept`).
     """
     removals: list[Removal] = []
     refusals: list[Refusal] = []
     survivors: dict[int, tuple[Member, ...]] = {}
     undecided: list[tuple[int, str]] = []
+    distant: list[tuple[int, str]] = []
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
-            left = {m.path for m in undecided_members(g, keep, queued, reviewed)}
+            left = {m.path for m in undecided_members(g, keep, queued, reviewed, paired)}
             undecided.extend((g.id, m.path) for m in g.members if m.path in left)
+            if paired is not None:
+                distant.extend((g.id, m.path) for m in below_kept(g, keep, paired) if m.path in left)
             doomed = [m for m in g.members if m.path not in keep and m.path not in left]
         else:
             doomed = [m for m in g.members if m.path in queued]
@@ -190,7 +208,8 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
         removals.extend(Removal(m.path, m.size, m.mtime_ns, m.content_hash, g.id) for m in doomed)
         doomed_paths = {m.path for m in doomed}
         survivors[g.id] = tuple(m for m in g.members if m.path not in doomed_paths)
-    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy, tuple(undecided))
+    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy, tuple(undecided),
+                       tuple(distant))
 
 
 def _regular_file_state(path: Path) -> tuple[os.stat_result, str] | str:

@@ -1,4 +1,13 @@
-"""Group near-duplicates: connected components of the pairs within a threshold, regrouped in memory.
+"""Group near-duplicates: groups of the pairs within a threshold, each with a centre that pairs with every
+other member, regrouped in memory.
+
+A group is a connected component of the grouping pairs when one of its members pairs with all the others
+(copies of one text: every pair, or a star around the original). A component without such a member is a
+chain (a collage holds most of text A and the whole of a short text B: A-collage and collage-B pair, A-B do
+not) and is split into stars (`centred_labels`): the member pairing with the most others left is a centre,
+its group is it and those partners; again with the members left, until fewer than two are. So every member
+of a group reaches the threshold against the group's representative (a centre), and keeping that one copy
+never trashes a text that is not a copy of it (docs/quality.md, "Chains").
 
 `Grouper` keeps every pair up to the largest threshold, sorted by distance, so moving the threshold never
 rescans the folder nor queries the index again. Groups are materialised lazily, one at a time, so a view
@@ -7,6 +16,7 @@ showing the first screenful of 100,000 groups does not pay for the rest.
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 
@@ -107,9 +117,11 @@ class Grouping:
         if len(i):
             graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n))
             _, labels = connected_components(graph, directed=False)
+            labels, self._central = centred_labels(labels, i, j)
         else:
             labels = np.arange(n)
-        sizes = np.bincount(labels, minlength=n) if n else np.zeros(0, dtype=np.int64)
+            self._central = np.zeros(n, dtype=bool)
+        sizes = np.bincount(labels) if n else np.zeros(0, dtype=np.int64)
         in_group = np.flatnonzero(sizes[labels] >= 2) if n else np.zeros(0, dtype=np.int64)
         # members ordered by (component, path order); components ordered largest first, then by first path
         member_labels = labels[in_group]
@@ -207,22 +219,29 @@ class Grouping:
     @cached_property
     def representatives(self) -> np.ndarray:
         """The snapshot row of each group's representative (Group.members[0]), without building the groups:
-        the member with the least total Hamming distance to the others, the first path on a tie."""
-        fps = self.snapshot.fingerprints
+        as build_group chooses it."""
         out = self._members[self._starts].copy()  # pairs: both totals are equal, the first path wins
         for k in np.flatnonzero(self._counts > 2).tolist():
             if k in self._groups:
                 out[k] = self.snapshot_row(self._groups[k].members[0].path)
-                continue
-            rows = self.member_rows(k)
-            group = fps[rows]
-            if len(group) <= 4096:
-                totals = np.bitwise_count(group[:, None] ^ group[None, :]).sum(axis=1)
-            else:  # as build_group does: bounded memory
-                totals = np.concatenate([np.bitwise_count(group[s:s + 1024, None] ^ group[None, :]).sum(axis=1)
-                                         for s in range(0, len(group), 1024)])
-            out[k] = rows[int(np.argmin(totals))]
+            else:
+                rows = self.member_rows(k)
+                out[k] = rows[representative_of(self.snapshot.fingerprints[rows], self._central[rows])]
         return out
+
+    @cached_property
+    def _pair_codes(self) -> np.ndarray:
+        i, j, _ = self._pairs
+        n = np.int64(len(self.snapshot))
+        return np.sort(np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64))
+
+    def paired(self, a: int, b: int) -> bool:
+        """Whether two snapshot rows are a grouping pair at this threshold: a member is always paired with its
+        group's representative, with another member not always."""
+        codes = self._pair_codes
+        code = np.int64(min(a, b)) * np.int64(len(self.snapshot)) + np.int64(max(a, b))
+        at = int(np.searchsorted(codes, code))
+        return at < len(codes) and codes[at] == code
 
     def snapshot_row(self, path: str) -> int:
         """The snapshot row of `path` (-1: not indexed). Snapshot rows are in path order."""
@@ -281,7 +300,8 @@ class Grouping:
         group = self._groups.get(k)
         if group is None:
             scorer = self.pair_score if self._pairs[2] is not None else None
-            group = build_group(self.snapshot, self.member_rows(k), k + 1, scorer)
+            rows = self.member_rows(k)
+            group = build_group(self.snapshot, rows, k + 1, scorer, self._central[rows])
             if keep:
                 self._groups[k] = group
         return group
@@ -291,17 +311,82 @@ class Grouping:
         return (self.group(k, keep=False) for k in range(len(self)))
 
 
-def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
-                scorer: Callable[[int, int], float | None] | None = None) -> Group:
-    """A group of the given snapshot rows: the representative is the member with the least total Hamming
-    distance to all others (ties: first path); the others follow by distance to it, then path."""
-    fps = snap.fingerprints[rows]
-    if len(rows) <= 4096:
+def representative_of(fps: np.ndarray, central: np.ndarray | None = None) -> int:
+    """The index of a group's representative among its members' fingerprints (in path order): of the
+    members `central` marks (paired with every other member; all when None or none), the one with the least
+    total Hamming distance to all others, the first path on a tie."""
+    if len(fps) <= 4096:
         totals = np.bitwise_count(fps[:, None] ^ fps[None, :]).sum(axis=1)
     else:  # bounded memory for huge groups: rows in chunks
         totals = np.concatenate([np.bitwise_count(fps[s:s + 1024, None] ^ fps[None, :]).sum(axis=1)
                                  for s in range(0, len(fps), 1024)])
-    rep = int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
+    if central is not None and central.any():
+        totals = np.where(central, totals, np.iinfo(np.int64).max)
+    return int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
+
+
+def centred_labels(labels: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group labels (from the connected components `labels` of the pairs i-j, each pair once) in which each
+    group of two or more has a centre paired with every other member, and which rows are such a centre.
+
+    A component with a member paired with all others is kept whole (found on whole arrays: a member's pair
+    count against its component's size). The others (chains through collages) are split greedily: the
+    member with the most partners among those left (ties: the first row, i.e. path) takes them as its group,
+    until no member left has a partner left; a member left over is in no group."""
+    n = len(labels)
+    degree = np.bincount(i, minlength=n) + np.bincount(j, minlength=n)
+    sizes = np.bincount(labels, minlength=n)
+    full = degree == sizes[labels] - 1
+    centred = np.zeros(len(sizes), dtype=bool)
+    centred[labels[full]] = True
+    chains = np.flatnonzero((sizes >= 3) & ~centred)
+    if not len(chains):
+        return labels, full & (sizes[labels] >= 2)
+    labels = labels.copy()
+    in_chain = np.isin(labels[i], chains)
+    partners: dict[int, set[int]] = {}
+    for a, b in zip(i[in_chain].tolist(), j[in_chain].tolist()):
+        partners.setdefault(a, set()).add(b)
+        partners.setdefault(b, set()).add(a)
+    fresh = len(sizes)  # labels from here on are new groups
+    members_of: dict[int, list[int]] = {}
+    for row in sorted(partners):
+        members_of.setdefault(int(labels[row]), []).append(row)
+    for rows in members_of.values():
+        left = set(rows)
+        count = {r: len(partners[r]) for r in rows}
+        heap = [(-count[r], r) for r in rows]
+        heapq.heapify(heap)
+        while heap:
+            c, centre = heapq.heappop(heap)
+            if centre not in left or -c != count[centre]:
+                continue  # taken, or its count fell since (a fresher entry is in the heap)
+            if count[centre] == 0:
+                break
+            group = {centre} | (partners[centre] & left)
+            left -= group
+            labels[list(group)] = fresh
+            fresh += 1
+            for r in group:
+                for p in partners[r] & left:
+                    count[p] -= 1
+                    heapq.heappush(heap, (-count[p], p))
+        for r in left:
+            labels[r] = fresh
+            fresh += 1
+    same = labels[i] == labels[j]
+    within = np.bincount(i[same], minlength=n) + np.bincount(j[same], minlength=n)
+    new_sizes = np.bincount(labels)
+    return labels, (within == new_sizes[labels] - 1) & (new_sizes[labels] >= 2)
+
+
+def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
+                scorer: Callable[[int, int], float | None] | None = None,
+                central: np.ndarray | None = None) -> Group:
+    """A group of the given snapshot rows: the representative is chosen by representative_of (a member
+    paired with every other one, the closest to all); the others follow by distance to it, then path."""
+    fps = snap.fingerprints[rows]
+    rep = representative_of(fps, central)
     dist = np.bitwise_count(fps ^ fps[rep]).astype(np.int64)
     order = sorted(range(len(rows)), key=lambda x: (x != rep, int(dist[x]), snap.paths[rows[x]]))
     rep_row = int(rows[rep])

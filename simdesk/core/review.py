@@ -197,11 +197,18 @@ class Review:
         for other in range(self.grouper.max_threshold + 1):
             self.grouping(other).row_groups  # noqa: B018 (memoised: where each document is, for a regroup)
 
-    def undecided(self, group: Group) -> list[Member]:
-        """The group's copies no decision covers (cleanup.undecided_members): neither kept nor queued, nor
-        seen by a keep mark of the group as they are now. A group with none is decided."""
+    def undecided(self, group: Group, threshold: int | None = None) -> list[Member]:
+        """The group's copies (a group at `threshold`) no decision covers (cleanup.undecided_members): neither
+        kept nor queued, nor seen by a keep mark of the group as they are now and paired with the copy kept.
+        A group with none is decided."""
         d = self.decisions
-        return undecided_members(group, d.keep, d.queued, d.reviewed)
+        return undecided_members(group, d.keep, d.queued, d.reviewed, self.paired(threshold))
+
+    def paired(self, threshold: int | None = None) -> Callable[[str, str], bool]:
+        """Whether two paths are a grouping pair at `threshold` (Grouping.paired): a keep mark decides for
+        the copies of the copy kept only."""
+        grouping = self.grouping(threshold)
+        return lambda a, b: grouping.paired(grouping.snapshot_row(a), grouping.snapshot_row(b))
 
     def decided(self, threshold: int | None = None) -> np.ndarray:
         """One flag per group at `threshold` (group k at k): every copy in it is decided. Only groups that
@@ -215,14 +222,15 @@ class Review:
         rows = [r for p in marked if (r := bisect.bisect_left(paths, p)) < len(paths) and paths[r] == p]
         groups = grouping.row_groups[np.asarray(rows, dtype=np.int64)]
         for k in np.unique(groups[groups >= 0]).tolist():
-            out[k] = not self.undecided(grouping.group(k))
+            out[k] = not self.undecided(grouping.group(k), threshold)
         return out
 
     def undecided_copies(self, group_ids: Iterable[int], threshold: int | None = None) -> int:
         """How many copies no decision covers in the groups with these ids (a clean-up's affected groups:
         CleanupPlan.survivors), at `threshold`."""
         grouping = self.grouping(threshold)
-        return sum(len(self.undecided(grouping.group(g - 1))) for g in set(group_ids) if 0 < g <= len(grouping))
+        return sum(len(self.undecided(grouping.group(g - 1), threshold)) for g in set(group_ids)
+                   if 0 < g <= len(grouping))
 
     def next_undecided(self, shown: Sequence[int], after: int | None = None,
                        threshold: int | None = None) -> int | None:
@@ -311,10 +319,11 @@ class Review:
 
     # -- clean-up, undo, export ---------------------------------------------------------------------------
     def plan_cleanup(self, threshold: int | None = None) -> CleanupPlan:
-        """What a clean-up removes at `threshold`: in a group with a copy kept, every other copy; in a group
-        with none kept, the queued copies, unless that is every copy (refused). See cleanup.plan_cleanup."""
+        """What a clean-up removes at `threshold`: in a group with a copy kept, every other copy paired with a
+        kept one; in a group with none kept, the queued copies, unless that is every copy (refused). See
+        cleanup.plan_cleanup."""
         return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued,
-                            reviewed=self.decisions.reviewed)
+                            reviewed=self.decisions.reviewed, paired=self.paired(threshold))
 
     def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
                  log: Path | None = None) -> CleanupReport:

@@ -1,4 +1,4 @@
-"""Grouping: connected components of the pairs within a threshold, against a plain union-find oracle."""
+"""Grouping: groups with a centre within the threshold of every member, against a plain union-find oracle."""
 from __future__ import annotations
 
 import numpy as np
@@ -41,7 +41,7 @@ def oracle_components(fps: list[int], t: int) -> set[frozenset[str]]:
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_groups_at_every_threshold_equal_the_union_find_oracle(seed):
+def test_groups_at_every_threshold_are_centred_parts_of_the_union_find_components(seed):
     rng = np.random.default_rng(seed)
     fps = []
     for c in rng.integers(0, 2**64, size=15, dtype=np.uint64).tolist():
@@ -55,7 +55,16 @@ def test_groups_at_every_threshold_equal_the_union_find_oracle(seed):
     for t in range(13):
         grouping = g.at(t)
         got = {frozenset(m.path for m in grp.members) for grp in grouping}
-        assert got == oracle_components(fps, t)
+        components = oracle_components(fps, t)
+        # a component in which one member is within t of every other is one group; any other (a chain) is
+        # split into groups each within one component, every member within t of its group's representative
+        for c in components:
+            rows = [int(p[1:4]) for p in c]
+            if any(all(bin(fps[x] ^ fps[y]).count("1") <= t for y in rows) for x in rows):
+                assert c in got
+        assert all(any(grp <= c for c in components) for grp in got)
+        assert all(m.distance <= t for grp in grouping for m in grp.members)
+        assert len(set().union(*got)) == sum(len(grp) for grp in got)  # no document in two groups
         sizes = [len(grp.members) for grp in grouping]
         assert sizes == sorted(sizes, reverse=True)
         assert grouping.documents_in_groups == sum(sizes)
@@ -187,3 +196,18 @@ def test_exact_copies_join_every_document_of_one_content_to_the_first_of_it():
         ["f000.txt", "f004.txt"], ["f001.txt", "f003.txt", "f005.txt"]]
     assert all(g.identical and all(m.score == 1.0 for m in g.members) for g in grouping)
     assert [len(x) for x in exact_copies(snapshot([1], ["a"]))] == [0, 0, 0]
+
+
+def test_a_chain_without_a_centre_splits_into_stars():
+    # a-b, b-c, c-d, d-e pair; a and e have nothing in common: no member pairs with all the others
+    snap = snapshot([0, 0b1111, 0b11111111, 0b111111111111, 0b1111111111111111])
+    i, j = np.array([0, 1, 2, 3]), np.array([1, 2, 3, 4])
+    grouping = Grouper(snap, i, j, np.zeros(4, dtype=np.int64)).at(0)
+    groups = [[m.path for m in g.members] for g in grouping]
+    assert groups == [["f001.txt", "f000.txt", "f002.txt"], ["f003.txt", "f004.txt"]]
+    assert all(grouping.paired(grouping.snapshot_row(g[0]), grouping.snapshot_row(p)) for g in groups for p in g[1:])
+    assert not grouping.paired(0, 2)
+    # a star around one member stays whole, and that member represents it however far its fingerprint is
+    star = Grouper(snap, np.array([0, 0, 0, 0]), np.array([1, 2, 3, 4]), np.zeros(4, dtype=np.int64)).at(0)
+    assert [[m.path for m in g.members][0] for g in star] == ["f000.txt"] and len(star.group(0).members) == 5
+    assert star.representatives.tolist() == [0]

@@ -345,3 +345,26 @@ def test_undo_puts_the_marks_back_and_saves_them(tmp_path):
     decisions.close()
     with Index(tmp_path / "i.sqlite") as index:
         assert index.keep_marks() == {a} and index.queued_for_trash() == {b}
+
+
+def test_a_keep_mark_never_decides_for_a_member_below_the_threshold_to_the_copy_kept(tmp_path):
+    """A collage of two whole poem notes pairs with each (a text found whole in one up to 4 times its size)
+    and represents the group; the two notes have nothing in common. Keeping one note decides for the
+    collage, which pairs with it, but not for the other note: it stays, and the plan says why."""
+    a = "床前明月光，疑是地上霜。举头望明月，低头思故乡。这首《静夜思》是李白客居扬州时所作，写出了游子思乡的情怀，千百年来传诵不衰。"
+    b = "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。孟浩然这首《春晓》写春日清晨的所见所闻，语言平易，意味深长。"
+    root = tmp_path / "notes"
+    root.mkdir()
+    for name, text in {"a.txt": a, "b.txt": b, "both.txt": a + "\n" + b}.items():
+        (root / name).write_text(text, encoding="utf-8")
+    with Index(tmp_path / "index.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    group = review.grouping().group(0)
+    assert [m.path for m in group.members][0] == "both.txt" and len(group.members) == 3
+    review.decisions.keep_only(group, "a.txt")
+    plan = review.plan_cleanup()
+    assert [r.path for r in plan.removals] == ["both.txt"]
+    assert plan.undecided == plan.below_kept == ((group.id, "b.txt"),)
+    assert [m.path for m in review.undecided(group)] == ["b.txt"] and not review.decided()[0]
+    review.decisions.set_queued("b.txt")  # the editor's own choice: queued, it goes
+    assert sorted(r.path for r in review.plan_cleanup().removals) == ["b.txt", "both.txt"]

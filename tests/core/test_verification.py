@@ -213,3 +213,27 @@ def test_one_template_filled_twice_is_not_a_copy_with_a_typo():
               ("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗")]
     for a, b in copies:
         assert text_similarity(a, b) >= 0.85, (a, b)
+
+
+def test_collages_do_not_chain_texts_that_are_not_copies_into_one_group(tmp_path):
+    """Two collages, each of two whole texts: A + B and B + C. Each collage pairs with both texts it holds
+    (a text found whole in one up to 4 times its size), and the pairs chain A to C through B (A / C: 0.08).
+    Groups are stars: every member reaches the threshold against the group's representative."""
+    a = "床前明月光，疑是地上霜。举头望明月，低头思故乡。这首《静夜思》是李白客居扬州时所作，写出了游子思乡的情怀，千百年来传诵不衰。"
+    b = "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。孟浩然这首《春晓》写春日清晨的所见所闻，语言平易，意味深长。"
+    c = "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。王之涣登鹳雀楼所作，前两句写景，后两句说理，气势雄浑。"
+    root = tmp_path / "poems"
+    files = {"a.txt": a, "b.txt": b, "c.txt": c, "collage1.txt": a + "\n" + b, "collage2.txt": b + "\n" + c}
+    write(root, files)
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        grouper = analyse(root, index, verify=VerifySettings(jobs=1))
+    grouping = grouper.at(grouper.max_threshold)
+    assert text_similarity(a, c) < 0.1
+    groups = [[m.path for m in g.members] for g in grouping]
+    assert sum(len(g) for g in groups) == 5 and len(groups) == 2  # one group of all five before
+    for g in grouping:
+        rep = g.members[0].path
+        for m in g.members[1:]:
+            assert m.score >= 0.7 and text_similarity(files[rep], files[m.path]) == m.score
+    assert not any({"a.txt", "c.txt"} <= {m.path for m in g.members} for g in grouping)
