@@ -44,6 +44,7 @@ BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
 # A window's comparison: the changed runs of the first rows within this, the others when they come into view
 # (refine). A 1 MB pair with 27,777 rows all changed (a re-flowed copy, raw) took 3.0 s with BUDGET_S.
 FIRST_VIEW_BUDGET_S = 0.15
+KEY_CHUNK = 200  # rows folded in one call (see _keys)
 HOPELESS_ROWS = 2000  # past this many rows, a line alignment with few shared rows skips Myers (see _align)
 LINE_TIMEOUT_S = 0.3  # the line alignment by diff-match-patch; then the one on anchors, if it gave up
 GAP_TIMEOUT_S = 0.05  # one gap between two anchor lines
@@ -226,12 +227,17 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
 
 
 def _keys(rows: list[str]) -> list[str]:
-    """Rows as compared: folded, without spaces. One fold of all the rows joined (fold keeps line breaks and
-    a row has none), 2-3x faster than a fold per row on a 1 MB text."""
-    folded = fold("\n".join(rows)).split("\n") if rows else []
-    if len(folded) != len(rows):  # never seen; a row-by-row fold is the definition
-        folded = [fold(row) for row in rows]
-    return ["".join(key.split()) for key in folded]
+    """Rows as compared: folded, without spaces. Folded KEY_CHUNK rows at a time, joined (fold keeps line
+    breaks and a row has none): faster than a fold per row, and no one call holds Python's lock for long
+    (OpenCC over a whole 1 MB text holds it ~40 ms, which the window's GUI thread would wait for)."""
+    keys: list[str] = []
+    for k in range(0, len(rows), KEY_CHUNK):
+        chunk = rows[k:k + KEY_CHUNK]
+        folded = fold("\n".join(chunk)).split("\n")
+        if len(folded) != len(chunk):  # never seen; a row-by-row fold is the definition
+            folded = [fold(row) for row in chunk]
+        keys.extend("".join(key.split()) for key in folded)
+    return keys
 
 
 def _encode(items: list[str], table: dict[str, str]) -> str:

@@ -94,7 +94,7 @@ class Rendered:
     label: str  # put before boilerplate rows
 
 
-RENDER_CHUNK_ROWS = 1000  # rows inserted at a time: Qt holds Python's lock during each call (~20 ms per chunk)
+RENDER_CHUNK_ROWS = 400  # rows inserted at a time: Qt holds Python's lock during each call (~8 ms per chunk)
 
 
 def pane_lines(result: SideBySide, side: str, label: str) -> list[str]:
