@@ -126,8 +126,14 @@ def all_runs(root: Path, peers: bool = True) -> list[Run]:
     return runs
 
 
+def false_groups(truth: dict, groups: list[list[str]]) -> int:
+    """Found groups that join files of more than one true group."""
+    return sum(len({truth[p].group for p in g if p in truth}) > 1 for g in groups)
+
+
 def table(root: Path, runs: list[Run]) -> tuple[str, dict]:
-    """A per-class table (P / R / F1 of each tool; files and true pairs per class) and the same as data."""
+    """A per-class table (P / R / F1 of each tool; files and true pairs per class; false groups: found
+    groups that join two true groups) and the same as data."""
     truth = load_truth(root)
     scored = {run.name: score_classes(truth, run.groups) for run in runs}
     classes = [c for c in next(iter(scored.values())) if c]  # "": files of a collection without classes
@@ -137,7 +143,9 @@ def table(root: Path, runs: list[Run]) -> tuple[str, dict]:
         first = scored[runs[0].name][klass]
         cells = "  ".join(f"{s.precision:>6.3f}{s.recall:>6.3f}{s.f1:>6.3f}  " for s in (scored[r.name][klass] for r in runs))
         lines.append(f"{klass:<10} {first.files:>6} {first.true_pairs:>6}  {cells}")
+    wrong = {run.name: false_groups(truth, run.groups) for run in runs}
+    lines.append(f"{'false grp':<10} {'':>6} {'':>6}  " + "  ".join(f"{wrong[run.name]:>20}" for run in runs))
     lines.append(f"{'seconds':<10} {'':>6} {'':>6}  " + "  ".join(f"{run.seconds:>20.1f}" for run in runs))
     data = {run.name: {k: asdict(v) | {"precision": v.precision, "recall": v.recall, "f1": v.f1}
-                       for k, v in scored[run.name].items()} | {"seconds": run.seconds} for run in runs}
+                       for k, v in scored[run.name].items()} | {"seconds": run.seconds, "false_groups": wrong[run.name]} for run in runs}
     return "\n".join(lines), data
