@@ -1,6 +1,7 @@
 """The built wheel runs on its own: `pip wheel .` of this checkout, installed into a fresh virtual environment
 (dependencies from pip's configured index and cache), carries every shipped file, and its `simdesk` command
-scans a folder and writes the demo collection from a working folder outside the checkout."""
+scans a folder, writes the demo collection and opens the window on a folder (its scan in a process of its
+own) from a working folder outside the checkout."""
 from __future__ import annotations
 
 import json
@@ -71,3 +72,8 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
 
     demo = Path(run([simdesk, "demo", str(tmp_path / "demo")], cwd=work, env=env).stdout.strip())
     assert len(list(demo.rglob("*.txt"))) > 300  # written from the shipped poems
+
+    # the window's scan runs in a process of its own, started by the installed `simdesk` command
+    shot = tmp_path / "window.png"
+    run([simdesk, "gui", str(folder), "--screenshot", str(shot)], cwd=work, env=env)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
