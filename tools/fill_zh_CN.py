@@ -232,6 +232,7 @@ ZH = {
     'In folder %1': '位于文件夹 %1',
     'On the command line: simdesk clean FOLDER %1': '命令行：simdesk clean 文件夹 %1',
     '; %1 groups left alone (no copy in the reference folder)': '；%1 个组未改动（参照文件夹中没有副本）',
+    '; %1 of them still have copies below the threshold to the copy kept': '；其中 %1 个组仍有副本与所保留的一份相似度低于阈值',
     'Applies to every group (%1)': '作用于所有组（%1 个）',
     'Applies to the %1 selected groups': '作用于选中的 %1 个组',
     'Applies to the %1 groups the filter shows': '作用于筛选后显示的 %1 个组',

@@ -306,15 +306,22 @@ class Review:
                 folder = folder.rpartition("/")[0]
         return sorted(out)
 
-    def apply_choices(self, chosen: Iterable[tuple[Group, str]]) -> None:
+    def apply_choices(self, chosen: Iterable[tuple[Group, str]], threshold: int | None = None) -> list[int]:
+        """Keep the chosen copy in each group (rule_choices' groups at `threshold`) and no other; the ids of the
+        groups where copies stay undecided: below the threshold to the copy kept (see undecided), so that a
+        count of groups a rule decided agrees with the review's counter."""
+        partly = []
         for group, path in chosen:
             self.decisions.keep_only(group, path)
+            if self.undecided(group, threshold):
+                partly.append(group.id)
+        return partly
 
     def keep_by_rule_everywhere(self, rule: str | KeepChain, threshold: int | None = None,
                                 keep_in: str | None = None) -> list[int]:
         """Keep one copy in every group by a rule (see rule_choices); returns the ids of groups left alone."""
         chosen, left_alone = self.rule_choices(rule, threshold, keep_in)
-        self.apply_choices(chosen)
+        self.apply_choices(chosen, threshold)
         return left_alone
 
     # -- clean-up, undo, export ---------------------------------------------------------------------------

@@ -382,18 +382,20 @@ class MainWindow(WindowMessages):
         """Apply a rule (one criterion or a chain, and a reference folder) to the selected groups, else the
         filtered ones, else every group at the current threshold (chosen off the GUI thread)."""
         if self.review is not None:
-            review = self.review
-            self.background.call(partial(review.rule_choices, rule, self.threshold_bar.value(), keep_in,
-                                         only=self.rule_scope()),
-                                 partial(self._apply_rule_choices, review))
+            review, threshold = self.review, self.threshold_bar.value()
+            self.background.call(partial(review.rule_choices, rule, threshold, keep_in, only=self.rule_scope()),
+                                 partial(self._apply_rule_choices, review, threshold))
 
-    def _apply_rule_choices(self, review: Review, choices) -> None:
+    def _apply_rule_choices(self, review: Review, threshold: int, choices) -> None:
         if review is self.review:
             chosen, left_alone = choices
             self._checkpoint()
-            review.apply_choices(chosen)
+            partly = review.apply_choices(chosen, threshold)
             self.groups_model.marks_changed()
             text = fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(chosen):,}")
+            if partly:
+                text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"),
+                             f"{len(partly):,}")
             if left_alone:
                 text += fill(self.tr("; %1 groups left alone (no copy in the reference folder)"),
                              f"{len(left_alone):,}")

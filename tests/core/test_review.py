@@ -366,5 +366,10 @@ def test_a_keep_mark_never_decides_for_a_member_below_the_threshold_to_the_copy_
     assert [r.path for r in plan.removals] == ["both.txt"]
     assert plan.undecided == plan.below_kept == ((group.id, "b.txt"),)
     assert [m.path for m in review.undecided(group)] == ["b.txt"] and not review.decided()[0]
+    # a rule's choices say which groups they leave with such copies, so a count of groups decided agrees
+    # with the review's counter: keeping the collage decides for both notes, keeping a note does not
+    assert review.apply_choices(review.rule_choices("largest")[0]) == []
+    assert review.decided()[0] and not review.undecided(group)
+    assert review.apply_choices([(group, "a.txt")]) == [group.id] and not review.decided()[0]
     review.decisions.set_queued("b.txt")  # the editor's own choice: queued, it goes
     assert sorted(r.path for r in review.plan_cleanup().removals) == ["b.txt", "both.txt"]

@@ -402,142 +402,147 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="244" />
+        <location filename="../../gui/main_window.py" line="252" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="149" />
+        <location filename="../../gui/main_window.py" line="157" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="165" />
+        <location filename="../../gui/main_window.py" line="173" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="172" />
+        <location filename="../../gui/main_window.py" line="180" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="199" />
+        <location filename="../../gui/main_window.py" line="207" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="200" />
+        <location filename="../../gui/main_window.py" line="208" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="277" />
+        <location filename="../../gui/main_window.py" line="287" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="306" />
+        <location filename="../../gui/main_window.py" line="316" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="322" />
+        <location filename="../../gui/main_window.py" line="334" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="334" />
+        <location filename="../../gui/main_window.py" line="346" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="336" />
+        <location filename="../../gui/main_window.py" line="348" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="384" />
+        <location filename="../../gui/main_window.py" line="395" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="386" />
+        <location filename="../../gui/main_window.py" line="397" />
+        <source>; %1 of them still have copies below the threshold to the copy kept</source>
+        <translation>；其中 %1 个组仍有副本与所保留的一份相似度低于阈值</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="400" />
         <source>; %1 groups left alone (no copy in the reference folder)</source>
         <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="412" />
+        <location filename="../../gui/main_window.py" line="426" />
         <source>Applies to every group (%1)</source>
         <translation>作用于所有组（%1 个）</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="414" />
+        <location filename="../../gui/main_window.py" line="428" />
         <source>Applies to the %1 selected groups</source>
         <translation>作用于选中的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="415" />
+        <location filename="../../gui/main_window.py" line="429" />
         <source>Applies to the %1 groups the filter shows</source>
         <translation>作用于筛选后显示的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="434" />
+        <location filename="../../gui/main_window.py" line="448" />
         <source>Reviewed %1 of %2 groups</source>
         <translation>已审阅 %1 / %2 组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="495" />
+        <location filename="../../gui/main_window.py" line="536" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="503" />
+        <location filename="../../gui/main_window.py" line="544" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="510" />
+        <location filename="../../gui/main_window.py" line="551" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="533" />
+        <location filename="../../gui/main_window.py" line="574" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="545" />
+        <location filename="../../gui/main_window.py" line="586" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="563" />
+        <location filename="../../gui/main_window.py" line="604" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="577" />
+        <location filename="../../gui/main_window.py" line="618" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="572" />
+        <location filename="../../gui/main_window.py" line="613" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="235" />
+        <location filename="../../gui/main_window.py" line="243" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="365" />
+        <location filename="../../gui/main_window.py" line="377" />
         <source>Every group shown is decided</source>
         <translation>显示的每个组都已决定</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="588" />
+        <location filename="../../gui/main_window.py" line="629" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
