@@ -403,11 +403,8 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
         for n, step in enumerate(steps):
             for chunk, result in pending:
                 if cancel.cancelled:
-                    for _, f in pending:
-                        if pool is not None:
-                            f.cancel()
                     if pool is not None:
-                        stop_workers(pool)
+                        stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
                     return out
                 profiles.update(zip(chunk, result.result() if pool is not None else fn(result)))
                 read += len(chunk)

@@ -242,8 +242,8 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
                             break
             finally:
                 if running:  # cancelled (or failing): what workers are still reading is not waited for
-                    stop_workers(pool)
-                pool.shutdown(wait=True, cancel_futures=True)
+                    stop_workers(pool)  # its futures end broken with the pool, none cancelled (see stop_workers)
+                pool.shutdown(wait=True, cancel_futures=not running)
     flush()
 
     report.force(Progress("saving", done, len(to_read), report.elapsed()))

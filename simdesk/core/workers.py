@@ -62,7 +62,9 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Kill the pool's worker processes at once (they only compute; the calling process does every write),
     so a cancel does not wait for a large file a worker is halfway through. Python 3.14 names this
-    `terminate_workers`; before it, the executor's process table is the only handle on them."""
+    `terminate_workers`; before it, the executor's process table is the only handle on them. The pool then
+    marks its pending futures broken: a future cancelled before that made Python 3.11's pool thread raise
+    InvalidStateError, so callers leave them as they are."""
     terminate = getattr(pool, "terminate_workers", None)
     if terminate is not None:
         terminate()
@@ -91,9 +93,7 @@ def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, can
     out = []
     for fut in futures:
         if cancel.cancelled:
-            for f in futures:
-                f.cancel()
-            stop_workers(pool)
+            stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
             return []
         out.append(fut.result())
         if on_chunk is not None:
