@@ -117,6 +117,11 @@ def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | Non
     keys = line_keys(text) if folded is None else folded_line_keys(folded)
     if len(keys) != len(text.splitlines()):  # a character that NFKC turns into a line break: leave the text whole
         return frozenset()
+    return _dropped(keys, boilerplate)
+
+
+def _dropped(keys: list[str], boilerplate: Collection[int]) -> frozenset[int]:
+    """boilerplate_lines from the keys of a text's lines (as many as its lines)."""
     drop = frozenset(k for k, key in enumerate(keys)
                      if MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS and line_hash(key) in boilerplate)
     if drop and sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
@@ -139,12 +144,11 @@ def without_frequent_lines(text: str, boilerplate: Collection[int]) -> tuple[str
     MIN_REST_CHARS key characters would remain: a text that is all notice is not gated)."""
     if len(boilerplate) == 0:
         return text, None
-    folded = fold(text)
-    drop = boilerplate_lines(text, boilerplate, folded)
-    keys = folded_line_keys(folded)
+    keys = folded_line_keys(fold(text))
     lines = text.splitlines()
-    if len(keys) != len(lines):
+    if len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
         return text, None
+    drop = _dropped(keys, boilerplate)
     kept = [k for k in range(len(lines)) if k not in drop]
     stripped = "\n".join(lines[k] for k in kept) if drop else text
     notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and line_hash(keys[k]) in boilerplate}

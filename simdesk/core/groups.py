@@ -229,16 +229,10 @@ class Grouping:
                 out[k] = rows[representative_of(self.snapshot.fingerprints[rows], self._central[rows])]
         return out
 
-    @cached_property
-    def _pair_codes(self) -> np.ndarray:
-        i, j, _ = self._pairs
-        n = np.int64(len(self.snapshot))
-        return np.sort(np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64))
-
     def paired(self, a: int, b: int) -> bool:
         """Whether two snapshot rows are a grouping pair at this threshold: a member is always paired with its
         group's representative, with another member not always."""
-        codes = self._pair_codes
+        codes = self._scores_by_pair[0]
         code = np.int64(min(a, b)) * np.int64(len(self.snapshot)) + np.int64(max(a, b))
         at = int(np.searchsorted(codes, code))
         return at < len(codes) and codes[at] == code
@@ -277,13 +271,14 @@ class Grouping:
         return self._members[s:s + self._counts[k]]
 
     @cached_property
-    def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray]:
-        """(sorted pair codes min * n + max, their scores): 16 bytes a pair where a dict took ~200."""
+    def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """(sorted pair codes min * n + max, their scores, None for plain pairs): 16 bytes a pair where a
+        dict took ~200; the codes also tell whether two rows are paired."""
         i, j, scores = self._pairs
         n = np.int64(len(self.snapshot))
         codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
         order = np.argsort(codes)
-        return codes[order], scores[order]
+        return codes[order], scores[order] if scores is not None else None
 
     def pair_score(self, a: int, b: int) -> float | None:
         """The verification score of two snapshot rows, when that pair was verified."""
