@@ -29,13 +29,12 @@ FIRST_SEED = 7
 
 def ensure_parts(root: Path, documents: int) -> list[Path]:
     """The collection of `documents` (rounded up to parts of PART) under root/seed-N, made in 2 processes."""
-    parts = [root / f"seed-{FIRST_SEED + k}" for k in range(max(1, -(-documents // PART)))]
-    missing = [p for p in parts if not (p / "truth.json").exists()]
+    seeds = [FIRST_SEED + k for k in range(max(1, -(-documents // PART)))]
+    missing = [(root / f"seed-{seed}", seed) for seed in seeds if not (root / f"seed-{seed}" / "truth.json").exists()]
     if missing:
         with ProcessPoolExecutor(2) as pool:
-            list(pool.map(corpus.build, missing, ["large"] * len(missing),
-                          [int(p.name.split("-")[1]) for p in missing]))
-    return parts
+            list(pool.map(corpus.build, [p for p, _ in missing], ["large"] * len(missing), [s for _, s in missing]))
+    return [root / f"seed-{seed}" for seed in seeds]
 
 
 def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
