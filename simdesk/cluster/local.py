@@ -14,10 +14,9 @@ from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, candidate_pairs, clean_fingerprint
-from simdesk.core.boilerplate import boilerplate_hits, boilerplate_set
+from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
 from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
-from simdesk.core.index import LineHashes
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Document, Problem
 from simdesk.core.verify import similarity
@@ -88,10 +87,11 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     verify = plan.verify
     per_doc = col.line_hashes()
     boilerplate = boilerplate_set(per_doc, len(col))
-    hits = boilerplate_hits(per_doc, boilerplate)
+    lines = LineHashes.of(per_doc)
+    hits = [hh for _, hh in lines.hits(without_notices(boilerplate))]  # notices stay in fingerprints
     wanted = {int(h) for hh in hits for h in hh.tolist()}
     if wanted:
-        line_votes = boilerplate_votes(wanted, LineHashes.of(per_doc), col.chars, lambda row: source.read_texts([col.items[row]])[0],
+        line_votes = boilerplate_votes(wanted, lines, col.chars, lambda row: source.read_texts([col.items[row]])[0],
                                        settings)
         for row, hh in enumerate(hits):
             if len(hh) and len(col.docs[row].votes):

@@ -29,8 +29,7 @@ from simdesk.core.minhash import CLUSTER, band_keys, signature
 from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
-from simdesk.core.index import LineHashes
-from simdesk.core.boilerplate import min_document_frequency
+from simdesk.core.boilerplate import LineHashes, min_document_frequency, without_notices
 from simdesk.core.features import FeatureSettings
 from simdesk.core.fingerprint import to_signed, to_unsigned
 from simdesk.core.groups import Grouper
@@ -237,7 +236,8 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
                                        LineHashes.of([np.frombuffer(r["lines"], dtype="<u4") for r in chosen]),
                                        np.array([r["chars"] for r in chosen], dtype=np.int64),
                                        lambda row: source.read_texts([_item_of(chosen[row])])[0], settings)
-    bp = np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate))
+    dropped = without_notices(boilerplate)  # notices stay in fingerprints
+    bp = np.fromiter(dropped, dtype=np.uint32, count=len(dropped))
 
     columns = docs.columns
 

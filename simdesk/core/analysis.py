@@ -30,7 +30,7 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -40,11 +40,11 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from simdesk.core.boilerplate import boilerplate_set, is_notice
+from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
 from simdesk.core.groups import Grouper, exact_copies
-from simdesk.core.index import Index, LineHashes, Snapshot
+from simdesk.core.index import Index, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
@@ -109,29 +109,6 @@ def _maybe_pool(jobs: int, texts: int):
         yield pool
 
 
-def _holding(lines: LineHashes, hashes: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Which of `lines.values` are among `hashes` (bool), and how many of each row's are (one vectorised test:
-    a binary search in the few thousand sorted hashes, 3.4x faster than np.isin's sort of all 3.6 M values of
-    200,000 documents)."""
-    wanted = np.sort(np.fromiter(hashes, dtype=np.uint32, count=len(hashes)))
-    at = np.minimum(np.searchsorted(wanted, lines.values), max(len(wanted) - 1, 0))
-    mask = wanted[at] == lines.values if len(wanted) else np.zeros(len(lines.values), dtype=bool)
-    before = np.concatenate([[0], np.cumsum(mask)])
-    return mask, before[lines.bounds[1:]] - before[lines.bounds[:-1]]
-
-
-def _hits(lines: LineHashes, boilerplate: frozenset[int], rows: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """For each of the given rows, the row and the boilerplate hashes among its line hashes."""
-    mask, counts = _holding(lines, boilerplate)
-    empty = lines.values[:0]
-    for row in rows.tolist():
-        if counts[row]:
-            b0, b1 = lines.bounds[row], lines.bounds[row + 1]
-            yield row, lines.values[b0:b1][mask[b0:b1]]
-        else:
-            yield row, empty
-
-
 def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> float:
     """The similarity of two texts, 0..1: verify.similarity of their profiles without boilerplate (and limited
     by the notices they hold), the one figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
@@ -143,7 +120,7 @@ def boilerplate_sources(wanted: set[int], lines: LineHashes, chars: np.ndarray) 
     """Where each wanted boilerplate line's votes are computed: the shortest document that has it (`chars`:
     each document's length), as {row: the wanted hashes read from that row}."""
     rows = np.repeat(np.arange(len(lines)), np.diff(lines.bounds))
-    has = _holding(lines, wanted)[0]
+    has = lines.holding(wanted)[0]
     hashes, rows = lines.values[has], rows[has]
     order = np.lexsort((rows, chars[rows]))  # the shortest document first (ties: the first row)
     first_hash, first = np.unique(hashes[order], return_index=True)
@@ -200,9 +177,11 @@ def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], 
     return out
 
 
-def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: frozenset[int],
+def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot,
+                       state: tuple[LineHashes, np.ndarray, np.ndarray], boilerplate: frozenset[int],
                        settings: FeatureSettings, jobs: int = 0) -> np.ndarray:
-    """Each document's fingerprint without its boilerplate lines, stored in the index.
+    """Each document's fingerprint without its boilerplate lines, stored in the index (`state`:
+    Index.analysis_state(), read once by the caller).
 
     SimHash votes add up over a text's parts, so a document's boilerplate-free fingerprint is the sign of
     its votes minus the votes of its boilerplate lines: only one document per boilerplate line is read
@@ -212,14 +191,14 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
     in the fingerprint: a document whose notices changed gets its plain fingerprint again, and so its pairs
     are scored again (set_clean_fingerprints).
     """
-    lines, clean, stored = index.analysis_state()
+    lines, clean, stored = state
     fps = stored.copy()
+    before = index.clean_boilerplate()
     updates: list[tuple[int, int | None]] = []
     todo: list[tuple[int, np.ndarray]] = []
     # a flagged document keeps its clean fingerprint unless it holds a line that became or ceased to be boilerplate
-    need = ~clean | (_holding(lines, index.clean_boilerplate() ^ boilerplate)[1] > 0)
-    for row, hits in _hits(lines, boilerplate, np.flatnonzero(need)):
-        hits = hits[~is_notice(hits)]
+    need = ~clean | (lines.holding(before ^ boilerplate)[1] > 0)
+    for row, hits in lines.hits(without_notices(boilerplate), np.flatnonzero(need)):
         if len(hits):
             todo.append((row, hits))
         else:
@@ -238,7 +217,7 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
                 fp = clean_fingerprint(tallies[row], hits, votes_of_lines, int(snap.fingerprints[row]))
                 fps[row] = np.uint64(fp)
                 updates.append((int(snap.ids[row]), fp))
-    if updates or index.clean_boilerplate() != boilerplate:
+    if updates or before != boilerplate:
         index.set_clean_fingerprints(updates, boilerplate)
     index.drop_scan_votes()
     return fps
@@ -246,10 +225,9 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot, boilerplate: 
 
 def clean_fingerprint(packed_votes: bytes, hits: np.ndarray, line_votes: dict[int, np.ndarray], plain: int) -> int:
     """A document's fingerprint without its boilerplate lines: its stored votes (fingerprint.pack_votes) minus
-    the votes of the boilerplate lines it holds (`hits`), or `plain` for a document of nothing but
-    boilerplate (what is left is the rounding of the stored votes, under 1e-3 of their largest). Notices among
-    `hits` (boilerplate.is_notice) are not subtracted: they stay in fingerprints."""
-    hits = hits[~is_notice(hits)]
+    the votes of the boilerplate lines it holds (`hits`, without notices: they stay in fingerprints, see
+    boilerplate.without_notices), or `plain` for a document of nothing but boilerplate (what is left is the
+    rounding of the stored votes, under 1e-3 of their largest)."""
     if not len(hits):
         return plain
     whole = unpack_votes(packed_votes)
@@ -519,12 +497,14 @@ def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.nd
     return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
 
 
-def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY) -> Grouper:
+def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Snapshot | None = None,
+                 boilerplate: frozenset[int] | None = None) -> Grouper:
     """The verified groups an index holds without analysing anything: the pairs scored by earlier analyses
     (kept in the index) and the identical copies (scored 1.0, as verification scores them), at the
     distances of the fingerprints their pairs were searched with. What a cancelled scan shows: whole-array
-    work and three reads of the index (0.3 s at 20,000 documents), where an analysis takes a minute."""
-    snap = index.snapshot()
+    work and three reads of the index (0.3 s at 20,000 documents), where an analysis takes a minute. An
+    analysis passes the snapshot and the boilerplate it read (`snap`, `boilerplate`: else read here)."""
+    snap = index.snapshot() if snap is None else snap
     paired, known = index.paired_fingerprints()
     fps = np.where(known, paired, snap.fingerprints)
     kept = index.scores()
@@ -551,7 +531,8 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY) -> Group
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=s, min_score=verify.min_score, boilerplate=collection_boilerplate(index, len(snap)))
+                   scores=s, min_score=verify.min_score,
+                   boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate)
 
 
 def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
@@ -577,10 +558,13 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
             index.set_meta("verify_rules", rules)
     cancel = cancel or CancelToken()
     report("boilerplate")
-    boilerplate = collection_boilerplate(index, len(snap))
-    fps = clean_fingerprints(texts, index, snap, boilerplate, settings, verify.jobs)
+    state = index.analysis_state()
+    # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
+    boilerplate = boilerplate_set([state[0].values], len(snap))
+    fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs)
+    del state
     if cancel.cancelled:
-        return kept_grouper(index, verify)
+        return kept_grouper(index, verify, snap, boilerplate)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()
@@ -593,11 +577,11 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         found = candidate_pairs(fps, snap.chars, verify)
         i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
     if cancel.cancelled:
-        return kept_grouper(index, verify)
+        return kept_grouper(index, verify, snap, boilerplate)
     beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
     scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
-        return kept_grouper(index, verify)
+        return kept_grouper(index, verify, snap, boilerplate)
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))

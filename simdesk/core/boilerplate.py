@@ -18,7 +18,8 @@ one sorted array per document (`line_hashes`, kept in the index) and one set per
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 
 import mmh3
 import numpy as np
@@ -98,14 +99,54 @@ def boilerplate_set(per_document: Iterable[np.ndarray], documents: int) -> froze
     return frozenset(values[counts >= min_document_frequency(documents)].tolist())
 
 
-def boilerplate_hits(per_document: list[np.ndarray], boilerplate: frozenset[int]) -> list[np.ndarray]:
-    """For each document, the frequent hashes (boilerplate and notices) among its line hashes (one vectorised
-    pass)."""
-    if not per_document:
-        return []
-    mask = np.isin(np.concatenate(per_document), np.fromiter(boilerplate, dtype=np.uint32, count=len(boilerplate)))
-    bounds = np.cumsum([len(a) for a in per_document])[:-1]
-    return [hashes[m] for hashes, m in zip(per_document, np.split(mask, bounds))]
+def without_notices(boilerplate: Collection[int]) -> frozenset[int]:
+    """The boilerplate lines of a set of frequent line hashes: those dropped from texts (not notices)."""
+    return frozenset(h for h in boilerplate if not h & 1)
+
+
+@dataclass(frozen=True)
+class LineHashes:
+    """The candidate boilerplate line hashes of many documents in one array: row i's are
+    values[bounds[i]:bounds[i + 1]] (sorted uint32)."""
+
+    values: np.ndarray  # uint32
+    bounds: np.ndarray  # int64, one more than the rows
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def row(self, i: int) -> np.ndarray:
+        return self.values[self.bounds[i]:self.bounds[i + 1]]
+
+    @classmethod
+    def of(cls, per_document: list[np.ndarray]) -> LineHashes:
+        bounds = np.zeros(len(per_document) + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in per_document], out=bounds[1:])
+        values = np.concatenate(per_document) if per_document else np.empty(0, dtype=np.uint32)
+        return cls(values.astype(np.uint32, copy=False), bounds)
+
+    def holding(self, hashes: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Which of `values` are among `hashes` (bool), and how many of each row's are: one vectorised test, a
+        binary search in the few thousand sorted hashes (3.4x faster than np.isin's sort of all 3.6 M values of
+        200,000 documents)."""
+        wanted = np.sort(np.fromiter(hashes, dtype=np.uint32, count=len(hashes)))
+        if not len(wanted):
+            return np.zeros(len(self.values), dtype=bool), np.zeros(len(self), dtype=np.int64)
+        at = np.minimum(np.searchsorted(wanted, self.values), len(wanted) - 1)
+        mask = wanted[at] == self.values
+        before = np.concatenate([[0], np.cumsum(mask)])
+        return mask, before[self.bounds[1:]] - before[self.bounds[:-1]]
+
+    def hits(self, hashes: Collection[int], rows: np.ndarray | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """For each of `rows` (every row when None), the row and its line hashes among `hashes`."""
+        mask, counts = self.holding(hashes)
+        empty = self.values[:0]
+        for row in (range(len(self)) if rows is None else rows.tolist()):
+            if counts[row]:
+                b0, b1 = self.bounds[row], self.bounds[row + 1]
+                yield row, self.values[b0:b1][mask[b0:b1]]
+            else:
+                yield row, empty
 
 
 def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | None = None) -> frozenset[int]:

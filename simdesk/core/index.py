@@ -24,7 +24,7 @@ import numpy as np
 import sqlite_utils
 from sqlite_utils.db import ForeignKey
 
-from simdesk.core.boilerplate import boilerplate_set
+from simdesk.core.boilerplate import LineHashes, boilerplate_set
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem
 
@@ -152,10 +152,8 @@ def _from_8(db: sqlite_utils.Database) -> None:
                         "ON l.doc_id = d.id WHERE d.size >= 0").fetchall()
     lines = LineHashes.of([np.frombuffer(blob, dtype="<u4") for _, _, blob in rows])
     found = boilerplate_set([lines.values], len(rows))  # each row's hashes are unique: the flat array counts
-    hit = np.isin(lines.values, np.fromiter(found, dtype=np.uint32, count=len(found)))
     flagged = []
-    for row, (doc_id, key, _) in enumerate(rows):
-        hits = lines.row(row)[hit[lines.bounds[row]:lines.bounds[row + 1]]]
+    for (doc_id, key, _), (_, hits) in zip(rows, lines.hits(found)):
         # the key schema 8 stored: blake2b (8 bytes) of the hits as a signed integer, 0 for none, NULL: not yet
         expected = to_signed(int.from_bytes(hashlib.blake2b(hits.astype("<u4").tobytes(), digest_size=8)
                                             .digest(), "big")) if len(hits) else 0
@@ -193,28 +191,6 @@ def _within_bits(value: int, bits: int) -> list[int]:
                 mask |= 1 << p
             out.append(value ^ mask)
     return out
-
-
-@dataclass(frozen=True)
-class LineHashes:
-    """The candidate boilerplate line hashes of many documents in one array: row i's are
-    values[bounds[i]:bounds[i + 1]] (sorted uint32)."""
-
-    values: np.ndarray  # uint32
-    bounds: np.ndarray  # int64, one more than the rows
-
-    def __len__(self) -> int:
-        return len(self.bounds) - 1
-
-    def row(self, i: int) -> np.ndarray:
-        return self.values[self.bounds[i]:self.bounds[i + 1]]
-
-    @classmethod
-    def of(cls, per_document: list[np.ndarray]) -> LineHashes:
-        bounds = np.zeros(len(per_document) + 1, dtype=np.int64)
-        np.cumsum([len(a) for a in per_document], out=bounds[1:])
-        values = np.concatenate(per_document) if per_document else np.empty(0, dtype=np.uint32)
-        return cls(values.astype(np.uint32, copy=False), bounds)
 
 
 @dataclass(frozen=True)
