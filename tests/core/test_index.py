@@ -1,14 +1,18 @@
-"""The SQLite segment index on a real file: near() equals a brute-force scan for every radius 0..16."""
+"""The SQLite segment index on a real file: near() equals a brute-force scan for every radius 0..16, and the
+segment table its triggers keep equals the one built from the documents after inserts, changed fingerprints,
+moves and deletions, for document ids of every entry width."""
 from __future__ import annotations
 
 import sqlite3
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.documents import content_hash
 from simdesk.core.fingerprint import hamming
-from simdesk.core.index import SCHEMA_VERSION, Index, blocks_of
+from simdesk.core.index import (MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, Index, _segment_ids,
+                                blocks_of)
 from simdesk.core.records import Document, Problem
 
 
@@ -47,6 +51,54 @@ def test_near_equals_brute_force(tmp_path, seed, radius):
             assert got == expected
 
 
+def segment_entries(index: Index) -> set[tuple[int, int]]:
+    """(key, entry) of every posting of the segment table."""
+    return {(key, int(x)) for key, docs in index.conn.execute("SELECT key, docs FROM segments")
+            for x in _segment_ids(docs)}
+
+
+def expected_entries(index: Index) -> set[tuple[int, int]]:
+    """The postings of every document row, computed from its fingerprint."""
+    low = (1 << SEGMENT_LOW_BITS) - 1
+    out = set()
+    for doc_id, fp in index.conn.execute("SELECT id, fingerprint FROM documents"):
+        for k, value in enumerate(blocks_of(fp & (2**64 - 1))):
+            key = (k << (16 - SEGMENT_LOW_BITS)) | (value >> SEGMENT_LOW_BITS)
+            out.add((key, (doc_id << SEGMENT_LOW_BITS) | (value & low)))
+    return out
+
+
+def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
+    rng = np.random.default_rng(5)
+    fps = clustered(rng, 6, 5, 6)
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents(doc(f"d{k:03d}", fp) for k, fp in enumerate(fps))
+            # ids whose entries take 3, 4 and 5 bytes (a lead character past the surrogates), and the largest
+            for doc_id in (30_000, 900_000, MAX_DOCUMENT_ID - 1):
+                index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, encoding, chars, "
+                                   "fingerprint) VALUES (?, ?, 1, 1, x'00', NULL, 1, ?)",
+                                   (doc_id, f"big{doc_id}", int(rng.integers(-2**63, 2**63 - 1))))
+        assert segment_entries(index) == expected_entries(index)
+        with index.transaction():
+            changed = [doc(f"d{k:03d}", fp ^ (1 << (k % 64)), "changed") for k, fp in enumerate(fps[:10])]
+            index.upsert_documents(changed + [doc("d001", fps[1])])  # and one changed back
+            index.delete_paths(["d011", "d012", "big900000"])
+            index.move_document("d013", "moved", 10, 2)
+            index.mark_all_stale()
+        assert segment_entries(index) == expected_entries(index)
+        with index.transaction():
+            index.upsert_documents(doc(f"d{k:03d}", fp) for k, fp in enumerate(fps) if k not in (11, 12, 13))
+        live = {d.path: d.fingerprint for d in index.documents()}
+        for query in (fps[0], fps[3] ^ 0b1011, 0):
+            for radius in (0, 5, 12):
+                assert {(d.path, dist) for d, dist in index.near(query, radius)} == \
+                    {(p, hamming(fp, query)) for p, fp in live.items() if hamming(fp, query) <= radius}
+        with pytest.raises(sqlite3.IntegrityError, match="more documents than it can"), index.transaction():
+            index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, chars, fingerprint) "
+                               "VALUES (?, 'too far', 1, 1, x'00', 1, 0)", (MAX_DOCUMENT_ID,))
+
+
 def test_near_orders_by_distance(tmp_path):
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():
@@ -55,14 +107,16 @@ def test_near_orders_by_distance(tmp_path):
 
 
 def test_documents_round_trip_including_high_bit_fingerprints(tmp_path):
-    docs = [doc("a", 2**64 - 1), doc("b", 2**63), doc("c", 12345)]
+    docs = [doc("a", 2**64 - 1), doc("b", 2**63), doc("c", 12345),
+            Document("d", 10, 1, content_hash(b"d"), "gb18030", 5, 7)]
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():
             index.upsert_documents(docs)
         assert sorted(index.documents(), key=lambda d: d.path) == docs
         snap = index.snapshot()
         assert snap.fingerprints.dtype == np.uint64
-        assert [int(x) for x in snap.fingerprints] == [2**64 - 1, 2**63, 12345]
+        assert [int(x) for x in snap.fingerprints] == [2**64 - 1, 2**63, 12345, 7]
+        assert snap.encodings == ["utf-8", "utf-8", "utf-8", "gb18030"] and index.document("d") == docs[3]
 
 
 def test_index_is_wal_and_reopens_with_its_data(tmp_path):

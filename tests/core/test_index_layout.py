@@ -1,8 +1,9 @@
 """The index's layout: SimHash votes are not kept in the file, nor a key per document of the boilerplate its
 clean fingerprint was computed without (one set for the index); indexes of the previous layouts (schema 7,
-votes stored per document; schema 8, a clean key per document) are migrated in place with their decisions,
-and rescans and the verified grouping give what a fresh index gives, also when the boilerplate changes after
-the index was reopened (votes computed again from the texts)."""
+votes stored per document; schema 8, a clean key per document; schema 9, four expression indexes on the
+fingerprint's blocks and every encoding spelled out) are migrated in place with their decisions, and rescans
+and the verified grouping give what a fresh index gives, also when the boilerplate changes after the index
+was reopened (votes computed again from the texts)."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +15,7 @@ import numpy as np
 from simdesk.core.analysis import VerifySettings, analyse
 from simdesk.core.documents import read_text_file
 from simdesk.core.features import DEFAULT_FEATURES
-from simdesk.core.index import Index
+from simdesk.core.index import SCHEMA_VERSION, Index
 from simdesk.core.records import MAX_FILE_BYTES, ScanOptions
 from simdesk.core.scan import scan, text_document
 
@@ -26,10 +27,29 @@ SCHEMA_7_INPUTS = ('CREATE TABLE "boilerplate_inputs" (\n   "doc_id" INTEGER PRI
 VERIFY = VerifySettings(jobs=1)
 
 
+def as_schema_9(db) -> None:
+    """Rewrite a closed index in the layout of schema 9: an expression index on each block of the fingerprint
+    instead of the segment table and its triggers, and the encoding a NOT NULL column holding every name."""
+    conn = sqlite3.connect(db)
+    for name in ("segments_add", "segments_remove", "segments_move"):
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE segments")
+    for k in range(4):
+        conn.execute(f"CREATE INDEX documents_b{k} ON documents(((fingerprint >> {16 * k}) & 65535))")
+    conn.execute("ALTER TABLE documents ADD COLUMN spelled TEXT NOT NULL DEFAULT ''")
+    conn.execute("UPDATE documents SET spelled = coalesce(encoding, 'utf-8')")
+    conn.execute("ALTER TABLE documents DROP COLUMN encoding")
+    conn.execute("ALTER TABLE documents RENAME COLUMN spelled TO encoding")
+    conn.execute("UPDATE simdesk_meta SET value = '9' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
 def as_schema_8(db) -> None:
     """Rewrite a closed index in the layout of schema 8: each document's clean key (blake2b of the boilerplate
     hashes its clean fingerprint was computed without, as a signed integer; 0: none; NULL: not computed)
     instead of the flag and the index's one set."""
+    as_schema_9(db)
     conn = sqlite3.connect(db)
     stored = np.array(sorted(h for (h,) in conn.execute("SELECT hash FROM clean_boilerplate")), dtype=np.uint32)
     rows = conn.execute("SELECT d.id, d.clean, coalesce(l.hashes, x'') FROM documents d "
@@ -124,7 +144,7 @@ def test_a_schema_7_index_is_migrated_in_place_and_keeps_decisions_scores_and_gr
     as_schema_7(db, root)
 
     with Index(db) as index:
-        assert not index.rebuilt and index.meta("schema_version") == "9"
+        assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
         assert "boilerplate_inputs" not in index.db.table_names()
         assert list(index.documents()) == documents and index.scores() == scores
         assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
@@ -169,7 +189,7 @@ def test_a_schema_8_index_is_migrated_in_place_and_its_clean_fingerprints_kept(t
     conn.close()
 
     with Index(db) as index:
-        assert not index.rebuilt and index.meta("schema_version") == "9"
+        assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
         assert index.clean_boilerplate() == boilerplate and index.scores() == scores
         lines, clean, stored = index.analysis_state()
         paths = index.snapshot().paths
@@ -178,6 +198,37 @@ def test_a_schema_8_index_is_migrated_in_place_and_its_clean_fingerprints_kept(t
         assert groups(analyse(root, index, verify=VERIFY)) == before
         assert index.analysis_state()[1].all()
     assert (before, dict(zip(paths, fps.tolist()))) == fresh(root, tmp_path / "fresh.sqlite")
+
+
+def test_a_schema_9_index_is_migrated_in_place_with_its_decisions_and_a_segment_table(tmp_path):
+    """The block indexes give way to the segment table (near() as before), the common encoding to NULL; ids,
+    documents, scores, boilerplate-free fingerprints and every decision stay, and nothing is read again."""
+    root, files, db, before = sayings_with_a_footer(tmp_path)
+    (root / "gbk.txt").write_bytes("另一篇文章，用国标码保存，与其他文章都不相同。".encode("gb18030"))
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        analyse(root, index, verify=VERIFY)
+        index.set_queued_for_trash("s00.txt", True)
+        index.ignore_pair("s01.txt", "s02.txt")
+        index.set_reviewed("plain.txt", {"s00.txt": "seen"})
+        kept = (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(), index.stored_states())
+        near = {fp: index.near(fp, 12) for fp in (d.fingerprint for d in kept[0][:3])}
+    assert {d.encoding for d in kept[0]} == {"utf-8", "gb18030"}
+    as_schema_9(db)
+
+    with Index(db) as index:
+        assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
+        assert [i.name for i in index.db.table("documents").indexes] == ["documents_path"]
+        assert (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(),
+                index.stored_states()) == kept
+        assert {fp: index.near(fp, 12) for fp in near} == near
+        assert index.conn.execute("SELECT count(*) FROM documents WHERE encoding = 'utf-8'").fetchone()[0] == 0
+        assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
+        assert index.ignored_pairs() == {("s01.txt", "s02.txt")}
+        assert index.reviewed() == {"plain.txt": {"s00.txt": "seen"}}
+        rescan = scan(root, index, ScanOptions(jobs=1))
+        assert rescan.stats.unchanged == len(files) + 1 and rescan.stats.new == rescan.stats.changed == 0
+        assert groups(analyse(root, index, verify=VERIFY)) == before
 
 
 def analysed(root, index) -> tuple[dict[tuple[str, str], float], dict[str, int]]:

@@ -1,5 +1,5 @@
 """An index of an older or newer layout is rebuilt with a message the editor sees (never misread), its
-decisions migrated; a database that is not a simdesk index is refused and left byte for byte as it was;
+decisions migrated; the previous layout (schema 9) is migrated in place, silently, with its decisions; a database that is not a simdesk index is refused and left byte for byte as it was;
 other feature settings re-fingerprint."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from simdesk.core.features import FeatureSettings
 from simdesk.core.index import SCHEMA_VERSION, Index
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
+from tests.core.test_index_layout import as_schema_9
 from tests.reliability.conftest import scan_json, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
@@ -60,6 +61,28 @@ def test_an_older_schema_is_rebuilt_with_a_message_on_stderr(tmp_path):
         assert index.document("a.txt").content_hash != "stale" and index.document("a.txt").fingerprint != 7
         assert not index.rebuilt  # rebuilt once; the message is not repeated
         assert index.keep_marks() == {"a.txt"}  # the decision outlived the new layout
+    again = simdesk("scan", root, "--threshold", "3", "--db", db)
+    assert "another version" not in again.stderr and "3 unchanged" in again.stderr
+
+
+def test_a_schema_9_index_is_migrated_in_place_through_the_cli_with_its_decisions(tmp_path):
+    root, _ = folder_with_v1_index(tmp_path)
+    db = tmp_path / "nine.sqlite"
+    with Index(db) as index:
+        scan(root, index, ScanOptions(jobs=1))
+        index.set_keep("a.txt", True)
+        index.set_reviewed("a.txt", {"b.txt": index.document("b.txt").content_hash})
+        index.set_queued_for_trash("b.txt", True)
+        index.ignore_pair("a.txt", "c.txt")
+    as_schema_9(db)
+    before = simdesk("query", root, root / "b.txt", "--threshold", "16", "--db", db, "--format", "json")
+    assert before.returncode == 0 and "another version" not in before.stderr
+    with Index(db) as index:
+        assert index.meta("schema_version") == str(SCHEMA_VERSION) and not index.rebuilt
+        assert index.keep_marks() == {"a.txt"} and index.queued_for_trash() == {"b.txt"}
+        assert index.ignored_pairs() == {("a.txt", "c.txt")} and list(index.reviewed()["a.txt"]) == ["b.txt"]
+    matches = {m["path"]: m["distance"] for m in json.loads(before.stdout)["matches"]}
+    assert matches["b.txt"] == 0 and "a.txt" in matches
     again = simdesk("scan", root, "--threshold", "3", "--db", db)
     assert "another version" not in again.stderr and "3 unchanged" in again.stderr
 
