@@ -41,6 +41,11 @@ PACK_FROM_ROWS = 20_000  # documents written on one connection before packing th
 # documents with 4 low bits, 23.3 with 3, 36.2 with none, against 43.2 for four expression indexes; 3 keeps room
 # for 17.6 M document ids (MAX_DOCUMENT_ID) and rows of ~500 B at a million documents.
 SEGMENT_LOW_BITS = 3
+# Bytes kept of each 32-bit MinHash band key (minhash.text_bands), the low ones: 48 B a document instead of 64.
+# At 200,000 documents (the large collection) 24-bit keys made 377,248 band pairs instead of 358,076 and
+# 152,357 instead of 151,235 past the single-band gate: none lost, 1,122 more to verify, all rejected (highest
+# similarity 0.16), 0.7% of the candidates; ~25 times as many at a million (random pairs grow as the square).
+BAND_KEY_BYTES = 3
 COMMON_ENCODING = "utf-8"  # stored as NULL (0 bytes; 80% of the medium collection's documents)
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -75,8 +80,8 @@ TABLES: dict[str, dict] = {
     # boilerplate changes later has its votes computed again from its text.
     "line_hashes": dict(columns={"doc_id": int, "hashes": bytes}, pk="doc_id", not_null={"hashes"},
                         foreign_keys=[_cascade("line_hashes", "doc_id")]),
-    # MinHash band keys of each document with shingles (minhash.text_bands: 16 x 4 B), the second candidate
-    # source; a table of their own keeps the documents' rows as small as they were
+    # MinHash band keys of each document with shingles (minhash.text_bands, 16 keys of BAND_KEY_BYTES each), the
+    # second candidate source; a table of their own keeps the documents' rows as small as they were
     "minhash_bands": dict(columns={"doc_id": int, "keys": bytes}, pk="doc_id", not_null={"keys"},
                           foreign_keys=[_cascade("minhash_bands", "doc_id")]),
     # the boilerplate line hashes the documents flagged `clean` were fingerprinted without: one set for the
@@ -246,8 +251,8 @@ def _from_8(db: sqlite_utils.Database) -> None:
 
 def _from_9(db: sqlite_utils.Database) -> None:
     """Schema 9 -> 10: the four expression indexes on the fingerprint's blocks give way to the segment table of
-    posting lists (kept by triggers from then on), and the common encoding is stored as NULL. Documents, their
-    ids, fingerprints, scores and decisions stay; nothing is read again."""
+    posting lists (kept by triggers from then on), the common encoding is stored as NULL and band keys as
+    BAND_KEY_BYTES bytes. Documents, their ids, fingerprints, scores and decisions stay; nothing is read again."""
     conn = db.conn
     for k in range(4):
         conn.execute(f"DROP INDEX IF EXISTS documents_b{k}")
@@ -260,6 +265,11 @@ def _from_9(db: sqlite_utils.Database) -> None:
     spec = TABLES["segments"]
     db.table("segments").create(spec["columns"], pk=spec["pk"], not_null=spec["not_null"])
     conn.execute(SEGMENTS_FROM_DOCUMENTS)
+    # schema 9 kept 16 keys of 4 bytes (minhash.DESKTOP); the low BAND_KEY_BYTES of each stay. A pair whose keys
+    # agree only in those bytes becomes a candidate when one of the two next changes (the kept pairs are not
+    # searched again for it: such pairs are random and the verification rejects them, see BAND_KEY_BYTES)
+    low = " || ".join(f"substr(keys, {4 * band + 1}, {BAND_KEY_BYTES})" for band in range(16))
+    conn.execute(f"UPDATE minhash_bands SET keys = CAST({low} AS BLOB) WHERE length(keys) = 64")
 
 
 # Layouts read in place (a stored schema version -> the step from it and the version it gives, up to this one);
@@ -281,6 +291,11 @@ def _segment_values(fingerprint: int, bits: int) -> np.ndarray:
     segment row's key is such a value >> SEGMENT_LOW_BITS, and its entry's low bits complete it."""
     return np.unique(np.array([(k << 16) | v for k, value in enumerate(blocks_of(fingerprint))
                                for v in _within_bits(value, bits)], dtype=np.int64))
+
+
+def _stored_keys(bands: bytes) -> bytes:
+    """Band keys as the index keeps them: the low BAND_KEY_BYTES bytes of each little-endian uint32 key."""
+    return np.frombuffer(bands, dtype=np.uint8).reshape(-1, 4)[:, :BAND_KEY_BYTES].tobytes()
 
 
 def _within_bits(value: int, bits: int) -> list[int]:
@@ -547,7 +562,7 @@ class Index:
             "DELETE FROM line_hashes WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
             [(d.path,) for d in docs if not d.line_hashes])
         self.conn.executemany("INSERT OR REPLACE INTO minhash_bands(doc_id, keys) SELECT id, ? FROM documents "
-                              "WHERE path = ?", [(d.bands, d.path) for d in docs if d.bands])
+                              "WHERE path = ?", [(_stored_keys(d.bands), d.path) for d in docs if d.bands])
         self.conn.executemany("DELETE FROM minhash_bands WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
                               [(d.path,) for d in docs if not d.bands])
         self._votes_table()
@@ -672,17 +687,17 @@ class Index:
         return frozenset(r[0] for r in self.conn.execute("SELECT hash FROM clean_boilerplate"))
 
     def band_keys(self, bands: int) -> tuple[np.ndarray, np.ndarray]:
-        """For every snapshot row (path order): its MinHash band keys (rows x `bands`, uint32) and whether it
-        has none (no shingles, or indexed before band keys were kept)."""
+        """For every snapshot row (path order): its MinHash band keys as stored (rows x `bands`, uint32, the low
+        BAND_KEY_BYTES bytes of each) and whether it has none (no shingles, or indexed before band keys were
+        kept)."""
         rows = self.conn.execute("SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
                                  "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path").fetchall()
-        keys = np.zeros((len(rows), bands), dtype=np.uint32)
-        empty = np.ones(len(rows), dtype=bool)
-        for row, (blob,) in enumerate(rows):
-            if len(blob) == 4 * bands:
-                keys[row] = np.frombuffer(blob, dtype="<u4")
-                empty[row] = False
-        return keys, empty
+        empty = np.array([len(blob) != BAND_KEY_BYTES * bands for blob, in rows], dtype=bool)
+        stored = np.frombuffer(b"".join(blob for blob, in rows if len(blob) == BAND_KEY_BYTES * bands),
+                               dtype=np.uint8).reshape(-1, bands, BAND_KEY_BYTES)
+        wide = np.zeros((len(rows), bands, 4), dtype=np.uint8)
+        wide[~empty, :, :BAND_KEY_BYTES] = stored
+        return wide.view("<u4").reshape(len(rows), bands).astype(np.uint32), empty
 
     def line_hashes(self) -> LineHashes:
         """Every snapshot row's candidate boilerplate line hashes (path order)."""

@@ -11,9 +11,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.documents import content_hash
 from simdesk.core.fingerprint import hamming
-from simdesk.core.index import (MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, Index, _segment_ids,
+from simdesk.core.index import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, Index, _segment_ids,
                                 blocks_of)
+from simdesk.core.minhash import DESKTOP, text_bands
 from simdesk.core.records import Document, Problem
+from simdesk.core.text import normalize
 
 
 def doc(path: str, fp: int, content: str = "h") -> Document:
@@ -97,6 +99,21 @@ def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
         with pytest.raises(sqlite3.IntegrityError, match="more documents than it can"), index.transaction():
             index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, chars, fingerprint) "
                                "VALUES (?, 'too far', 1, 1, x'00', 1, 0)", (MAX_DOCUMENT_ID,))
+
+
+def test_band_keys_are_kept_as_their_low_bytes(tmp_path):
+    texts = ["床前明月光，疑是地上霜。举头望明月，低头思故乡。", "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"]
+    bands = [text_bands(normalize(t)) for t in texts]
+    docs = [Document(f"t{k}", 10, 1, content_hash(t.encode()), "utf-8", len(t), k, b"", b"", b.tobytes())
+            for k, (t, b) in enumerate(zip(texts, bands))] + [doc("u, no shingles", 3)]
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents(docs)
+        keys, empty = index.band_keys(DESKTOP.bands)
+        assert keys.tolist() == [(b & (2**(8 * BAND_KEY_BYTES) - 1)).tolist() for b in bands] + [[0] * DESKTOP.bands]
+        assert empty.tolist() == [False, False, True]
+        stored = {len(k) for k, in index.conn.execute("SELECT keys FROM minhash_bands")}
+        assert stored == {BAND_KEY_BYTES * DESKTOP.bands}
 
 
 def test_near_orders_by_distance(tmp_path):

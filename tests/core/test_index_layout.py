@@ -29,8 +29,11 @@ VERIFY = VerifySettings(jobs=1)
 
 def as_schema_9(db) -> None:
     """Rewrite a closed index in the layout of schema 9: an expression index on each block of the fingerprint
-    instead of the segment table and its triggers, and the encoding a NOT NULL column holding every name."""
+    instead of the segment table and its triggers, the encoding a NOT NULL column holding every name, band keys
+    of 4 bytes (here with a high byte the index need not keep)."""
     conn = sqlite3.connect(db)
+    wide = " || ".join(f"substr(keys, {3 * band + 1}, 3) || x'a5'" for band in range(16))
+    conn.execute(f"UPDATE minhash_bands SET keys = CAST({wide} AS BLOB)")
     for name in ("segments_add", "segments_remove", "segments_move"):
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("DROP TABLE segments")
@@ -211,7 +214,8 @@ def test_a_schema_9_index_is_migrated_in_place_with_its_decisions_and_a_segment_
         index.set_queued_for_trash("s00.txt", True)
         index.ignore_pair("s01.txt", "s02.txt")
         index.set_reviewed("plain.txt", {"s00.txt": "seen"})
-        kept = (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(), index.stored_states())
+        kept = (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(), index.stored_states(),
+                index.band_keys(16)[0].tolist())
         near = {fp: index.near(fp, 12) for fp in (d.fingerprint for d in kept[0][:3])}
     assert {d.encoding for d in kept[0]} == {"utf-8", "gb18030"}
     as_schema_9(db)
@@ -220,7 +224,7 @@ def test_a_schema_9_index_is_migrated_in_place_with_its_decisions_and_a_segment_
         assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
         assert [i.name for i in index.db.table("documents").indexes] == ["documents_path"]
         assert (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(),
-                index.stored_states()) == kept
+                index.stored_states(), index.band_keys(16)[0].tolist()) == kept
         assert {fp: index.near(fp, 12) for fp in near} == near
         assert index.conn.execute("SELECT count(*) FROM documents WHERE encoding = 'utf-8'").fetchone()[0] == 0
         assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
