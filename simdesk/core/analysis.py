@@ -17,6 +17,9 @@ Steps, each incremental through the index:
    text with several typos); beyond the radius they count at the slider's widest setting, and only from
    a score of BAND_MIN_SCORE. A pair sharing a single band is proposed only within SINGLE_BAND_RADIUS bits
    or when both texts are short (at 200,000 documents such pairs were 61% of the candidates, 0.1% grouped).
+   A band pair whose plain fingerprints (whole texts, boilerplate included) lie within the radius is kept
+   from a lower score when the large copy groups' rule scores it (verify.crowd_score): the members of such
+   a group keep only their edited lines without boilerplate, and their clean fingerprints lie far apart.
 4. Each candidate not verified before is scored on the texts without boilerplate; scores are kept in the
    index. A pair groups when its score reaches `min_score`.
 
@@ -50,7 +53,8 @@ from simdesk.core.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress
 from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.texts import Texts, texts_of
-from simdesk.core.verify import DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, similarity
+from simdesk.core.verify import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
+                                 similarity)
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, stop_workers, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
@@ -333,7 +337,7 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                  boilerplate: frozenset[int], jobs: int = 0,
                  cancel: CancelToken | None = None,
                  on_progress: Callable[[str, int, int], None] | None = None,
-                 band_only: np.ndarray | None = None) -> np.ndarray:
+                 band_only: np.ndarray | None = None, plain_near: np.ndarray | None = None) -> np.ndarray:
     """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
 
     The texts involved are read in the worker processes and the pairs scored here, in the steps of a
@@ -344,7 +348,11 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     A pair flagged in `band_only` (proposed by the MinHash bands alone) is kept only when it reaches
     BAND_MIN_SCORE without the whole-containment rule (verify.similarity(..., whole=False)): a saying
     found whole inside a text four times its size is how a collage quotes it, not a copy; the others get
-    NaN and are not kept, so they are never candidates again until one of their texts changes."""
+    NaN and are not kept, so they are never candidates again until one of their texts changes. A band pair
+    also flagged in `plain_near` (the fingerprints of the whole texts, frequent lines included, lie within
+    the radius) is also kept when the large copy groups' score (verify.crowd_score) reaches its score or
+    DEFAULT_MIN_SCORE: members of such a group keep only their edited lines without frequent lines, and so
+    do their clean fingerprints."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -396,10 +404,13 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                         break
                 scored += 1
                 a, b = int(i[k]), int(j[k])
+                score = similarity(profiles[a], profiles[b])
                 if band_only is not None and band_only[k] and \
-                        similarity(profiles[a], profiles[b], whole=False) < BAND_MIN_SCORE:
+                        similarity(profiles[a], profiles[b], whole=False) < BAND_MIN_SCORE and \
+                        not (plain_near is not None and plain_near[k] and
+                             0 < min(score, DEFAULT_MIN_SCORE) <= crowd_score(profiles[a], profiles[b])):
                     continue
-                out[k] = similarity(profiles[a], profiles[b])
+                out[k] = score
                 new.append((int(ids[a]), int(ids[b]), float(out[k])))
             index.store_scores(new)
             for r in step.drops:
@@ -578,14 +589,18 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
         i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
     if cancel.cancelled:
         return kept_grouper(index, verify, snap, boilerplate)
-    beyond = d > pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
-    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond)
+    radius = pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
+    beyond = d > radius
+    # the plain fingerprints (whole texts) agree where the clean ones do not: a large copy group's members
+    plain_near = beyond & (np.bitwise_count(snap.fingerprints[i] ^ snap.fingerprints[j]) <= radius)
+    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return kept_grouper(index, verify, snap, boilerplate)
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
-    keep = ~beyond | (scores >= BAND_MIN_SCORE)  # a pair only the bands propose needs BAND_MIN_SCORE
+    # a pair only the bands propose needs BAND_MIN_SCORE, or the large copy groups' score (verify_pairs)
+    keep = ~beyond | (scores >= BAND_MIN_SCORE) | (plain_near & ~np.isnan(scores))
     i, j, scaled, scores = i[keep], j[keep], scaled[keep], scores[keep]
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate)

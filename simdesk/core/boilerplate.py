@@ -11,6 +11,11 @@ occurs in at least `min_document_frequency(n)` documents of the n in the collect
   never dropped: in a group of ten copies or more every paragraph is frequent, and dropping them leaves each
   copy only its edited lines. Verification uses notices as a gate instead (verify.py): a pair whose texts
   hold one must also agree on what is left of a text without its notices.
+- In a group of ten copies or more every untouched line is frequent, so a copy without its frequent lines
+  keeps only its edited lines. A text whose frequent lines hold CROWD_SHARE of it or more is therefore also
+  compared whole (frequent_parts, verify.crowd_score), on the condition that what its frequent lines do not
+  hold is found in the other text, both ways: a copy's edited lines are, a page's own article under a site
+  menu or a description above a licence notice is not.
 
 A line's hash (`line_hash`) tells the two kinds apart by its lowest bit (1: a key over MAX_KEY_CHARS), so
 one sorted array per document (`line_hashes`, kept in the index) and one set per collection serve both.
@@ -29,6 +34,9 @@ from simdesk.core.text import fold, without_links
 MIN_KEY_CHARS = 2
 MAX_KEY_CHARS = 80
 MIN_REST_CHARS = 20  # a text's rest without its notices, in key characters: less and the notice gate is not used
+# A text whose frequent lines hold this share of its key characters or more is also compared as a member of a
+# large copy group (frequent_parts, verify.crowd_score).
+CROWD_SHARE = 0.25
 SEED = 0xB0113
 # Punctuation, symbols, spaces and digits: what a line's key leaves out, one class (faster than an alternation).
 KEY_DROP = re.compile(r"[\W\d_]+")
@@ -183,19 +191,44 @@ def without_frequent_lines(text: str, boilerplate: Collection[int]) -> tuple[str
     """What verification scores a text on: the text without its boilerplate lines (as strip_boilerplate), and
     its rest, that text without its notices too (None when it holds no notice, or when fewer than
     MIN_REST_CHARS key characters would remain: a text that is all notice is not gated)."""
+    parts = frequent_parts(text, boilerplate)
+    return parts.stripped, parts.rest
+
+
+@dataclass(frozen=True, slots=True)
+class FrequentParts:
+    """A text cut by the collection's frequent lines (see frequent_parts)."""
+
+    stripped: str  # the text without its boilerplate lines
+    rest: str | None  # ... and without its notices, when it holds one (MIN_REST_CHARS or more key characters)
+    frequent: str | None  # its frequent lines, when they hold CROWD_SHARE of its key characters or more
+
+
+def frequent_parts(text: str, boilerplate: Collection[int]) -> FrequentParts:
+    """The text without its boilerplate, without its notices, and its frequent lines (`FrequentParts`), from
+    one pass over its line keys.
+
+    `frequent` serves large copy groups (verify.crowd_score): in a group of ten copies or more every
+    untouched line is frequent, so a copy without its frequent lines keeps only its edited lines. It is set
+    when the frequent lines (boilerplate and notices) hold CROWD_SHARE or more of the text's key characters."""
     if len(boilerplate) == 0:
-        return text, None
+        return FrequentParts(text, None, None)
     keys = folded_line_keys(fold(text))
     lines = text.splitlines()
     if len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
-        return text, None
+        return FrequentParts(text, None, None)
+    frequent = [MIN_KEY_CHARS <= len(key) and line_hash(key) in boilerplate for key in keys]
     drop = _dropped(keys, boilerplate)
     kept = [k for k in range(len(lines)) if k not in drop]
     stripped = "\n".join(lines[k] for k in kept) if drop else text
-    notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and line_hash(keys[k]) in boilerplate}
+    frequent_chars = sum(len(key) for key, f in zip(keys, frequent) if f)
+    common = None
+    if frequent_chars and frequent_chars >= CROWD_SHARE * sum(map(len, keys)):
+        common = "\n".join(line for line, f in zip(lines, frequent) if f)
+    notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and frequent[k]}
     if not notices:
-        return stripped, None
+        return FrequentParts(stripped, None, common)
     rest = [k for k in kept if k not in notices]
     if sum(len(keys[k]) for k in rest) < MIN_REST_CHARS:
-        return stripped, None
-    return stripped, "\n".join(lines[k] for k in rest)
+        return FrequentParts(stripped, None, common)
+    return FrequentParts(stripped, "\n".join(lines[k] for k in rest), common)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdesk.core.boilerplate import line_hash, line_keys, without_frequent_lines
+from simdesk.core.boilerplate import frequent_parts, line_hash, line_keys
 from simdesk.core.documents import DecodeError
 from simdesk.core.features import FeatureSettings
 from simdesk.core.scan import text_document
@@ -23,8 +23,12 @@ from simdesk.core.vocabulary import text_votes
 
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
     """What verification scores a text on (verify.profile) without its boilerplate lines, with its rest
-    without notices when it holds one; an empty profile for a text that could not be read."""
-    return profile(*without_frequent_lines(text, boilerplate)) if text else Profile(np.empty(0, dtype=np.uint32))
+    without notices when it holds one, and whole beside its frequent lines when those hold much of it
+    (boilerplate.frequent_parts); an empty profile for a text that could not be read."""
+    if not text:
+        return Profile(np.empty(0, dtype=np.uint32))
+    parts = frequent_parts(text, boilerplate)
+    return profile(parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent)
 
 
 def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:

@@ -54,6 +54,18 @@ long unrelated texts in. So candidates are taken generously and each is confirme
    messages): notice class precision 0.005 -> 1.000 (a false group of 112 texts gone), recall 1.000 ->
    1.000; the copies 1.000 / 1.000 before and after. The kit, the small and the medium collection
    (bench.corpus seed 3, 20,000 documents) are unchanged (docs/quality.md).
+5. Large copy groups (crowd_score): in a group of ten copies or more every untouched line is frequent, short
+   lines are dropped as boilerplate and each copy keeps only its edited lines, which the other copies do not
+   share. A text whose frequent lines (boilerplate and notices) hold CROWD_SHARE (0.25) of its key
+   characters or more also keeps the shingles of its whole text and its own shingles (those of the whole
+   text that its frequent lines do not hold). Two texts then score at least the smallest of: their whole
+   texts' score (without whole containment) and the share of each one's own shingles found in the other's
+   whole text (a text with few frequent lines stands in whole for both). A copy's own shingles are its
+   edits' neighbourhood, found in the other copy whole; a page under a site menu and footer, or a
+   description above a notice, has its article or description as its own, found in no other text, and
+   scores what it did. Short texts (edit similarity, template_fill) and long ones (word 4-grams) are left
+   out. Measured 2026-11-24 (docs/quality.md): 30 copies a group, crowd recall 0.428 -> 0.934 and 0.410 ->
+   0.911 (two seeds), no false pair added on the kit, the held-out collections and the medium collection.
 """
 from __future__ import annotations
 
@@ -78,7 +90,7 @@ MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one ch
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "8"  # stored in the index: a change of the rule re-verifies every pair (8: template_fill; 7: notices)
+VERSION = "9"  # stored in the index: a change of the rule re-verifies every pair (9: crowd_score; 8: template_fill; 7: notices)
 
 # Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
 # FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
@@ -107,6 +119,9 @@ class Profile:
     short: str = ""  # the normalised text when it has MIN_EDIT_CHARS..EDIT_CHARS characters
     long: np.ndarray | None = None  # the shingles with word 4-grams, for a text of LONG_WORDS words or more
     rest: np.ndarray | None = None  # the shingles of the text without its notices, when it holds one
+    # for a text of many frequent lines (boilerplate.frequent_parts), not short and not long (crowd_score):
+    whole: np.ndarray | None = None  # the shingles of the whole text, frequent lines included
+    own: np.ndarray | None = None  # the shingles of the whole text that its frequent lines do not hold
 
 
 def _shingle_hashes(codes: np.ndarray, n: int) -> np.ndarray:
@@ -141,15 +156,25 @@ def shingles(norm: str, word_shingle: int = WORD_SHINGLE) -> np.ndarray:
     return np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint32)
 
 
-def profile(text: str, rest: str | None = None) -> Profile:
+def profile(text: str, rest: str | None = None, whole: str | None = None, frequent: str | None = None) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate); `rest`: the text
-    without its notices, when it holds one (boilerplate.without_frequent_lines)."""
+    without its notices, when it holds one; `whole` and `frequent`: the text with its frequent lines and those
+    lines alone, for a text of many frequent lines (all from boilerplate.frequent_parts)."""
     norm = normalize(text)
     short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
     long = None
     if len(norm) >= LONG_WORDS * 2 and sum(1 for _ in WORDS.finditer(norm)) >= LONG_WORDS:
         long = shingles(norm, LONG_WORD_SHINGLE)
-    return Profile(shingles(norm), short, long, None if rest is None else shingles(normalize(rest)))
+    whole_shingles = own_shingles = None
+    if whole is not None and frequent is not None:
+        whole_norm = normalize(whole)
+        # short texts are for edit similarity and template_fill to decide, long ones for word 4-grams
+        if EDIT_CHARS < len(whole_norm) and (len(whole_norm) < LONG_WORDS * 2 or
+                                             sum(1 for _ in WORDS.finditer(whole_norm)) < LONG_WORDS):
+            whole_shingles = shingles(whole_norm)
+            own_shingles = np.setdiff1d(whole_shingles, shingles(normalize(frequent)), assume_unique=True)
+    return Profile(shingles(norm), short, long, None if rest is None else shingles(normalize(rest)),
+                   whole_shingles, own_shingles)
 
 
 def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
@@ -168,7 +193,8 @@ def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
 
 def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
     """The similarity of two texts, 0..1: the verification score, stored per pair and shown as the pair's
-    similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher.
+    similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher;
+    limited by the notices the texts hold, and at least the large copy groups' score (crowd_score).
     `whole=False`: without the rule for a text found whole in one up to 4 times its size."""
     if a.long is not None and b.long is not None:
         return shingle_score(a.long, b.long, whole)
@@ -179,7 +205,7 @@ def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
             s = min(s, FILL_SCORE)
         elif not fill:
             s = max(s, Indel.normalized_similarity(a.short.replace(" ", ""), b.short.replace(" ", "")))
-    return float(min(s, notice_gate(a, b)))
+    return float(max(min(s, notice_gate(a, b)), crowd_score(a, b)))
 
 
 def template_fill(a: str, b: str) -> str:
@@ -226,3 +252,28 @@ def notice_gate(a: Profile, b: Profile) -> float:
               for x, y in ((a, b), (b, a)) if x.rest is not None and len(x.rest)]
     return max(shares) if shares and max(shares) < NOTICE_GATE else 1.0
 
+
+
+def crowd_score(a: Profile, b: Profile) -> float:
+    """The score of two texts as members of a large copy group (step 5 of the module's docstring): the
+    similarity of their whole texts, no more than the share of each text's own shingles (those of its whole
+    text that its frequent lines do not hold) found in the other's whole text; 0 when neither text has many
+    frequent lines, and for a short or a long text (edit similarity, template_fill and word 4-grams score
+    those)."""
+    if a.own is None and b.own is None:
+        return 0.0
+    sides = []
+    for x in (a, b):
+        if x.own is not None:
+            sides.append((x.whole, x.own))
+        elif x.short or x.long is not None or not len(x.shingles):
+            return 0.0
+        else:  # few frequent lines: the text without them stands for both
+            sides.append((x.shingles, x.shingles))
+    (whole_a, own_a), (whole_b, own_b) = sides
+    return min(shingle_score(whole_a, whole_b, whole=False), _found(own_a, whole_b), _found(own_b, whole_a))
+
+
+def _found(part: np.ndarray, whole: np.ndarray) -> float:
+    """The share of `part`'s shingles found in `whole`; 1 for no shingles (a text of its frequent lines alone)."""
+    return len(np.intersect1d(part, whole, assume_unique=True)) / len(part) if len(part) else 1.0
