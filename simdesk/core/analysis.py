@@ -404,13 +404,16 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                         break
                 scored += 1
                 a, b = int(i[k]), int(j[k])
-                score = similarity(profiles[a], profiles[b])
-                if band_only is not None and band_only[k] and \
-                        similarity(profiles[a], profiles[b], whole=False) < BAND_MIN_SCORE and \
-                        not (plain_near is not None and plain_near[k] and
-                             0 < min(score, DEFAULT_MIN_SCORE) <= crowd_score(profiles[a], profiles[b])):
-                    continue
-                out[k] = score
+                if band_only is not None and band_only[k]:
+                    crowd = crowd_score(profiles[a], profiles[b])  # once: each similarity below takes it
+                    out[k] = similarity(profiles[a], profiles[b], crowd=crowd)
+                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SCORE and \
+                            not (plain_near is not None and plain_near[k] and
+                                 0 < min(out[k], DEFAULT_MIN_SCORE) <= crowd):
+                        out[k] = np.nan
+                        continue
+                else:
+                    out[k] = similarity(profiles[a], profiles[b])
                 new.append((int(ids[a]), int(ids[b]), float(out[k])))
             index.store_scores(new)
             for r in step.drops:

@@ -166,13 +166,17 @@ def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | Non
     keys = line_keys(text) if folded is None else folded_line_keys(folded)
     if len(keys) != len(text.splitlines()):  # a character that NFKC turns into a line break: leave the text whole
         return frozenset()
-    return _dropped(keys, boilerplate)
+    return _dropped(keys, _frequent(keys, boilerplate))
 
 
-def _dropped(keys: list[str], boilerplate: Collection[int]) -> frozenset[int]:
-    """boilerplate_lines from the keys of a text's lines (as many as its lines)."""
-    drop = frozenset(k for k, key in enumerate(keys)
-                     if MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS and line_hash(key) in boilerplate)
+def _frequent(keys: list[str], boilerplate: Collection[int]) -> list[bool]:
+    """Which of a text's line keys are frequent (boilerplate or notices)."""
+    return [MIN_KEY_CHARS <= len(key) and line_hash(key) in boilerplate for key in keys]
+
+
+def _dropped(keys: list[str], frequent: list[bool]) -> frozenset[int]:
+    """boilerplate_lines from the keys of a text's lines (as many as its lines) and which are frequent."""
+    drop = frozenset(k for k, key in enumerate(keys) if frequent[k] and len(key) <= MAX_KEY_CHARS)
     if drop and sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
         return frozenset()  # nothing else would remain
     return drop
@@ -217,8 +221,8 @@ def frequent_parts(text: str, boilerplate: Collection[int]) -> FrequentParts:
     lines = text.splitlines()
     if len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
         return FrequentParts(text, None, None)
-    frequent = [MIN_KEY_CHARS <= len(key) and line_hash(key) in boilerplate for key in keys]
-    drop = _dropped(keys, boilerplate)
+    frequent = _frequent(keys, boilerplate)
+    drop = _dropped(keys, frequent)
     kept = [k for k in range(len(lines)) if k not in drop]
     stripped = "\n".join(lines[k] for k in kept) if drop else text
     frequent_chars = sum(len(key) for key, f in zip(keys, frequent) if f)

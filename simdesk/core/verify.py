@@ -182,7 +182,7 @@ def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
     without `whole`, containment counts only within LENGTH_GATE."""
     if len(a) == 0 or len(b) == 0:
         return 0.0
-    inter = len(np.intersect1d(a, b, assume_unique=True))
+    inter = common(a, b)
     small, large = sorted((len(a), len(b)))
     jaccard = inter / (len(a) + len(b) - inter)
     containment = inter / small
@@ -191,11 +191,12 @@ def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
     return jaccard
 
 
-def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
+def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None = None) -> float:
     """The similarity of two texts, 0..1: the verification score, stored per pair and shown as the pair's
     similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher;
-    limited by the notices the texts hold, and at least the large copy groups' score (crowd_score).
-    `whole=False`: without the rule for a text found whole in one up to 4 times its size."""
+    limited by the notices the texts hold, and at least the large copy groups' score (crowd_score; `crowd`:
+    its value, when the caller has it). `whole=False`: without the rule for a text found whole in one up
+    to 4 times its size."""
     if a.long is not None and b.long is not None:
         return shingle_score(a.long, b.long, whole)
     s = shingle_score(a.shingles, b.shingles, whole)
@@ -205,7 +206,8 @@ def similarity(a: Profile, b: Profile, whole: bool = True) -> float:
             s = min(s, FILL_SCORE)
         elif not fill:
             s = max(s, Indel.normalized_similarity(a.short.replace(" ", ""), b.short.replace(" ", "")))
-    return float(max(min(s, notice_gate(a, b)), crowd_score(a, b)))
+    s = min(s, notice_gate(a, b))
+    return float(max(s, crowd_score(a, b, floor=s) if crowd is None else crowd))
 
 
 def template_fill(a: str, b: str) -> str:
@@ -248,18 +250,18 @@ def _changed_runs(ua: list[str], ub: list[str]) -> list[tuple[list[str], list[st
 def notice_gate(a: Profile, b: Profile) -> float:
     """The most a pair whose texts hold a notice may score: the largest share of one text's rest found in
     the other's whole text when under NOTICE_GATE, else 1 (no limit)."""
-    shares = [len(np.intersect1d(x.rest, y.shingles, assume_unique=True)) / len(x.rest)
+    shares = [common(x.rest, y.shingles) / len(x.rest)
               for x, y in ((a, b), (b, a)) if x.rest is not None and len(x.rest)]
     return max(shares) if shares and max(shares) < NOTICE_GATE else 1.0
 
 
 
-def crowd_score(a: Profile, b: Profile) -> float:
+def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
     """The score of two texts as members of a large copy group (step 5 of the module's docstring): the
     similarity of their whole texts, no more than the share of each text's own shingles (those of its whole
     text that its frequent lines do not hold) found in the other's whole text; 0 when neither text has many
     frequent lines, and for a short or a long text (edit similarity, template_fill and word 4-grams score
-    those)."""
+    those). 0 too as soon as one of the three is found under `floor` (a score that would not count)."""
     if a.own is None and b.own is None:
         return 0.0
     sides = []
@@ -271,9 +273,27 @@ def crowd_score(a: Profile, b: Profile) -> float:
         else:  # few frequent lines: the text without them stands for both
             sides.append((x.shingles, x.shingles))
     (whole_a, own_a), (whole_b, own_b) = sides
-    return min(shingle_score(whole_a, whole_b, whole=False), _found(own_a, whole_b), _found(own_b, whole_a))
+    score = 1.0
+    for part in (lambda: _found(own_a, whole_b), lambda: _found(own_b, whole_a),
+                 lambda: shingle_score(whole_a, whole_b, whole=False)):
+        score = min(score, part())
+        if score < floor:
+            return 0.0
+    return score
 
 
 def _found(part: np.ndarray, whole: np.ndarray) -> float:
     """The share of `part`'s shingles found in `whole`; 1 for no shingles (a text of its frequent lines alone)."""
-    return len(np.intersect1d(part, whole, assume_unique=True)) / len(part) if len(part) else 1.0
+    return common(part, whole) / len(part) if len(part) else 1.0
+
+
+def common(a: np.ndarray, b: np.ndarray) -> int:
+    """How many values two sorted arrays of unique values share: the shorter looked up in the longer (half
+    the time of np.intersect1d, which sorts both together: 60 against 113 us for 2,000 and 2,300 shingles)."""
+    if len(a) > len(b):
+        a, b = b, a
+    if not len(a):
+        return 0
+    at = np.searchsorted(b, a)
+    at[at == len(b)] = 0
+    return int(np.count_nonzero(b[at] == a))
