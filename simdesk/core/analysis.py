@@ -459,13 +459,15 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     steps = []
     for w in range(len(bounds) - 1):
         pairs = by_step[bounds[w]:bounds[w + 1]]
-        need = np.unique(np.concatenate([a[pairs], b[pairs]])).tolist()
-        reads = [r for r in need if r not in held]
+        need = np.unique(np.concatenate([a[pairs], b[pairs]]))
+        reads = [r for r in need.tolist() if r not in held]
         held.update(reads)
-        drops = [r for r in need if last[r] == w]
+        drops = need[last[need] == w].tolist()
         held.difference_update(drops)
         if len(held) > limit:  # wider than the limit: the texts needed latest are read again later
-            spill = sorted(held, key=lambda r: -last[r])[:len(held) - limit]
+            # in numpy: a sort of the ~25,000 held rows by a Python key each step took seconds at a million
+            kept = np.fromiter(held, dtype=np.int64, count=len(held))
+            spill = kept[np.argsort(-last[kept], kind="stable")[:len(held) - limit]].tolist()
             drops += spill
             held.difference_update(spill)
         steps.append(ReadStep(reads, pairs, drops))
@@ -496,17 +498,21 @@ def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.nd
     if dirty is not None:
         keep = dirty[bi] | dirty[bj]
         bi, bj = bi[keep], bj[keep]
+    # the hopeful ones first, then those SimHash did not find: at a million documents most band pairs share one
+    # band and lie far apart, and the membership test sorts what it is given
+    bd = np.bitwise_count(fps[bi] ^ fps[bj]).astype(np.int64)
+    # texts both within edit similarity's reach (verify.EDIT_CHARS) are compared whatever their fingerprints
+    hopeful = (bd <= SINGLE_BAND_RADIUS) | (np.maximum(chars[bi], chars[bj]) <= EDIT_CHARS)
+    rest = np.flatnonzero(~hopeful)
+    ri, rj = bi[rest], bj[rest]
+    shared = np.zeros(len(rest), dtype=np.int8)
+    for band in range(keys.shape[1]):
+        shared += keys[ri, band] == keys[rj, band]
+    hopeful[rest[shared > 1]] = True
+    bi, bj, bd = bi[hopeful], bj[hopeful], bd[hopeful]
     n = max(len(fps), 1)
     new = ~np.isin(bi * n + bj, np.minimum(i, j) * n + np.maximum(i, j))
-    bi, bj = bi[new], bj[new]
-    bd = np.bitwise_count(fps[bi] ^ fps[bj]).astype(np.int64)
-    shared = np.zeros(len(bi), dtype=np.int8)
-    for band in range(keys.shape[1]):
-        shared += keys[bi, band] == keys[bj, band]
-    # texts both within edit similarity's reach (verify.EDIT_CHARS) are compared whatever their fingerprints
-    edit_range = np.maximum(chars[bi], chars[bj]) <= EDIT_CHARS
-    hopeful = (shared > 1) | (bd <= SINGLE_BAND_RADIUS) | edit_range
-    bi, bj, bd = bi[hopeful], bj[hopeful], bd[hopeful]
+    bi, bj, bd = bi[new], bj[new], bd[new]
     i, j, d, bscaled = _normalised(np.r_[i, bi], np.r_[j, bj], np.r_[d.astype(np.int64), bd], chars, verify)
     return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
 
