@@ -24,12 +24,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from bench.gui_bench import StallMeter, wait_for  # noqa: E402
+from bench.gui_bench import StallMeter, bench_settings, open_window, wait_for  # noqa: E402
 from simdesk.cli import import_into_index  # noqa: E402
 from simdesk.core import index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
-from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
+from simdesk.gui.app import preload_native_segmenter  # noqa: E402
 
 
 def main() -> None:
@@ -41,8 +40,7 @@ def main() -> None:
     refcount_guard.install()
     app = QApplication.instance() or QApplication([])
     work = Path(tempfile.mkdtemp(prefix="bundle-window-"))
-    settings = Settings.at(work / "settings.ini")
-    settings.set("ui/language", "en")
+    settings = bench_settings(work / "settings.ini")
     settings.set("review/verify", not args.plain)
     data_dir = work / "data"
 
@@ -51,9 +49,7 @@ def main() -> None:
     print(f"bundle_import_s {time.perf_counter() - started:.1f} s  # {summary}")
 
     preload_native_segmenter()
-    window = make_window(settings, data_dir)
-    window.resize(1400, 850)
-    window.show()
+    window = open_window(settings, data_dir)
     meter = StallMeter()
     meter.start()
     started = time.perf_counter()

@@ -109,16 +109,29 @@ def traced(trace: Path | None, title: str) -> StallMeter:
     return StallMeter(trace)
 
 
-def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None,
-                   scan_only: bool = False) -> None:
-    settings = Settings.at(workdir / "settings.ini")
-    settings.set("scan/workers", jobs)
+def bench_settings(path: Path, jobs: int | None = None) -> Settings:
+    """The benchmarks' window settings, kept at `path`: English, `jobs` scan workers (None: the default)."""
+    settings = Settings.at(path)
     settings.set("ui/language", "en")
-    data_dir = workdir / "data"
-    preload_native_segmenter()  # as run_app does before the window shows
+    if jobs is not None:
+        settings.set("scan/workers", jobs)
+    return settings
+
+
+def open_window(settings: Settings, data_dir: Path):
+    """A window as the benchmarks measure it: 1400 x 850, shown."""
     window = make_window(settings, data_dir)
     window.resize(1400, 850)
     window.show()
+    return window
+
+
+def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None,
+                   scan_only: bool = False) -> None:
+    settings = bench_settings(workdir / "settings.ini", jobs)
+    data_dir = workdir / "data"
+    preload_native_segmenter()  # as run_app does before the window shows
+    window = open_window(settings, data_dir)
 
     # 0. the same meter with nothing to do for 10 s: what the machine's load alone costs the GUI thread
     meter = StallMeter()
@@ -178,9 +191,7 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
         return
 
     # 2. a new window (a restart) on the indexed folder: time until the groups from the index are shown
-    second = make_window(settings, data_dir)
-    second.resize(1400, 850)
-    second.show()
+    second = open_window(settings, data_dir)
     started = time.perf_counter()
     second.open_folder(folder)
     wait_for(second.groups_shown)
@@ -331,12 +342,7 @@ def scan_processes() -> int:
 def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None) -> None:
     """Cancel, F5 and closing the window while a first scan runs, each timed from the action, with the
     longest gap of a 10 ms GUI timer meanwhile."""
-    settings = Settings.at(workdir / "settings-stop.ini")
-    settings.set("scan/workers", jobs)
-    settings.set("ui/language", "en")
-    window = make_window(settings, workdir / "data-stop")
-    window.resize(1400, 850)
-    window.show()
+    window = open_window(bench_settings(workdir / "settings-stop.ini", jobs), workdir / "data-stop")
     for phase, share in (("reading", 0.3), ("verifying", 0.2)):
         window.open_folder(folder)  # the second time: what the cancelled scan indexed, then a rescan
         at = wait_for_phase(window, {phase}, share)
@@ -361,7 +367,7 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | N
               f"{groups:,} groups); scan over after {ended[0] - t0:.2f} s; longest GUI stall "
               f"{stall * 1000:.0f} ms")
     window.open_folder(folder)
-    at = wait_for_phase(window, {"verifying", "scoring"}, 0.0)
+    wait_for_phase(window, {"verifying", "scoring"}, 0.0)
     meter = traced(trace, "F5, then closing the window")
     meter.start()
     t0 = time.perf_counter()
@@ -383,14 +389,10 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | N
           f"processes left {scan_processes()} ({time.perf_counter() - t0:.2f} s after)")
 
 
-def diff_figures(folder: Path, workdir: Path) -> None:
+def diff_figures(folder: Path, workdir: Path, trace: Path | None = None) -> None:
     """The 1 MB diffs, in a window on a folder holding only the pair (see the module docstring)."""
     pair_dir = one_megabyte_pair(folder, workdir / "pair")
-    settings = Settings.at(workdir / "settings-diff.ini")
-    settings.set("ui/language", "en")
-    window = make_window(settings, workdir / "data-diff")
-    window.resize(1400, 850)
-    window.show()
+    window = open_window(bench_settings(workdir / "settings-diff.ini"), workdir / "data-diff")
     window.open_folder(pair_dir)
     wait_for(window.review_ready)
     window.set_threshold(12)
@@ -408,7 +410,7 @@ def diff_figures(folder: Path, workdir: Path) -> None:
             if f"{copy}.txt" not in grouped or "reference.txt" not in grouped:
                 print(f"gui_diff_1mb_{copy}_{mode}_s n/a  # the pair is not grouped")
                 continue
-            meter = StallMeter()
+            meter = traced(trace, f"1 MB diff, {copy}, {mode}")
             meter.start()
             t0, cpu0 = time.perf_counter(), time.process_time()
             window.select_members([window.member_index("reference.txt"), window.member_index(f"{copy}.txt")])
@@ -490,19 +492,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-window", action="store_true", help="only the synthetic 100k model figures")
     parser.add_argument("--scan-only", action="store_true",
                         help="only the first scan's figures and those of stopping a scan (Cancel, F5, close)")
+    parser.add_argument("--diff-only", action="store_true", help="only the 1 MB diffs' figures")
     parser.add_argument("--trace-stalls", type=Path, metavar="FILE",
-                        help="write the stacks of every thread to FILE at each GUI stall of the first scan "
-                             "and of stopping scans")
+                        help="write the stacks of every thread to FILE at each GUI stall of the first scan, "
+                             "of stopping scans and of the 1 MB diffs")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     refcount_guard.install()  # as run_app does
     workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
     try:
-        if not args.skip_window:
+        if not args.skip_window and not args.diff_only:
             window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only)
             interruption_figures(args.folder, workdir, args.jobs, args.trace_stalls)
         if not args.scan_only:
-            diff_figures(args.folder, workdir)
+            diff_figures(args.folder, workdir, args.trace_stalls)
+        if not args.scan_only and not args.diff_only:
             model_figures()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

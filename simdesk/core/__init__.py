@@ -17,6 +17,8 @@ _WHERE = {
     "decisions": ("Decisions",),
     # the review in a process of its own (the window's scans): events relayed, never the caller's lock held
     "review_process": ("ReviewProcess", "ReviewRequest", "run_review"),
+    # a comparison or a batch of headlines in a helper process (the window's): its lock never held for them
+    "helper_process": ("HelperProcess",),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),

@@ -118,17 +118,28 @@ def undecided_members(group: Group, keep: Collection[str], queued: Collection[st
     the copy kept: a member that reaches the threshold against the group's representative only (a group's
     members all pair with its representative, not always with each other) is not one. A clean-up leaves
     them where they are; a group without any is decided."""
+    return _undecided(group, keep, queued, reviewed, paired)[0]
+
+
+def _undecided(group: Group, keep: Collection[str], queued: Collection[str],
+               reviewed: Mapping[str, Mapping[str, str]] | None,
+               paired: Callable[[str, str], bool] | None) -> tuple[list[Member], list[Member]]:
+    """undecided_members, and those of them below the threshold to every kept copy (with `paired` and a copy
+    kept), each pair looked up once."""
     kept = [m.path for m in group.members if m.path in keep]
-    return [m for m in group.members if m.path not in keep and m.path not in queued
-            and not (kept and (reviewed is None or any(reviewed.get(k, {}).get(m.path) == m.content_hash
+    undecided: list[Member] = []
+    below: list[Member] = []
+    for m in group.members:
+        if m.path in keep or m.path in queued:
+            continue
+        near = None if paired is None or not kept else any(paired(k, m.path) for k in kept)
+        seen = bool(kept) and (reviewed is None or any(reviewed.get(k, {}).get(m.path) == m.content_hash
                                                        for k in kept))
-                     and (paired is None or any(paired(k, m.path) for k in kept)))]
-
-
-def below_kept(group: Group, keep: Collection[str], paired: Callable[[str, str], bool]) -> list[Member]:
-    """The members of a group with a copy kept that pair with no kept copy (below the threshold to each)."""
-    kept = [m.path for m in group.members if m.path in keep]
-    return [m for m in group.members if kept and m.path not in keep and not any(paired(k, m.path) for k in kept)]
+        if not (seen and near is not False):
+            undecided.append(m)
+            if near is False:
+                below.append(m)
+    return undecided, below
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +204,10 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
-            left = {m.path for m in undecided_members(g, keep, queued, reviewed, paired)}
-            undecided.extend((g.id, m.path) for m in g.members if m.path in left)
-            if paired is not None:
-                distant.extend((g.id, m.path) for m in below_kept(g, keep, paired) if m.path in left)
+            members, below = _undecided(g, keep, queued, reviewed, paired)
+            left = {m.path for m in members}
+            undecided.extend((g.id, m.path) for m in members)
+            distant.extend((g.id, m.path) for m in below)
             doomed = [m for m in g.members if m.path not in keep and m.path not in left]
         else:
             doomed = [m for m in g.members if m.path in queued]

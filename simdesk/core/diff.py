@@ -385,9 +385,11 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
         # coarse alignment; the anchors give one at once, the gaps between them taken as changed whole
         dmp.Diff_Timeout = GAP_TIMEOUT_S
         line_diffs = anchored_diff(lcodes, rcodes, dmp, started)
+        anchored = True
     else:
         line_diffs = dmp.diff_main(lcodes, rcodes, False)
-    if dmp.Diff_Timeout != GAP_TIMEOUT_S and time.monotonic() - started >= dmp.Diff_Timeout:
+        anchored = False
+    if not anchored and time.monotonic() - started >= dmp.Diff_Timeout:
         # diff-match-patch gave up on the best alignment (long texts with many scattered changes) and
         # returned a coarse one: align on the rows found once in each text instead, diffing the gaps
         dmp.Diff_Timeout = GAP_TIMEOUT_S

@@ -283,6 +283,27 @@ def search_form(text: str, folded: str | None = None) -> str:
     return SPACES.sub("", fold(text) if folded is None else folded)
 
 
+Entry = tuple[str, str, Headline, str]  # a document's path, content hash, headline and search form
+
+
+def entry_of(texts: Texts, boilerplate: Collection[int], member: Member) -> Entry:
+    """What Headlines keeps of a member: its headline and its search form, read now. A file that cannot be
+    read any more gets an empty title and its modification date."""
+    try:
+        text, heading = _text_and_heading(texts, member.path)
+    except (OSError, DecodeError):
+        text = heading = ""
+    folded = fold(text)
+    # the path first, on a line of its own: a query never spans it and the text (no spaces in a query)
+    return (member.path, member.content_hash, headline_of(text, member.mtime_ns, boilerplate, folded, heading),
+            search_form(member.path) + "\n" + search_form(text, folded))
+
+
+def read_entries(texts: Texts, boilerplate: Collection[int], members: Sequence[Member]) -> list[Entry]:
+    """entry_of each member (a window runs it in a process of its own: core.HelperProcess)."""
+    return [entry_of(texts, boilerplate, m) for m in members]
+
+
 class Headlines:
     """Headlines and search forms of a review's documents, read when first asked and kept in memory by
     path with the content hash they were read at (a document changed since is read again). Meant for the
@@ -332,21 +353,20 @@ class Headlines:
         for m in self.missing(members):
             if cancel is not None and cancel():
                 break
-            try:
-                text, heading = self._read(m.path)
-            except (OSError, DecodeError):
-                text = heading = ""
-            folded = fold(text)
-            # the path first, on a line of its own: a query never spans it and the text (no spaces in a query)
-            self._entries[m.path] = (m.content_hash,
-                                     headline_of(text, m.mtime_ns, self.boilerplate, folded, heading),
-                                     search_form(m.path) + "\n" + search_form(text, folded))
-            self._version += 1
+            self.store([entry_of(self.texts, self.boilerplate, m)])
             read += 1
         return read
 
-    def _read(self, rel: str) -> tuple[str, str]:
-        return _text_and_heading(self.texts, rel)
+    def reading(self, members: Iterable[Member]) -> partial[list[Entry]]:
+        """The reading of the members not read yet as one picklable call (read_entries), for a process of
+        its own; store() keeps what it returns."""
+        return partial(read_entries, self.texts, self.boilerplate, self.missing(members))
+
+    def store(self, entries: Iterable[Entry]) -> None:
+        """Keep entries read by read_entries (here or in another process)."""
+        for path, content_hash, headline, form in entries:
+            self._entries[path] = (content_hash, headline, form)
+            self._version += 1
 
     def adopt(self, older: Headlines) -> None:
         """Take over what another review's headlines read (same root; checked by content hash when used).

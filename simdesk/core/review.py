@@ -23,7 +23,7 @@ import bisect
 import io
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TextIO
 
@@ -44,6 +44,13 @@ from simdesk.core.texts import Texts, texts_of
 from simdesk.core.undo import UndoReport, undo_last_cleanup
 from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken, worker_count
+
+def compare_documents(texts: Texts, a: str, b: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
+                      boilerplate: Collection[int] = frozenset(), similarity: float | None = None) -> SideBySide:
+    """Read two documents as the scan reads them and compare them (diff.compare_texts). Raises OSError or
+    DecodeError."""
+    return compare_texts(texts.read(a).text, texts.read(b).text, budget_s, mode, boilerplate, similarity)
+
 
 EXPORT_MEMBERS = 20_000  # group members an export builds and reads headlines for at a time
 BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
@@ -145,9 +152,15 @@ class Review:
         (Chinese by radical and strokes, the order of Unicode's ideographs), dates as ISO text (a month,
         2024-03, before its days); a group without one (no title, no source) and then a group not read yet
         (unread_headlines) come last whatever the direction; ties keep the engine's order."""
+        return self.ordered_and_unread(groups, key, descending, grouping)[0]
+
+    def ordered_and_unread(self, groups: np.ndarray, key: str, descending: bool = False,
+                           grouping: Grouping | None = None) -> tuple[np.ndarray, int]:
+        """ordered(), and how many of the groups it placed last for want of a headline read (0 for a key
+        that is no headline's): one walk through the headlines for both."""
         grouping = self.grouping() if grouping is None else grouping
         if key not in HEADLINE_KEYS:
-            return grouping.ordered(groups, key, descending)
+            return grouping.ordered(groups, key, descending), 0
         base = np.sort(np.asarray(groups, dtype=np.int64)).tolist()
         read: list[tuple[int, str]] = []
         blank: list[int] = []
@@ -161,7 +174,7 @@ class Review:
             else:
                 read.append((k, value if key == "date" else value.casefold()))
         read.sort(key=lambda item: item[1], reverse=descending)  # stable: ties keep the engine's order
-        return np.array([k for k, _ in read] + blank + unread, dtype=np.int64)
+        return np.array([k for k, _ in read] + blank + unread, dtype=np.int64), len(unread)
 
     def unread_headlines(self, groups: np.ndarray, grouping: Grouping | None = None) -> int:
         """How many of `groups` have a first document whose headline is not read yet (a sort by title, date
@@ -259,8 +272,15 @@ class Review:
         """Two documents side by side as the engine compares them: read as the scan reads them, without the
         collection's boilerplate, headed by the similarity the groups show (the stored score when verified).
         Changed rows past `budget_s` are left rough (diff.refine finds their runs)."""
-        return compare_texts(self.texts.read(a).text, self.texts.read(b).text, budget_s, mode,
-                             boilerplate=self.grouper.boilerplate, similarity=self.pair_score(a, b, threshold))
+        return self.comparison(a, b, threshold, mode, budget_s)()
+
+    def comparison(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE,
+                   budget_s: float = BUDGET_S) -> partial[SideBySide]:
+        """compare() as one picklable call that holds no review (the texts' reader, the two paths, the
+        collection's boilerplate, the pair's score): a window runs it in a process of its own
+        (core.HelperProcess)."""
+        return partial(compare_documents, self.texts, a, b, budget_s, mode, self.grouper.boilerplate,
+                       self.pair_score(a, b, threshold))
 
     # -- decisions that regroup or span every group -----------------------------------------------------
     def mark_not_duplicates(self, a: str, b: str) -> None:

@@ -27,6 +27,12 @@ class Texts:
     max_bytes: int = MAX_FILE_BYTES
     uri_prefix: str | None = None
 
+    @property
+    def process_local(self) -> bool:
+        """Whether only this process can read the texts (an fsspec memory:// store): a helper process
+        (HelperProcess) cannot."""
+        return self.uri_prefix is not None and self.uri_prefix.startswith("memory://")
+
     def where(self, rel: str) -> str:
         """What the editor is shown as the document's place: its file, or its URI."""
         return str(self.root / rel) if self.uri_prefix is None else self.uri_prefix + rel

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (QColor, QFont, QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument,
-                           QTextFormat)
+                           QTextFormat, QTextOption)
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSplitter, QTextEdit,
                                QToolButton, QVBoxLayout, QWidget)
 
@@ -119,6 +119,9 @@ def render(result: SideBySide, font: QFont, label: str) -> Rendered:
         doc.setDocumentLayout(QPlainTextDocumentLayout(doc))
         doc.setDefaultFont(font)
         doc.setUndoRedoEnabled(False)
+        option = QTextOption(doc.defaultTextOption())
+        option.setWrapMode(QTextOption.WrapMode.NoWrap)  # the pane's: else setDocument relays every block out
+        doc.setDefaultTextOption(option)
         lines = pane_lines(result, side, label)
         cursor = QTextCursor(doc)
         for k in range(0, len(lines), RENDER_CHUNK_ROWS):

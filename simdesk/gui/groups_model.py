@@ -283,8 +283,7 @@ class GroupsModel(QAbstractTableModel):
         after every batch; a bundle's texts are read for the rows shown only, so its sort stays as made)."""
         if self.filter_text:
             self.set_filter(self.filter_text)
-        if all_read and self.partial_sort and self.sorted_by_headline() and self.review is not None \
-                and self.grouping is not None and not self.review.unread_headlines(self.order, self.grouping):
+        if all_read and self.partial_sort:
             self._sorted = None  # the same column and direction, on more headlines
             self.sort(self.sort_column, self.sort_order)
         if self.rowCount():
@@ -336,9 +335,6 @@ class GroupsModel(QAbstractTableModel):
         self._rearrange(lambda: setattr(self, "order", self._ordered(self.order)), lambda k: k)
         self._sorted = self.order
 
-    def sorted_by_headline(self) -> bool:
-        return self.sort_column in HEADLINE_COLUMNS
-
     def _rearrange(self, change: Callable[[], None], follow: Callable[[int], int]) -> None:
         """Apply `change` to the rows; each persistent index moves to the row of group `follow(k)` (k: the
         group it showed; -1: gone)."""
@@ -380,8 +376,9 @@ class GroupsModel(QAbstractTableModel):
         key, descending = COLUMNS[self.sort_column].order, self.sort_order == Qt.SortOrder.DescendingOrder
         if self.review is None:
             return self.grouping.ordered(ks, key, descending) if key not in HEADLINE_KEYS else np.sort(ks)
-        self.partial_sort = key in HEADLINE_KEYS and self.review.unread_headlines(ks, self.grouping) > 0
-        return self.review.ordered(ks, key, descending, self.grouping)
+        order, unread = self.review.ordered_and_unread(ks, key, descending, self.grouping)
+        self.partial_sort = unread > 0
+        return order
 
     # -- marks: the review's decisions, shown and changed here, saved by the window -------------------------
     @property

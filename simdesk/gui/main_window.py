@@ -12,9 +12,9 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, KeepChain, Member, Progress, Review,
-                          SideBySide, TimeLeft, UndoReport, action_log, index_path, pair_to_compare, refine,
-                          undo_last)
+from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, HelperProcess, KeepChain, Member,
+                          Progress, Review, SideBySide, TimeLeft, UndoReport, action_log, index_path,
+                          pair_to_compare, refine, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
@@ -25,10 +25,11 @@ from simdesk.gui.translations import fill
 from simdesk.gui.worker import Background, Scans, ScanWorker
 
 
-HEADLINE_BATCH = 150  # documents read per batch of titles (~0.1-0.3 s off the GUI thread)
-# The headline reader stops between files while the editor moves the slider, sorts or types in the filter,
-# and for this long after: its thread shares Python's lock with the GUI thread. At 20,000 documents (load 15)
-# a slider step took 143 ms median and a sort by Distance 214 ms while it read, 99 and 43 ms after.
+HEADLINE_BATCH = 150  # documents read per batch of titles (~0.1-0.3 s in the helper process)
+# The headline reader starts no batch while the editor moves the slider, sorts or types in the filter, nor
+# for this long after: the helper process shares the machine's cores with the window. When it read in a
+# thread of the window (sharing Python's lock), at 20,000 documents (load 15) a slider step took 143 ms median
+# and a sort by Distance 214 ms while it read, 99 and 43 ms after.
 HEADLINE_PAUSE_S = 0.5
 DIFF_PAUSE_S = 3.0  # a comparison under way holds the reader back as long (or until it is shown)
 
@@ -60,6 +61,9 @@ class MainWindow(WindowMessages):
         self.last_report: CleanupReport | None = None
         self._diff_request = 0
         self.background = Background(self)
+        # comparisons and headlines are computed in a process of their own: a thread here held the GUI
+        # thread up to 100-150 ms at a time (Python's lock) on a 1 MB pair
+        self.helper = HelperProcess()
         self.writer = Background(self, serial=True)  # saves the editor's decisions, in order
         self._compare_soon = QTimer(self)  # one comparison for a burst of selection changes
         self._compare_soon.setSingleShot(True)
@@ -237,6 +241,7 @@ class MainWindow(WindowMessages):
         self.groups_model.set_review(review)
         if review is None:
             return
+        self.helper.prepare()  # here, on the GUI thread: the helper's fork server lives as long as it
         self.save_decisions()
         if review.notice and (old is None or old.notice != review.notice):
             self.statusBar().showMessage(review.notice)
@@ -310,12 +315,13 @@ class MainWindow(WindowMessages):
             return
         self._diff_request += 1
         request, (left, right) = self._diff_request, pair
-        compare = partial(review.compare, left.path, right.path, self.threshold_bar.value(), self.diff_view.mode,
-                          FIRST_VIEW_BUDGET_S)
-        font, label = self.diff_view.left.font(), self.diff_view.boilerplate_label()
+        comparison = partial(review.comparison, left.path, right.path, self.threshold_bar.value(),
+                             self.diff_view.mode, FIRST_VIEW_BUDGET_S)
+        font, label, helper = self.diff_view.left.font(), self.diff_view.boilerplate_label(), self.helper
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.pause_headlines(DIFF_PAUSE_S)
-        self.background.call(lambda: render(compare(), font, label),
+        here = review.texts.process_local
+        self.background.call(lambda: render(helper.run(comparison(), here), font, label),
                              partial(self._show_diff, request, left.path, right.path),
                              partial(self._diff_failed, request))
 
@@ -452,18 +458,15 @@ class MainWindow(WindowMessages):
 
     # -- titles, dates and sources: read off the GUI thread, a batch at a time -------------------------------
     def pause_headlines(self, seconds: float = HEADLINE_PAUSE_S) -> None:
-        """The editor is acting (slider, sort, filter, a comparison): the headline reader stops between files
-        for `seconds` from now, and goes on after."""
+        """The editor is acting (slider, sort, filter, a comparison): the headline reader starts no batch for
+        `seconds` from now, and goes on after."""
         self._headlines_paused_until = time.monotonic() + seconds
-
-    def _headlines_paused(self) -> bool:
-        return time.monotonic() < self._headlines_paused_until
 
     def read_headlines(self) -> None:
         """Start reading the titles, dates and sources of the groups' members, unless it is under way."""
         if not self._reading_headlines and self.review is not None:
             self._reading_headlines = True
-            self._read_headlines(self.review, 0)
+            self._read_on(self.review, 0)
 
     def _read_headlines(self, review: Review, position: int) -> None:
         """One batch (HEADLINE_BATCH documents): the groups the lists asked for first, then the groups in
@@ -476,47 +479,40 @@ class MainWindow(WindowMessages):
         wanted = sorted(self.groups_model.wanted)
         self.groups_model.wanted.clear()
 
-        paused = self._headlines_paused  # asked between files, on the reader's thread
+        helper = self.helper
 
         def batch() -> int:
-            budget = HEADLINE_BATCH
-            for k in wanted:
-                if k < len(grouping) and not paused():
-                    budget -= review.headlines.fill(grouping.group(k).members, paused)
+            missing = review.headlines.missing
+            members = [m for k in wanted if k < len(grouping) for m in missing(grouping.group(k).members)]
             # a bundle's texts fetched by URI are read for the rows shown only, not the whole collection
             at = position if review.texts.uri_prefix is None else len(order)
-            while budget > 0 and at < len(order) and not paused():
-                budget -= review.headlines.fill(grouping.group(int(order[at])).members, paused)
-                if paused():
-                    break  # this group is read again next time, from the member it stopped at
+            while len(members) < HEADLINE_BATCH and at < len(order):
+                members.extend(missing(grouping.group(int(order[at])).members))
                 at += 1
-            if not paused():
-                review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
+            review.headlines.store(helper.run(review.headlines.reading(members), review.texts.process_local))
+            review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
             return at
 
         self.background.call(batch, partial(self._headlines_read, review, grouping, shown),
                              lambda _message: setattr(self, "_reading_headlines", False))
 
     def _headlines_read(self, review: Review, grouping, shown, position: int) -> None:
-        if review is not self.review or self._closing:
-            self._reading_headlines = False
-            if not self._closing:
-                self.read_headlines()  # another review is shown (a first scan's identical copies, then all)
-            return
-        done = position >= len(shown) and not self.groups_model.wanted
-        if grouping is not self.groups_model.grouping or shown is not self.groups_model.order:
-            # regrouped, sorted or filtered meanwhile: the groups in their new order (what was read is skipped)
-            done, position = False, 0
-        self.groups_model.headlines_read(all_read=done)
-        if done:
-            self._reading_headlines = False
-            self.headlines_done.emit()
-            return
+        if review is self.review and not self._closing:
+            done = position >= len(shown) and not self.groups_model.wanted
+            if grouping is not self.groups_model.grouping or shown is not self.groups_model.order:
+                # regrouped, sorted or filtered meanwhile: the groups in their new order (what was read is skipped)
+                done, position = False, 0
+            self.groups_model.headlines_read(all_read=done)
+            if done:
+                self._reading_headlines = False
+                self.headlines_done.emit()
+                return
         self._read_on(review, position)
 
     def _read_on(self, review: Review, position: int) -> None:
         """The next batch, once the editor pauses (looked at again every 200 ms at most: a pause may be cut
-        short), unless another review is shown meanwhile (then its own reading)."""
+        short), unless another review is shown meanwhile (then its own reading: a first scan's identical
+        copies, then all)."""
         if review is self.review and not self._closing:
             wait_ms = int((self._headlines_paused_until - time.monotonic()) * 1000)
             if wait_ms > 0:
@@ -637,6 +633,7 @@ class MainWindow(WindowMessages):
         self.settings.sync()
         self.stop_scan()
         self.scans.wait()
+        self.helper.close()  # a comparison or a batch of headlines under way fails at once
         self.background.wait()
         if self.review is not None:
             self.writer.call(self.review.decisions.save)

@@ -153,8 +153,8 @@ def test_sorting_by_title_never_waits_and_ends_sorted_on_every_title(qtbot, wind
 
 
 def test_the_headline_reader_waits_while_the_editor_acts(qtbot, window, tmp_path):
-    """Reading titles shares Python's lock with the window: it stops between files while the editor acts
-    (the slider, a sort, the filter, a comparison) and goes on after, to the last group."""
+    """Reading titles shares the machine's cores with the window: no batch starts while the editor acts
+    (the slider, a sort, the filter, a comparison), and reading goes on after, to the last group."""
     root = small_folder(tmp_path)
     (root / "report.txt").write_text(REPORT, encoding="utf-8")
     (root / "copies" / "report-copy.txt").write_text(REPORT, encoding="utf-8")
