@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One entry point for people and CI. Sets everything up on a fresh Debian machine (idempotent), then:
 #   ./dev.sh run [FOLDER]   open the window (the demo collection when no folder is given)
-#   ./dev.sh test           the whole test suite (what .ci/run runs), the Spark tests as a second step
+#   ./dev.sh test           the whole test suite (what .ci/run runs): the Spark tests as a second step, the
+#                           window on 20,000 documents as a third
 #   ./dev.sh test-spark     the Spark tests alone (Spark's local mode; Java is installed when missing)
+#   ./dev.sh test-gui20k    the window's tests on a generated 20,000-document collection alone
 #   ./dev.sh bench          the performance benchmark (bench/)
 #   ./dev.sh stress         the long reliability runs (kill loops)
 #   ./dev.sh simdesk ARGS   the simdesk command in the project's environment
@@ -67,15 +69,17 @@ shift || true
 case "$cmd" in
   run)     setup; exec "$VENV/bin/simdesk" gui "$@" ;;
   test)    setup
-           if [ $# -eq 0 ]; then  # CI: the Spark tests in a step of their own (Spark's start-up paid once)
-             run_pytest -m "not stress and not spark" && run_pytest -m spark
+           if [ $# -eq 0 ]; then  # CI: the Spark tests in a step of their own (Spark's start-up paid once), the
+             # window on 20,000 documents in another (its collection built and scanned once, ~1-3 min)
+             run_pytest -m "not stress and not spark and not gui20k" && run_pytest -m spark && run_pytest -m gui20k
            else
              run_pytest -m "not stress" "$@"
            fi ;;
   test-spark) setup; run_pytest -m spark "$@" ;;
+  test-gui20k) setup; run_pytest -m gui20k "$@" ;;
   bench)   setup; exec "$VENV/bin/python" -m bench "$@" ;;
   stress)  setup; run_pytest -m stress "$@" ;;
   simdesk) setup; exec "$VENV/bin/simdesk" "$@" ;;
   setup)   setup ;;
-  *) echo "usage: ./dev.sh run [FOLDER] | test | test-spark | bench | stress | simdesk ARGS" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh run [FOLDER] | test | test-spark | test-gui20k | bench | stress | simdesk ARGS" >&2; exit 2 ;;
 esac

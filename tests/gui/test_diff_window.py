@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from simdesk.gui.diff_view import MIN_CONTRAST, DiffColours, contrast
 from simdesk.gui.groups_model import COL_ENCODING, COL_PATH, COL_SIMILARITY, COL_SIZE, MemberRole
-from tests.gui.window_driver import member_index, open_and_wait
+from tests.gui.window_driver import dark_palette, member_index, open_and_wait
 
 ARTICLE = ("国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
            "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进，就业形势总体稳定。"
@@ -144,15 +144,6 @@ def test_only_rows_in_view_are_highlighted_and_a_far_change_is_scrolled_to(qtbot
     painted = {(sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - block.position())
                for sel in pane.extraSelections() if sel.cursor.block().blockNumber() == in_view[-1]}
     assert row.right_spans[0] in painted
-
-
-def dark_palette() -> QPalette:
-    p = QPalette()
-    for role, colour in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.Base, "#1e1e1e"),
-                         (QPalette.ColorRole.Text, "#e6e6e6"), (QPalette.ColorRole.WindowText, "#e6e6e6"),
-                         (QPalette.ColorRole.Button, "#353535"), (QPalette.ColorRole.ButtonText, "#e6e6e6")):
-        p.setColor(role, QColor(colour))
-    return p
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from PySide6.QtGui import QColor, QPalette
 
 from simdesk.cli import main as cli_main
 
@@ -55,3 +56,13 @@ def member_index(window, path: str):
     idx = window.member_index(path)
     assert idx.isValid(), f"{path} is in no group"
     return idx
+
+
+def dark_palette() -> QPalette:
+    """A dark theme's palette: light text on dark backgrounds."""
+    p = QPalette()
+    for role, colour in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.Base, "#1e1e1e"),
+                         (QPalette.ColorRole.Text, "#e6e6e6"), (QPalette.ColorRole.WindowText, "#e6e6e6"),
+                         (QPalette.ColorRole.Button, "#353535"), (QPalette.ColorRole.ButtonText, "#e6e6e6")):
+        p.setColor(role, QColor(colour))
+    return p
