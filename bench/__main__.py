@@ -139,8 +139,9 @@ def large_figures(large: Path, work: Path, jobs: int) -> Iterator[Figure]:
     yield "large_scan_peak_rss_main_mb", first["peak_rss_main"] / 2**20, "MB (the scanning process alone)"
     docs = max(first["documents"], 1)
     yield "index_bytes_per_document", first["index_bytes"] / docs, "bytes (target <= 200 + pairs kept)"
-    segment = sum(size for name, size in first["index_objects"].items() if name.startswith("documents"))
-    yield "index_segment_bytes_per_document", segment / docs, "bytes (documents, path and block indexes)"
+    segment = sum(size for name, size in first["index_objects"].items()
+                  if name.startswith("documents") or name == "segments")
+    yield "index_segment_bytes_per_document", segment / docs, "bytes (documents, path index, segment table)"
     for name, size in list(first["index_objects"].items())[:8]:
         yield f"index_bytes_per_document[{name}]", size / docs, "bytes"
     again = scan_once(large, db, "auto", jobs, False)

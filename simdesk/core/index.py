@@ -113,7 +113,7 @@ def _segment_entry(k: int, doc_id: str, fingerprint: str) -> str:
     the block's low bits, as two characters, char(lead(x // 127), 1 + x % 127), where lead skips the surrogates.
     The lead character is never ASCII and the second always is, so every entry is exactly two characters, a
     list is their concatenation in any order, and replace() of an entry's two characters removes that entry and
-    nothing else (UTF-8 matches only whole characters). 3 bytes for x < 245,760, 4 below 7.06 M, 5 above; x must
+    nothing else (UTF-8 matches only whole characters). 3 bytes for x < 243,840, 4 below 8.05 M, 5 above; x must
     stay below 141 M (ids below 17.6 M: the insert trigger refuses more)."""
     x = f"(({doc_id} << {SEGMENT_LOW_BITS}) | (({fingerprint} >> {16 * k}) & {(1 << SEGMENT_LOW_BITS) - 1}))"
     return f"char(CASE WHEN {x} / 127 < 55168 THEN 128 + {x} / 127 ELSE 2176 + {x} / 127 END, 1 + {x} % 127)"
