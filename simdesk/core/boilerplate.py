@@ -169,6 +169,15 @@ def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | Non
     return _dropped(keys, _frequent(keys, boilerplate))
 
 
+def folded_boilerplate_lines(folded: str, boilerplate: Collection[int]) -> frozenset[int]:
+    """boilerplate_lines of a text already folded (text.fold), for lines that are not the text's own: the
+    rows a comparison cut a re-flowed text into."""
+    if len(boilerplate) == 0:
+        return frozenset()
+    keys = folded_line_keys(folded)
+    return _dropped(keys, _frequent(keys, boilerplate))
+
+
 def _frequent(keys: list[str], boilerplate: Collection[int]) -> list[bool]:
     """Which of a text's line keys are frequent (boilerplate or notices)."""
     return [MIN_KEY_CHARS <= len(key) and line_hash(key) in boilerplate for key in keys]

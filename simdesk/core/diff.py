@@ -34,7 +34,7 @@ from pathlib import Path
 
 from diff_match_patch import diff_match_patch
 
-from simdesk.core.boilerplate import boilerplate_lines
+from simdesk.core.boilerplate import boilerplate_lines, folded_boilerplate_lines
 from simdesk.core.documents import read_text_file
 from simdesk.core.records import MAX_FILE_BYTES
 from simdesk.core.text import fold
@@ -223,7 +223,36 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
         pieces.append(piece)
         length += len(piece)
     flush()
-    return Reflowed(rows, numbers, _keys(rows), extra)
+    keys = _keys(rows)
+    # a boilerplate line re-wrapped onto the end of a sentence is a row of its own once cut (--《论语》)
+    apart = folded_boilerplate_lines("\n".join(keys), boilerplate)
+    if apart:
+        return _set_apart(Reflowed(rows, numbers, keys, extra), apart)
+    return Reflowed(rows, numbers, keys, extra)
+
+
+def _set_apart(text: Reflowed, apart: Collection[int]) -> Reflowed:
+    """`text` with the rows in `apart` moved to its boilerplate lines, where they stood."""
+    rows: list[str] = []
+    numbers: list[int | None] = []
+    keys: list[str] = []
+    moved: list[Boilerplate] = []
+    now: list[int] = []  # each row's place among the rows kept
+    line = shown = 0  # the line a row is on; the line of the last row kept
+    for k, row in enumerate(text.rows):
+        line = text.numbers[k] if text.numbers[k] is not None else line
+        now.append(len(rows))
+        if k in apart:
+            moved.append((len(rows), row, line))
+            continue
+        rows.append(row)
+        numbers.append(None if line == shown else line)
+        keys.append(text.keys[k])
+        shown = line
+    now.append(len(rows))
+    extra = sorted([(now[at], line_text, no) for at, line_text, no in text.boilerplate] + moved,
+                   key=lambda b: (b[0], b[2]))
+    return Reflowed(rows, numbers, keys, extra)
 
 
 def _keys(rows: list[str]) -> list[str]:

@@ -194,6 +194,20 @@ def test_boilerplate_lines_are_rows_apart_and_never_changes():
     assert text_similarity(left, right) < 1.0  # with the notices counted, it would not be
 
 
+def test_a_boilerplate_line_rewrapped_onto_a_sentence_is_still_boilerplate():
+    """A copy re-wrapped as one paragraph puts the attribution line ending a text after its last sentence:
+    cut after that sentence, its row is the boilerplate line again, greyed and never a change."""
+    boilerplate = {line_hash("论语")}
+    poem = "学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？"
+    left = ARTICLE + "\n" + poem + "\n--《论语》"
+    right = rewrap(ARTICLE + poem + "--《论语》", 33)
+    result = compare_texts(left, right, boilerplate=boilerplate)
+    assert result.hunks == () and result.boilerplate == 2
+    row = result.rows[-1]
+    assert row.kind == "boilerplate" and (row.left, row.right) == ("--《论语》", "--《论语》")
+    assert row.left_no == len(left.splitlines()) and row.right_no == len(right.splitlines())
+
+
 def test_unknown_mode_is_refused():
     import pytest
 
