@@ -24,8 +24,16 @@ DOCUMENTS = 20_003  # the collection and big/'s three texts
 
 
 def show_pair(qtbot, window, a: str, b: str) -> None:
+    """Select the members `a` and `b` and wait until their comparison is on screen (a comparison asked for
+    by an earlier selection may be shown first)."""
+    view = window.diff_view
+    shown = lambda: a in view.left_title.text() + view.right_title.text() and \
+        b in view.left_title.text() + view.right_title.text()  # noqa: E731
     with qtbot.waitSignal(window.diff_shown, timeout=DIFF_TIMEOUT_MS):
         window.select_members([window.member_index(a), window.member_index(b)])
+    while not shown():
+        with qtbot.waitSignal(window.diff_shown, timeout=DIFF_TIMEOUT_MS):
+            pass
 
 
 def pair_with_a_score(window) -> tuple[str, str, float]:
