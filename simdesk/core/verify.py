@@ -90,7 +90,7 @@ MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one ch
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "9"  # stored in the index: a change of the rule re-verifies every pair (9: crowd_score; 8: template_fill; 7: notices)
+VERSION = "10"  # stored in the index: a change of the rule re-verifies every pair (10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
 
 # Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
 # FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
@@ -200,6 +200,7 @@ def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None =
     if a.long is not None and b.long is not None:
         return shingle_score(a.long, b.long, whole)
     s = shingle_score(a.shingles, b.shingles, whole)
+    fill = ""
     if a.short and b.short:
         fill = template_fill(a.short, b.short)
         if fill == "number":
@@ -207,6 +208,8 @@ def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None =
         elif not fill:
             s = max(s, Indel.normalized_similarity(a.short.replace(" ", ""), b.short.replace(" ", "")))
     s = min(s, notice_gate(a, b))
+    if fill:  # one template filled twice under frequent lines: their whole texts must not make them copies
+        return float(s)
     return float(max(s, crowd_score(a, b, floor=s) if crowd is None else crowd))
 
 

@@ -10,7 +10,7 @@ from simdesk.core.boilerplate import CROWD_SHARE, frequent_parts, line_hashes
 from simdesk.core.index import Index
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
-from simdesk.core.verify import crowd_score, profile
+from simdesk.core.verify import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
 
 from tests.core.test_notices import DESCRIPTIONS, GPL_NOTICE, HAN, REFERENCE
 
@@ -106,3 +106,22 @@ def test_few_frequent_lines_leave_the_rule_off():
     parts = frequent_parts(text + "\n" + FOOTER[0], frequent)
     assert parts.frequent is None and CROWD_SHARE > 0.1
     assert frequent_parts(FOOTER[0] + "\n" + DESCRIPTIONS[0][:20], frequent).frequent == FOOTER[0]
+
+
+def test_one_template_filled_twice_under_frequent_lines_is_not_a_copy():
+    """Two order letters of one template under the site's frequent lines, differing in the order number: the
+    whole texts are alike, and template_fill's cap on the texts without their frequent lines holds."""
+    frequent = set()
+    for line in FOOTER[:3]:
+        frequent.update(line_hashes(line).tolist())
+    letters = [f"尊敬的王女士您好，您的订单号{number}已于今日发货，预计三日内送达，请注意查收。\n" + "\n".join(FOOTER[:3])
+               for number in ("48213", "51234")]
+    profiles = []
+    for text in letters:
+        parts = frequent_parts(text, frequent)
+        assert parts.frequent is not None  # the rule is on for these texts
+        profiles.append(profile(parts.stripped, parts.rest, text, parts.frequent))
+    assert similarity(*profiles) <= FILL_SCORE < DEFAULT_MIN_SCORE
+    # the same letter with a typo is still a copy
+    typo = frequent_parts(letters[0].replace("查收", "杳收"), frequent)
+    assert similarity(profiles[0], profile(typo.stripped, typo.rest, letters[0], typo.frequent)) >= DEFAULT_MIN_SCORE
