@@ -8,8 +8,9 @@ wrapped differently show the same rows); the collection's boilerplate lines (rep
 boilerplate.py) are shown greyed as "boilerplate" rows where they stand between sentences, and are
 compared out of the rows they begin or end where a re-flowed copy joined them to a sentence; they never
 count as changes. On a 1 MB copy re-flowed as one paragraph, in the 20,000-document test collection, this
-left 193 changed places of 2,913 (2026-11-24); a frequent line joined into the middle of a sentence is
-still compared as text. "raw" compares the decoded lines as they are.
+left 581 changed places of 2,913 (2026-11-24): a frequent line joined into the middle of a sentence is
+still compared as text, and so is one of under CUT_BOILERPLATE_CHARS characters. "raw" compares the
+decoded lines as they are.
 
 Built on diff-match-patch (Google's Myers diff with a time bound, maintained as the `diff-match-patch`
 package): rows are aligned first, then each pair of changed rows is diffed again on tokens, where a token
@@ -66,6 +67,10 @@ DEFAULT_DIFF_MODE = NORMALISED
 CHANGED = frozenset(("replace", "delete", "insert"))
 REFLOW_SENTENCE_END = re.compile(r"[。！？；!?;…．]+[”’」』）)\"']*|[.]+[\"')\]]*(?=\s|$)")
 # a line that ends a sentence once joined to the next (a full stop only when a space follows: never at a line end)
+# a boilerplate line is compared out of a row only when its key (punctuation kept) has this many characters:
+# a frequent short line (No, 没有, a manual's heading 注意) is a word of sentences too, and "No objection" /
+# "Objection" must stay a change
+CUT_BOILERPLATE_CHARS = 6  # --《论语》
 ENDS_SENTENCE = re.compile(r"[。！？；!?;…．]+[”’」』）)\"']*$")
 
 
@@ -268,7 +273,7 @@ def _boilerplate_free(a: Reflowed, b: Reflowed) -> tuple[Reflowed, Reflowed]:
     the next sentence (--《论语》天下皆知…, 注意尽管…), a row that is the other's once the line is out. A row
     left with no key, or whose key lies inside a boilerplate line (the line held a sentence end), is set
     apart as boilerplate."""
-    lines = {key for key in _keys(list(a.frequent + b.frequent)) if key}
+    lines = {key for key in _keys(list(a.frequent + b.frequent)) if len(key) >= CUT_BOILERPLATE_CHARS}
     return _without(a, lines), _without(b, lines)
 
 
@@ -303,7 +308,7 @@ def _without(text: Reflowed, lines: set[str]) -> Reflowed:
                 break
             key = key[:-len(line)]
             ends = by_last.get(key[-1:])
-        if not key or len(key) <= longest and key in inside:
+        if not key or CUT_BOILERPLATE_CHARS <= len(key) <= longest and key in inside:
             apart.add(k)
         keys[k] = key
     cut = replace(text, keys=keys)

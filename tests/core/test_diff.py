@@ -232,13 +232,17 @@ def test_a_boilerplate_line_joined_to_the_next_sentence_is_never_a_change():
 def test_a_boilerplate_line_inside_a_sentence_is_joined_to_it_as_a_copy_joins_it():
     """A manual page's frequent lines: a heading between two sentences stands apart (and begins the next
     sentence's row in a re-flowed copy), an option name inside a sentence is part of it in both texts."""
-    boilerplate = {line_hash("注意"), line_hash("tcpstdurgsysctl")}
-    left = "这是第一句话。\n注意\n尽管如此，它可以用\ntcp_stdurg sysctl\n加以改变。"
-    right = "这是第一句话。注意尽管如此，\n它可以用 tcp_stdurg sysctl 加以改变。"
+    boilerplate = {line_hash("注意事项与已知问题"), line_hash("tcpstdurgsysctl"), line_hash("没有")}
+    left = "这是第一句话。\n注意事项与已知问题\n尽管如此，它可以用\ntcp_stdurg sysctl\n加以改变。"
+    right = "这是第一句话。注意事项与已知问题尽管如此，\n它可以用 tcp_stdurg sysctl 加以改变。"
     result = compare_texts(left, right, boilerplate=boilerplate)
     assert result.hunks == ()
-    assert [row.left for row in result.rows if row.kind == "boilerplate"] == ["注意"]
+    assert [row.left for row in result.rows if row.kind == "boilerplate"] == ["注意事项与已知问题"]
     assert any(row.left == "尽管如此，它可以用tcp_stdurg sysctl加以改变。" for row in result.rows)
+    # a short frequent line is a word of sentences too: a sentence it begins in one text only is a change
+    assert len(compare_texts("第一句。\n没有发现问题。", "第一句。\n发现问题。", boilerplate=boilerplate).hunks) == 1
+    assert len(compare_texts("Is it waterproof? No.", "Is it waterproof? Yes.",
+                             boilerplate={line_hash("No"), line_hash("Yes")}).hunks) == 1
 
 
 def test_unknown_mode_is_refused():
