@@ -43,6 +43,7 @@ def make_window(settings: Settings, data_dir: Path, demo: Callable[[], Path] | N
     window.language_changed.connect(lambda setting: install_language(app, setting))
     # what is loaded by now (modules, Qt's wrappers, the segmenter's tables: ~94,000 objects) is never
     # traversed by Python's collector again: each full collection held the GUI thread 50-165 ms (load ~5)
+    gc.collect()  # garbage of before (a window closed) is not kept for ever
     gc.freeze()
     return window
 

@@ -148,6 +148,7 @@ class MainWindow(WindowMessages):
         self.groups_model.set_grouping(None)
         self.members_model.set_group(None)
         self.problems_model.set_problems([])
+        self._diff_request += 1  # a comparison still running is of the folder before
         self.diff_view.clear()
         self.stack.setCurrentWidget(self.review_page)
         self.retranslate()
@@ -311,6 +312,7 @@ class MainWindow(WindowMessages):
         was verified); the panes' documents are built there too."""
         pair, review = self.current_pair(), self.review
         if pair is None or review is None:
+            self._diff_request += 1  # a comparison still running is of a pair no longer selected
             self.diff_view.clear()
             return
         self._diff_request += 1
@@ -321,7 +323,9 @@ class MainWindow(WindowMessages):
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.pause_headlines(DIFF_PAUSE_S)
         here = review.texts.process_local
-        self.background.call(lambda: render(helper.run(comparison(), here), font, label),
+        # a comparison the selection moved past before it started (an arrow key held) is not made
+        self.background.call(lambda: None if request != self._diff_request else
+                             render(helper.run(comparison(), here), font, label),
                              partial(self._show_diff, request, left.path, right.path),
                              partial(self._diff_failed, request))
 
