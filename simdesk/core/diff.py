@@ -270,45 +270,54 @@ def _set_apart(text: Reflowed, apart: Collection[int]) -> Reflowed:
 def _boilerplate_free(a: Reflowed, b: Reflowed) -> tuple[Reflowed, Reflowed]:
     """Two texts' rows compared without the boilerplate lines of either text that begin or end them: a boilerplate
     line between two sentences stands apart in one text, and a copy re-wrapped as one paragraph joins it to
-    the next sentence (--《论语》天下皆知…, 注意尽管…), a row that is the other's once the line is out. A row
-    left with no key, or whose key lies inside a boilerplate line (the line held a sentence end), is set
-    apart as boilerplate."""
+    the next sentence (--《论语》天下皆知…), a row that is the other's once the line is out. A row left with
+    no key, or whose key lies inside a boilerplate line (the line held a sentence end), is set apart as
+    boilerplate."""
     lines = {key for key in _keys(list(a.frequent + b.frequent)) if len(key) >= CUT_BOILERPLATE_CHARS}
-    return _without(a, lines), _without(b, lines)
-
-
-def _without(text: Reflowed, lines: set[str]) -> Reflowed:
-    """`text` with the boilerplate lines `lines` (as row keys) cut from the start and the end of its rows'
-    keys."""
     if not lines:
-        return text
-    by_first: dict[str, list[str]] = {}
-    by_last: dict[str, list[str]] = {}
-    for line in sorted(lines, key=len, reverse=True):  # the longest first
-        by_first.setdefault(line[0], []).append(line)
-        by_last.setdefault(line[-1], []).append(line)
-    inside = "\n".join(lines)
-    longest = max(map(len, lines))
+        return a, b
+    cuts = _Cuts(_by_first(lines), _by_first({line[::-1] for line in lines}), "\n".join(lines), max(map(len, lines)))
+    return _without(a, cuts), _without(b, cuts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cuts:
+    """The boilerplate lines (as row keys) a pair's rows are compared without (_boilerplate_free)."""
+
+    starts: dict[str, list[str]]  # by first character, the longest first
+    ends: dict[str, list[str]]  # the lines reversed, likewise: a row's end is its reversed key's start
+    inside: str  # every line, one per line
+    longest: int
+
+
+def _by_first(lines: set[str]) -> dict[str, list[str]]:
+    """`lines` by their first character, the longest first (so no line is cut out of a longer one)."""
+    out: dict[str, list[str]] = {}
+    for line in sorted(lines, key=len, reverse=True):
+        out.setdefault(line[0], []).append(line)
+    return out
+
+
+def _cut_start(key: str, starts: dict[str, list[str]]) -> str:
+    """`key` without the lines of `starts` that begin it, one after the other."""
+    while (lines := starts.get(key[:1])) is not None:
+        line = next((line for line in lines if key.startswith(line)), None)
+        if line is None:
+            break
+        key = key[len(line):]
+    return key
+
+
+def _without(text: Reflowed, cuts: _Cuts) -> Reflowed:
+    """`text` with the boilerplate lines of `cuts` cut from the start and the end of its rows' keys."""
     keys = list(text.keys)
     apart = set()
     for k, key in enumerate(keys):
-        starts, ends = by_first.get(key[:1]), by_last.get(key[-1:])
-        if starts is None and ends is None and (len(key) > longest or key not in inside):
+        if key[:1] not in cuts.starts and key[-1:] not in cuts.ends and \
+                (len(key) > cuts.longest or key not in cuts.inside):
             continue
-        while starts is not None:
-            line = next((line for line in starts if key.startswith(line)), None)
-            if line is None:
-                break
-            key = key[len(line):]
-            starts = by_first.get(key[:1])
-        ends = by_last.get(key[-1:])
-        while ends is not None:
-            line = next((line for line in ends if key.endswith(line)), None)
-            if line is None:
-                break
-            key = key[:-len(line)]
-            ends = by_last.get(key[-1:])
-        if not key or CUT_BOILERPLATE_CHARS <= len(key) <= longest and key in inside:
+        key = _cut_start(_cut_start(key, cuts.starts)[::-1], cuts.ends)[::-1]
+        if not key or CUT_BOILERPLATE_CHARS <= len(key) <= cuts.longest and key in cuts.inside:
             apart.add(k)
         keys[k] = key
     cut = replace(text, keys=keys)
