@@ -478,8 +478,13 @@ def collection_boilerplate(index: Index, documents: int | None = None) -> frozen
     """The boilerplate line hashes of an indexed collection, from the line hashes stored at scan time (the
     set verification strips; the diff needs it to show the same similarity as the groups)."""
     lines = index.line_hashes()
+    return _collection_boilerplate(lines, len(lines) if documents is None else documents)
+
+
+def _collection_boilerplate(lines: LineHashes, documents: int) -> frozenset[int]:
+    """collection_boilerplate from the line hashes already read."""
     # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
-    return boilerplate_set([lines.values], len(lines) if documents is None else documents)
+    return boilerplate_set([lines.values], documents)
 
 
 def verify_rules(verify: VerifySettings) -> str:
@@ -579,8 +584,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     cancel = cancel or CancelToken()
     report("boilerplate")
     state = index.analysis_state()
-    # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
-    boilerplate = boilerplate_set([state[0].values], len(snap))
+    boilerplate = _collection_boilerplate(state[0], len(snap))
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs)
     del state
     if cancel.cancelled:
