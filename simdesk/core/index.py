@@ -110,8 +110,8 @@ def _segment_key(k: int, fingerprint: str) -> str:
 
 def _segment_entry(k: int, doc_id: str, fingerprint: str) -> str:
     """The SQL expression of a document's entry in the posting list of block k: the number x = id << LOW_BITS |
-    the block's low bits, as two characters, char(lead(x // 127), 1 + x % 127), where lead skips the surrogates.
-    The lead character is never ASCII and the second always is, so every entry is exactly two characters, a
+    the block's low bits, as two characters, char(first(x // 127), 1 + x % 127), where first skips the surrogates.
+    The first character is never ASCII and the second always is, so every entry is exactly two characters, a
     list is their concatenation in any order, and replace() of an entry's two characters removes that entry and
     nothing else (UTF-8 matches only whole characters). 3 bytes for x < 243,840, 4 below 8.05 M, 5 above; x must
     stay below 141 M (ids below 17.6 M: the insert trigger refuses more)."""
@@ -125,8 +125,8 @@ MAX_DOCUMENT_ID = (1_111_936 * 127) >> SEGMENT_LOW_BITS  # what _segment_entry c
 def _segment_ids(docs: str) -> np.ndarray:
     """The numbers x (id << SEGMENT_LOW_BITS | low bits) of a posting list written by _segment_entry."""
     pairs = np.frombuffer(docs.encode("utf-32-le"), dtype="<u4").reshape(-1, 2).astype(np.int64)
-    lead = pairs[:, 0]
-    return np.where(lead < 0xD800, lead - 128, lead - 2176) * 127 + pairs[:, 1] - 1
+    first = pairs[:, 0]
+    return np.where(first < 0xD800, first - 128, first - 2176) * 127 + pairs[:, 1] - 1
 
 
 def _segments_added(row: str) -> str:
@@ -365,8 +365,8 @@ class Index:
                 self._upgrade(kind)
             self.db.enable_wal()  # only now: the file is known to be simdesk's
             conn.execute("PRAGMA synchronous=NORMAL")
-            # a page cache of up to 64 MB (SQLite's default is 2 MB): the path and block indexes take random
-            # inserts; writing 200,000 documents as a scan does took 8.5 s of CPU instead of 13.9 s
+            # a page cache of up to 64 MB (SQLite's default is 2 MB): the path index and the segment table take
+            # random inserts; writing 200,000 documents as a scan does took 8.5 s of CPU instead of 13.9 s
             conn.execute(f"PRAGMA cache_size = -{CACHE_KB}")
         except BaseException:
             conn.close()
@@ -380,7 +380,7 @@ class Index:
             self.set_meta("schema_version", str(SCHEMA_VERSION))
 
     def _ensure_tables(self) -> None:
-        """Create what is missing: tables, their columns (sqlite-utils add_column), indexes, the trigger."""
+        """Create what is missing: tables, their columns (sqlite-utils add_column), indexes, the triggers."""
         for name, spec in TABLES.items():
             table = self.db.table(name)
             if table.exists():
