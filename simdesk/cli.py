@@ -297,6 +297,8 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
     Examples: simdesk clean articles --keep oldest --dry-run
               simdesk clean articles --keep in:originals,oldest,largest
     """
+    from simdesk.core import STAYS, fate_reason
+
     index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
     with index:
         left_alone = review.keep_by_rule_everywhere(rule, keep_in=keep_in)
@@ -309,9 +311,9 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
     removals = [{"path": r.path, "group": r.group_id, "size": r.size} for r in plan.removals]
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
-    below = set(plan.below_kept)
-    undecided = [{"group": g, "path": path, "reason": "below the threshold to the copy kept" if (g, path) in below
-                  else "joined the group after its copy to keep was marked"} for g, path in plan.undecided]
+    least = review.min_similarity
+    undecided = [{"group": g, "path": f.path, "reason": fate_reason(f, least), "why": f.why, "held": f.held,
+                  "keeper": f.keeper} for g, f in plan.fates if f.fate == STAYS]
     if fmt == "json":
         out = {"root": folder, "rule": str(rule), "dry_run": dry_run, "kept": sorted(review.decisions.keep),
                "planned": removals, "refused_groups": refused, "undecided": undecided}
@@ -322,8 +324,10 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         if done is None:
+            reasons = {(g, f.path): fate_reason(f, least) for g, f in plan.fates}
             for r in plan.removals:
-                click.echo(f"would trash  {r.path}")
+                why = reasons.get((r.group_id, r.path))
+                click.echo(f"would trash  {r.path}" + (f": {why}" if why else ""))
         else:
             for p in done.done:
                 click.echo(f"trashed  {p}")
@@ -334,7 +338,7 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
         for r in refused:
             click.echo(f"left alone  group {r['group']}: {r['reason']}")
         for u in undecided:
-            click.echo(f"left alone  {u['path']}: {u['reason']} in group {u['group']}; decide it first")
+            click.echo(f"left alone  {u['path']} (group {u['group']}): {u['reason']}")
     if done is None:
         click.echo(f"simdesk: dry run: {plan.files} files ({plan.bytes:,} bytes) would go to the trash", err=True)
     else:

@@ -6,7 +6,8 @@
                         fingerprint, which is written DELTA_BINARY_PACKED (the varint-delta fingerprint file
                         of classic SimHash deployments)
     problems.parquet    path, uri, error
-    pairs.parquet       a, b (doc_id, a < b), distance, scaled (the slider's distance), score (verified mode)
+    pairs.parquet       a, b (doc_id, a < b), distance, scaled (the slider's distance), score, and the share of
+                        a's text found in b's and of b's in a's (a_in_b, b_in_a; verified mode)
     groups.parquet      group, doc_id, rank (0: the representative), distance, score
 
 A table may be one file or a folder of part files (as Spark writes it). A bundle is written into a hidden
@@ -49,7 +50,7 @@ def schemas():
                                 ("votes", pa.binary())]),
         "problems": pa.schema([("path", pa.string()), ("uri", pa.string()), ("error", pa.string())]),
         "pairs": pa.schema([("a", pa.int64()), ("b", pa.int64()), ("distance", pa.int8()), ("scaled", pa.int8()),
-                            ("score", pa.float64())]),
+                            ("score", pa.float64()), ("a_in_b", pa.float64()), ("b_in_a", pa.float64())]),
         "groups": pa.schema([("group", pa.int64()), ("doc_id", pa.int64()), ("rank", pa.int32()),
                              ("distance", pa.int8()), ("score", pa.float64())]),
     }

@@ -19,7 +19,7 @@ import numpy as np
 from simdesk.cluster.bundle import Bundle, BundleError
 from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
 from simdesk.core.index import Index
-from simdesk.core.records import Document, Problem
+from simdesk.core.records import Document, Problem, Relation
 from simdesk.core.review import BUNDLE_META
 from simdesk.core.texts import TEXTS_META
 
@@ -92,7 +92,11 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     index.set_clean_fingerprints(clean, frozenset())
     if bundle.verified:
         index.set_paired_fingerprints(clean)
-        index.store_scores((by_doc[pairs["a"][k]], by_doc[pairs["b"][k]], pairs["score"][k]) for k in kept)
+        nan = float("nan")
+        a_in_b, b_in_a = (pairs.get(c) or [None] * len(pairs["a"]) for c in ("a_in_b", "b_in_a"))  # older bundles
+        index.store_scores((by_doc[pairs["a"][k]], by_doc[pairs["b"][k]],
+                            Relation(pairs["score"][k], nan if a_in_b[k] is None else a_in_b[k],
+                                     nan if b_in_a[k] is None else b_in_a[k])) for k in kept)
         with index.transaction():
             index.set_meta("verify_rules", verify_rules(verify))
     return ImportReport(root, len(members), len(kept), len(problems["path"]))

@@ -19,7 +19,7 @@ from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
 from simdesk.core.pairs import pairs_within
 from simdesk.core.records import Document, Problem
-from simdesk.core.verify import similarity
+from simdesk.core.verify import relation
 from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64
@@ -105,9 +105,12 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     grams = {}
     for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
         grams.update(zip(rows[s:s + CHUNK_ITEMS], result))
-    scores = np.array([similarity(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())], dtype=np.float64)
+    found = [relation(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())]
+    scores = np.array([r.score for r in found], dtype=np.float64)
+    held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
     grouper = Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
-                      min_score=verify.min_score)
+                      min_score=verify.min_score, held=held)
     grouping = grouper.at(plan.group_threshold)
     keep = scores >= verify.min_score
-    return pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep]), groups_table(grouping)
+    return (pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep], held[keep]),
+            groups_table(grouping))

@@ -140,8 +140,9 @@ class Collection:
 
 
 def pairs_table(doc_ids: np.ndarray, i: np.ndarray, j: np.ndarray, d: np.ndarray, scaled: np.ndarray,
-                scores: np.ndarray | None):
-    """Pairs of snapshot rows as the bundle's pairs table (doc ids, a < b)."""
+                scores: np.ndarray | None, held: np.ndarray | None = None):
+    """Pairs of snapshot rows as the bundle's pairs table (doc ids, a < b); `held` (pairs x 2, verified mode):
+    the share of i's text found in j's and of j's in i's, written as a_in_b and b_in_a of the ordered ids."""
     import pyarrow as pa
 
     a, b = doc_ids[i], doc_ids[j]
@@ -149,8 +150,16 @@ def pairs_table(doc_ids: np.ndarray, i: np.ndarray, j: np.ndarray, d: np.ndarray
     order = np.lexsort((hi, lo))
     score = pa.array(np.asarray(scores, dtype=np.float64)[order]) if scores is not None else \
         pa.nulls(len(order), pa.float64())
+    shares = []
+    for column in (0, 1):
+        if held is None:
+            shares.append(pa.nulls(len(order), pa.float64()))
+        else:  # a_in_b: the smaller id's text found in the larger's
+            ours = np.where(a <= b, held[:, column], held[:, 1 - column])
+            shares.append(pa.array(np.asarray(ours, dtype=np.float64)[order]))
     return pa.table({"a": lo[order], "b": hi[order], "distance": np.asarray(d, dtype=np.int8)[order],
-                     "scaled": np.asarray(scaled, dtype=np.int8)[order], "score": score})
+                     "scaled": np.asarray(scaled, dtype=np.int8)[order], "score": score,
+                     "a_in_b": shares[0], "b_in_a": shares[1]})
 
 
 def groups_table(grouping: Grouping):

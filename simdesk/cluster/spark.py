@@ -35,7 +35,7 @@ from simdesk.core.fingerprint import to_signed, to_unsigned
 from simdesk.core.groups import Grouper
 from simdesk.core.index import Snapshot
 from simdesk.core.records import Document
-from simdesk.core.verify import similarity
+from simdesk.core.verify import relation
 
 ITEMS_PER_PARTITION = 2000
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
@@ -203,7 +203,8 @@ def _plain_pairs(docs, radius: int):
     d = F.bit_count(x)
     return (joined.where((d <= radius) & (first == F.col("a.k")))
             .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b"), d.cast("byte").alias("distance"),
-                    d.cast("byte").alias("scaled"), F.lit(None).cast("double").alias("score")))
+                    d.cast("byte").alias("scaled"), F.lit(None).cast("double").alias("score"),
+                    F.lit(None).cast("double").alias("a_in_b"), F.lit(None).cast("double").alias("b_in_a")))
 
 
 def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
@@ -275,15 +276,18 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
             scaled = scaled_distance(d, batch.column("shorter").to_numpy(zero_copy_only=False), verify)
             near = np.flatnonzero(scaled <= verify.long_radius)
             sa, sb = batch.column("shingles_a").to_pylist(), batch.column("shingles_b").to_pylist()
-            scores = np.array([similarity(pickle.loads(sa[k]), pickle.loads(sb[k])) for k in near.tolist()],
-                              dtype=np.float64)
-            keep = near[scores >= verify.min_score] if len(near) else near
+            found = [relation(pickle.loads(sa[k]), pickle.loads(sb[k])) for k in near.tolist()]
+            scores = np.array([r.score for r in found], dtype=np.float64)
+            held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
+            ok = scores >= verify.min_score
+            keep = near[ok] if len(near) else near
             yield pa.record_batch({
                 "a": batch.column("a").take(pa.array(keep)), "b": batch.column("b").take(pa.array(keep)),
                 "distance": pa.array(d[keep].astype(np.int8)), "scaled": pa.array(scaled[keep].astype(np.int8)),
-                "score": pa.array(scores[scores >= verify.min_score] if len(near) else np.empty(0))})
+                "score": pa.array(scores[ok]), "a_in_b": pa.array(held[ok, 0]), "b_in_a": pa.array(held[ok, 1])})
 
-    pairs = joined.mapInArrow(checked, "a long, b long, distance byte, scaled byte, score double")
+    pairs = joined.mapInArrow(checked, "a long, b long, distance byte, scaled byte, score double, a_in_b double, "
+                                       "b_in_a double")
     return full.drop("shingles", "bands"), pairs
 
 
@@ -309,9 +313,10 @@ def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPla
         return Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
     scaled = np.array([p["scaled"] for p in pairs], dtype=np.int64)
     scores = np.array([p["score"] for p in pairs], dtype=np.float64)
+    held = np.array([(p["a_in_b"], p["b_in_a"]) for p in pairs], dtype=np.float64).reshape(-1, 2)
     verify = plan.verify
     return Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
-                   min_score=verify.min_score).at(plan.group_threshold)
+                   min_score=verify.min_score, held=held).at(plan.group_threshold)
 
 
 MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]

@@ -20,7 +20,7 @@ _WHERE = {
     # a comparison or a batch of headlines in a helper process (the window's): its lock never held for them
     "helper_process": ("HelperProcess",),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
-    "records": ("Document", "Group", "Member", "Problem", "Progress", "ScanOptions", "ScanStats"),
+    "records": ("Document", "Group", "Member", "Problem", "Progress", "Relation", "ScanOptions", "ScanStats"),
     "scan": ("ScanResult",),
     "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
@@ -30,7 +30,10 @@ _WHERE = {
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "verify": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
     "analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
-    "cleanup": ("KEEP_RULES", "CleanupPlan", "CleanupReport", "KeepChain", "keep_by_rule"),
+    "cleanup": ("GOES", "KEEP", "KEEP_RULES", "STAYS", "CleanupPlan", "CleanupReport", "Fate", "KeepChain",
+                "keep_by_rule"),
+    # how figures and a clean-up's reasons are written (the command line; the window translates the same)
+    "figures": ("contained", "fate_reason", "percent"),
     "undo": ("UndoReport",),
     "report": ("safe_cell",),
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "FIRST_VIEW_BUDGET_S", "Row", "SideBySide", "compare_files",

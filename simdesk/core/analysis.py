@@ -54,7 +54,7 @@ from simdesk.core.records import MAX_FILE_BYTES, Progress
 from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.texts import Texts, texts_of
 from simdesk.core.verify import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
-                                 similarity)
+                                 relation, similarity)
 from simdesk.core.workers import CancelToken, map_chunks, process_pool, stop_workers, worker_count
 
 TEXT_CHUNK = 64  # texts read per task
@@ -337,8 +337,11 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                  boilerplate: frozenset[int], jobs: int = 0,
                  cancel: CancelToken | None = None,
                  on_progress: Callable[[str, int, int], None] | None = None,
-                 band_only: np.ndarray | None = None, plain_near: np.ndarray | None = None) -> np.ndarray:
-    """The verification score of each candidate pair (kept scores reused, new ones computed and kept).
+                 band_only: np.ndarray | None = None,
+                 plain_near: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The verification score of each candidate pair and the shares of each text the other holds
+    (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
+    relations reused, new ones computed and kept.
 
     The texts involved are read in the worker processes and the pairs scored here, in the steps of a
     read_plan: each text is read when its first pair comes and let go after its last, and at most
@@ -357,6 +360,7 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     known = index.scores()
     ids = snap.ids
     out = np.full(len(i), np.nan)
+    held = np.full((len(i), 2), np.nan)
     if known:
         todo = []
         for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
@@ -364,13 +368,14 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
             if s is None:
                 todo.append(k)
             else:
-                out[k] = s
+                out[k] = s.score
+                held[k] = (s.a_in_b, s.b_in_a) if ids[a] < ids[b] else (s.b_in_a, s.a_in_b)
         todo_arr = np.array(todo, dtype=np.int64)
     else:  # a first analysis: no Python list of every candidate (millions at a million documents)
         todo_arr = np.arange(len(i), dtype=np.int64)
     del known
     if not len(todo_arr):
-        return out
+        return out, held
     cancel = cancel or CancelToken()
     steps = read_plan(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)
     reads = sum(len(step.reads) for step in steps)
@@ -390,7 +395,7 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                 if cancel.cancelled:
                     if pool is not None:
                         stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
-                    return out
+                    return out, held
                 profiles.update(zip(chunk, result.result() if pool is not None else fn(result)))
                 read += len(chunk)
                 report("verifying", read, reads)
@@ -405,21 +410,22 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                 scored += 1
                 a, b = int(i[k]), int(j[k])
                 if band_only is not None and band_only[k]:
-                    crowd = crowd_score(profiles[a], profiles[b])  # once: each similarity below takes it
-                    out[k] = similarity(profiles[a], profiles[b], crowd=crowd)
+                    crowd = crowd_score(profiles[a], profiles[b])  # once: each measure below takes it
+                    rel = relation(profiles[a], profiles[b], crowd=crowd)
                     if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SCORE and \
                             not (plain_near is not None and plain_near[k] and
-                                 0 < min(out[k], DEFAULT_MIN_SCORE) <= crowd):
-                        out[k] = np.nan
+                                 0 < min(rel.score, DEFAULT_MIN_SCORE) <= crowd):
                         continue
                 else:
-                    out[k] = similarity(profiles[a], profiles[b])
-                new.append((int(ids[a]), int(ids[b]), float(out[k])))
+                    rel = relation(profiles[a], profiles[b])
+                out[k] = rel.score
+                held[k] = (rel.a_in_b, rel.b_in_a)
+                new.append((int(ids[a]), int(ids[b]), rel))
             index.store_scores(new)
             for r in step.drops:
                 del profiles[r]
     report("scoring", len(todo_arr), len(todo_arr))
-    return out
+    return out, held
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,7 +541,9 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     kept = index.scores()
     a = np.fromiter((x for x, _ in kept), dtype=np.int64, count=len(kept))
     b = np.fromiter((y for _, y in kept), dtype=np.int64, count=len(kept))
-    s = np.fromiter(kept.values(), dtype=np.float64, count=len(kept))
+    s = np.fromiter((r.score for r in kept.values()), dtype=np.float64, count=len(kept))
+    h = np.fromiter((x for r in kept.values() for x in (r.a_in_b, r.b_in_a)), dtype=np.float64,
+                    count=2 * len(kept)).reshape(-1, 2)
     del kept
     by_id = np.argsort(snap.ids)
     sorted_ids = snap.ids[by_id]
@@ -548,15 +556,18 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     ei, ej, _ = exact_copies(snap)
     i, j = np.r_[i[both], ei].astype(np.int64), np.r_[j[both], ej].astype(np.int64)
     s = np.r_[s[both], np.ones(len(ei))]
+    h = np.r_[h[both], np.ones((len(ei), 2))]
+    swap = i > j  # the shares follow the pair's rows: (share of i in j, share of j in i)
+    h[swap] = h[swap][:, ::-1]
     i, j = np.minimum(i, j), np.maximum(i, j)
     n = max(len(snap), 1)
     _, first = np.unique(i * n + j, return_index=True)  # a pair both scored and identical: once
-    i, j, s = i[first], j[first], s[first]
+    i, j, s, h = i[first], j[first], s[first], h[first]
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=s, min_score=verify.min_score,
+                   scores=s, min_score=verify.min_score, held=h,
                    boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate)
 
 
@@ -607,7 +618,8 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     beyond = d > radius
     # the plain fingerprints (whole texts) agree where the clean ones do not: a large copy group's members
     plain_near = beyond & (np.bitwise_count(snap.fingerprints[i] ^ snap.fingerprints[j]) <= radius)
-    scores = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
+    scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond,
+                                plain_near)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return kept_grouper(index, verify, snap, boilerplate)
     if dirty.any():
@@ -615,6 +627,6 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     report("done", len(i), len(i))
     # a pair only the bands propose needs BAND_MIN_SCORE, or the large copy groups' score (verify_pairs)
     keep = ~beyond | (scores >= BAND_MIN_SCORE) | (plain_near & ~np.isnan(scores))
-    i, j, scaled, scores = i[keep], j[keep], scaled[keep], scores[keep]
+    i, j, scaled, scores, held = i[keep], j[keep], scaled[keep], scores[keep], held[keep]
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=scores, min_score=verify.min_score, boilerplate=boilerplate)
+                   scores=scores, min_score=verify.min_score, boilerplate=boilerplate, held=held)

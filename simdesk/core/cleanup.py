@@ -108,38 +108,89 @@ def keep_by_rule(group: Group, rule: str | KeepChain) -> Member:
     return KeepChain.parse(rule).choose(group.members)
 
 
+# A member's fate in a clean-up (Fate.fate), and why (Fate.why)
+KEEP, GOES, STAYS = "keep", "goes", "stays"
+WHY_KEPT = "kept"  # marked as the copy to keep
+WHY_QUEUED = "queued"  # the editor sent this very copy to the trash
+WHY_HELD = "held"  # a kept copy holds its text (Fate.held: the share, at the least similarity or more)
+WHY_BELOW = "below"  # no kept copy holds enough of its text (Fate.held: the most one holds)
+WHY_UNSEEN = "unseen"  # joined the group, or changed, since its keep mark was made
+WHY_NOTHING_KEPT = "nothing_kept"  # the group has no copy to keep
+
+
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """What a clean-up does with one member of a group, and why: `fate` is KEEP, GOES (to the trash, or
+    moved) or STAYS; `why` one of the WHY_ values; `held` the share of the member's text found in `keeper`,
+    the kept copy holding the most of it (None: no kept copy pairs with it; NaN: not measured, plain
+    groups)."""
+
+    path: str
+    fate: str
+    why: str
+    held: float | None = None
+    keeper: str | None = None
+
+
+Held = Callable[[str, str], "float | None"]  # (copy, keeper) -> share of copy's text in keeper (Grouping.held)
+
+
+def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
+                 reviewed: Mapping[str, Mapping[str, str]] | None = None,
+                 held: Held | None = None, least: float | None = None) -> list[Fate]:
+    """Each member's fate, in the group's order. A copy leaves only when the copy kept holds it: a member not
+    kept goes when a kept copy of the group holds its text (`held(copy, keeper)`, the share of the copy's
+    text found in the kept copy, reaches `least`, the least similarity; NaN: not measured, every copy of a
+    plain group is held) and the editor saw it as it is now with that keep mark (`reviewed`: kept path -> the
+    members its group had, path -> content hash; None: every keep mark covers its whole group). Keeping a
+    quoted sentence never removes the article quoting it; keeping a truncated copy never removes the full
+    text. A member queued for the trash goes (the editor chose that very copy); with nothing kept, every
+    other member stays. Without `held`, every member of the group is held by every kept copy."""
+    kept = [m.path for m in group.members if m.path in keep]
+    fates = []
+    for m in group.members:
+        if m.path in keep:
+            fates.append(Fate(m.path, KEEP, WHY_KEPT))
+            continue
+        if m.path in queued:
+            fates.append(Fate(m.path, GOES, WHY_QUEUED))
+            continue
+        if not kept:
+            fates.append(Fate(m.path, STAYS, WHY_NOTHING_KEPT))
+            continue
+        shares = {k: 1.0 if held is None else held(m.path, k) for k in kept}
+        holding = [k for k in kept if _holds(shares[k], least)]
+        if not holding:  # the most a kept copy holds of it, if any pairs with it
+            known = [k for k in kept if shares[k] is not None]
+            keeper = max(known, key=lambda k: shares[k]) if known else None
+            fates.append(Fate(m.path, STAYS, WHY_BELOW, shares[keeper] if keeper else None, keeper))
+            continue
+        seen = [k for k in holding if reviewed is None or reviewed.get(k, {}).get(m.path) == m.content_hash]
+        if not seen:
+            fates.append(Fate(m.path, STAYS, WHY_UNSEEN, shares[holding[0]], holding[0]))
+            continue
+        keeper = max(seen, key=lambda k: _rank(shares[k]))
+        fates.append(Fate(m.path, GOES, WHY_HELD, shares[keeper], keeper))
+    return fates
+
+
+def _holds(share: float | None, least: float | None) -> bool:
+    """Whether a share of a copy's text found in a kept copy lets it go (NaN: not measured, held)."""
+    return share is not None and (least is None or share != share or share >= least)
+
+
+def _rank(share: float | None) -> float:
+    return -1.0 if share is None else 1.0 if share != share else share
+
+
 def undecided_members(group: Group, keep: Collection[str], queued: Collection[str],
                       reviewed: Mapping[str, Mapping[str, str]] | None,
-                      paired: Callable[[str, str], bool] | None = None) -> list[Member]:
-    """The members of `group` no decision covers: neither kept nor queued for the trash, nor seen with their
-    present content by a keep mark of the group (`reviewed`: kept path -> the members its group had, path
-    -> content hash; None: every keep mark covers its whole group), nor, with `paired` (whether two paths are
-    a grouping pair: Grouping.paired), paired with a kept copy. A keep mark decides only for the copies of
-    the copy kept: a member that reaches the threshold against the group's representative only (a group's
-    members all pair with its representative, not always with each other) is not one. A clean-up leaves
-    them where they are; a group without any is decided."""
-    return _undecided(group, keep, queued, reviewed, paired)[0]
-
-
-def _undecided(group: Group, keep: Collection[str], queued: Collection[str],
-               reviewed: Mapping[str, Mapping[str, str]] | None,
-               paired: Callable[[str, str], bool] | None) -> tuple[list[Member], list[Member]]:
-    """undecided_members, and those of them below the threshold to every kept copy (with `paired` and a copy
-    kept), each pair looked up once."""
-    kept = [m.path for m in group.members if m.path in keep]
-    undecided: list[Member] = []
-    below: list[Member] = []
-    for m in group.members:
-        if m.path in keep or m.path in queued:
-            continue
-        near = None if paired is None or not kept else any(paired(k, m.path) for k in kept)
-        seen = bool(kept) and (reviewed is None or any(reviewed.get(k, {}).get(m.path) == m.content_hash
-                                                       for k in kept))
-        if not (seen and near is not False):
-            undecided.append(m)
-            if near is False:
-                below.append(m)
-    return undecided, below
+                      held: Held | None = None, least: float | None = None) -> list[Member]:
+    """The members of `group` no decision covers: neither kept nor queued for the trash, nor held by a kept
+    copy the editor saw them with (member_fates). A clean-up leaves them where they are; a group without
+    any is decided."""
+    fates = member_fates(group, keep, queued, reviewed, held, least)
+    return [m for m, f in zip(group.members, fates) if f.fate == STAYS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +212,25 @@ class Refusal:
 
 @dataclass(frozen=True)
 class CleanupPlan:
-    """What a clean-up would remove; `survivors` maps each touched group to the paths it keeps."""
+    """What a clean-up would remove; `survivors` maps each touched group to the paths it keeps; `fates` says,
+    for every member of each group with a decision, whether it is kept, goes or stays, and why."""
 
     removals: tuple[Removal, ...]
     refusals: tuple[Refusal, ...]
     survivors: dict[int, tuple[Member, ...]] = field(default_factory=dict)  # with what the scan saw of them
     allow_last_copy: bool = False  # the editor confirmed removing every copy of some groups (plan_cleanup)
-    undecided: tuple[tuple[int, str], ...] = ()  # (group, path): joined a group after its keep mark was made
-    below_kept: tuple[tuple[int, str], ...] = ()  # (group, path) of `undecided`: pairs with no kept copy
+    fates: tuple[tuple[int, Fate], ...] = ()  # (group, fate) of every member of a group with a keep mark
+
+    @property
+    def undecided(self) -> tuple[tuple[int, str], ...]:
+        """(group, path) of the copies that stay in groups with a copy kept (no kept copy holds them, or
+        they joined the group or changed since the keep mark)."""
+        return tuple((g, f.path) for g, f in self.fates if f.fate == STAYS)
+
+    @property
+    def below_kept(self) -> tuple[tuple[int, str], ...]:
+        """(group, path) of `undecided` copies that no kept copy holds at the least similarity."""
+        return tuple((g, f.path) for g, f in self.fates if f.why == WHY_BELOW)
 
     @property
     def files(self) -> int:
@@ -182,33 +244,27 @@ class CleanupPlan:
 def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
                  queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False,
                  reviewed: Mapping[str, Mapping[str, str]] | None = None,
-                 paired: Callable[[str, str], bool] | None = None) -> CleanupPlan:
+                 held: Held | None = None, least: float | None = None) -> CleanupPlan:
     """Plan the removal of duplicates.
 
-    In a group with at least one kept member, every member not kept is removed. In a group with nothing
-    kept, only the members queued for removal are; queuing every member of such a group is refused (the
-    group is left alone and named in `refusals`) unless `allow_last_copy` says the editor confirmed exactly
-    that. A kept member is never removed, even if also queued.
-
-    With `reviewed` (each kept path -> the members its group had, path -> content hash, when the editor
-    marked it), a keep mark decides only for the members the editor saw: one that joined the group since,
-    or whose content changed, is undecided and not removed unless queued (listed in `undecided`). With
-    `paired` (Grouping.paired by path), so is a member that pairs with no kept copy: it is in the group
-    through another member, not a copy of the one kept (listed in `undecided` and in `below_kept`).
+    In a group with at least one kept member, a member not kept is removed when a kept copy holds its text
+    (member_fates: `held(copy, keeper)`, Grouping.held by path, reaches `least`, the least similarity) and
+    the editor saw it with that keep mark (`reviewed`: each kept path -> the members its group had, path ->
+    content hash, when the editor marked it); the others stay, each with the reason (`fates`). In a group
+    with nothing kept, only the members queued for removal are; queuing every member of such a group is
+    refused (the group is left alone and named in `refusals`) unless `allow_last_copy` says the editor
+    confirmed exactly that. A kept member is never removed, even if also queued.
     """
     removals: list[Removal] = []
     refusals: list[Refusal] = []
     survivors: dict[int, tuple[Member, ...]] = {}
-    undecided: list[tuple[int, str]] = []
-    distant: list[tuple[int, str]] = []
+    fates: list[tuple[int, Fate]] = []
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
-            members, below = _undecided(g, keep, queued, reviewed, paired)
-            left = {m.path for m in members}
-            undecided.extend((g.id, m.path) for m in members)
-            distant.extend((g.id, m.path) for m in below)
-            doomed = [m for m in g.members if m.path not in keep and m.path not in left]
+            group_fates = member_fates(g, keep, queued, reviewed, held, least)
+            fates.extend((g.id, f) for f in group_fates)
+            doomed = [m for m, f in zip(g.members, group_fates) if f.fate == GOES]
         else:
             doomed = [m for m in g.members if m.path in queued]
             if doomed and len(doomed) == len(g.members) and not allow_last_copy:
@@ -219,8 +275,7 @@ def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
         removals.extend(Removal(m.path, m.size, m.mtime_ns, m.content_hash, g.id) for m in doomed)
         doomed_paths = {m.path for m in doomed}
         survivors[g.id] = tuple(m for m in g.members if m.path not in doomed_paths)
-    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy, tuple(undecided),
-                       tuple(distant))
+    return CleanupPlan(tuple(removals), tuple(refusals), survivors, allow_last_copy, tuple(fates))
 
 
 def _regular_file_state(path: Path) -> tuple[os.stat_result, str] | str:

@@ -1,13 +1,19 @@
-"""Group near-duplicates: groups of the pairs within a threshold, each with a centre that pairs with every
-other member, regrouped in memory.
+"""Group near-duplicates: groups of the pairs within a threshold, each with a centre that holds every other
+member, regrouped in memory.
 
-A group is a connected component of the grouping pairs when one of its members pairs with all the others
-(copies of one text: every pair, or a star around the original). A component without such a member is a
-chain (a collage holds most of text A and the whole of a short text B: A-collage and collage-B pair, A-B do
-not) and is split into stars (`centred_labels`): the member pairing with the most others left is a centre,
-its group is it and those partners; again with the members left, until fewer than two are. So every member
-of a group reaches the threshold against the group's representative (a centre), and keeping that one copy
-never trashes a text that is not a copy of it (docs/quality.md, "Chains").
+A verified pair is a copy relation with a direction: B is a copy of A when their similarity reaches the least
+similarity and A holds B's text (the share of B's text found in A reaches it too: verify.Relation). Copies with
+a typo, re-wrapped or re-encoded hold each other; a truncated copy is held by the full text, not the other way
+round; a sentence quoted in an article is held by it (and only groups with it when the length gates of the
+similarity let it). Plain (unverified) pairs hold each other.
+
+A group is a connected component of those relations when one of its members holds all the others (copies of
+one text, or a star around the original). A component without such a member is a chain (an article quoting
+a sentence that a second article quotes too; a collage holding most of text A and the whole of a short text
+B) and is split into stars (`centred_labels`): the member holding the most others left is a centre, its group
+is it and what it holds; again with the members left, until fewer than two are. So every member of a group
+is a copy of the group's representative (a centre): keeping that one copy keeps every member's text, and no
+member is shown beside a representative it is not a copy of (docs/quality.md, "Chains").
 
 `Grouper` keeps every pair up to the largest threshold, sorted by distance, so moving the threshold never
 rescans the folder nor queries the index again. Groups are materialised lazily, one at a time, so a view
@@ -40,27 +46,31 @@ class Grouper:
     def __init__(self, snapshot: Snapshot, i: np.ndarray, j: np.ndarray, d: np.ndarray,
                  max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = (),
                  scores: np.ndarray | None = None, min_score: float | None = None,
-                 boilerplate: frozenset[int] = frozenset()) -> None:
+                 boilerplate: frozenset[int] = frozenset(), held: np.ndarray | None = None) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
-        least that group (see verify.py). Without them, every pair within the threshold groups.
-        `boilerplate`: the collection's boilerplate line hashes the scores were computed without (a
-        comparison of two members needs them to show the same similarity)."""
+        least that group (see verify.py). Without them, every pair within the threshold groups. `held`
+        (optional, pairs x 2, with scores): the share of i's text found in j's and of j's in i's
+        (verify.Relation; NaN: not measured, taken as both held); a member is a copy of a text that holds
+        its share at `min_score` or more. `boilerplate`: the collection's boilerplate line hashes the scores
+        were computed without (a comparison of two members needs them to show the same similarity)."""
         self.snapshot = snapshot
         self.boilerplate = boilerplate
         self.max_threshold = max_threshold
         self.min_score = min_score if scores is not None else None
         if scores is None:
             scores = np.full(len(i), np.nan)
+        if held is None:
+            held = np.full((len(i), 2), np.nan)
         keep = d <= max_threshold
-        i, j, d, scores = i[keep], j[keep], d[keep], scores[keep]
+        i, j, d, scores, held = i[keep], j[keep], d[keep], scores[keep], held[keep]
         ignored = {tuple(sorted(p)) for p in ignored}
         if ignored and len(i):
             paths = snapshot.paths
             drop = np.fromiter(((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored
                                 for a, b in zip(i.tolist(), j.tolist())), dtype=bool, count=len(i))
-            i, j, d, scores = i[~drop], j[~drop], d[~drop], scores[~drop]
+            i, j, d, scores, held = i[~drop], j[~drop], d[~drop], scores[~drop], held[~drop]
         order = np.argsort(d, kind="stable")
-        self.i, self.j, self.d, self.scores = i[order], j[order], d[order], scores[order]
+        self.i, self.j, self.d, self.scores, self.held = i[order], j[order], d[order], scores[order], held[order]
         self._cut = np.searchsorted(self.d, np.arange(max_threshold + 2), side="left")
         self._cache: dict[tuple[int, float | None], Grouping] = {}
 
@@ -68,7 +78,7 @@ class Grouper:
         """This grouper without the given pairs of paths (an editor's "not duplicates"), in memory."""
         return Grouper(self.snapshot, self.i, self.j, self.d, self.max_threshold, ignored=pairs,
                        scores=self.scores if self.verified else None, min_score=self.min_score,
-                       boilerplate=self.boilerplate)
+                       boilerplate=self.boilerplate, held=self.held if self.verified else None)
 
     @property
     def verified(self) -> bool:
@@ -100,7 +110,8 @@ class Grouper:
             end = self.pair_count(threshold)
             ok = self._accepted(end, ms)
             self._cache[key] = Grouping(self.snapshot, threshold, self.i[:end][ok], self.j[:end][ok],
-                                        self.scores[:end][ok] if ms is not None else None, ms)
+                                        self.scores[:end][ok] if ms is not None else None, ms,
+                                        self.held[:end][ok] if ms is not None else None)
         return self._cache[key]
 
 
@@ -108,16 +119,28 @@ class Grouping:
     """The groups at one threshold. Group k (0-based, largest first) is built on demand by `group(k)`."""
 
     def __init__(self, snapshot: Snapshot, threshold: int, i: np.ndarray, j: np.ndarray,
-                 scores: np.ndarray | None = None, min_score: float | None = None) -> None:
+                 scores: np.ndarray | None = None, min_score: float | None = None,
+                 held: np.ndarray | None = None) -> None:
         self.snapshot = snapshot
         self.threshold = threshold
         self.min_score = min_score
+        if held is None:
+            held = np.full((len(i), 2), np.nan)
+        # which way each pair is a copy: j holds i's text, i holds j's (NaN: not measured, both)
+        j_holds = ~(held[:, 0] < min_score) if min_score is not None else np.ones(len(i), dtype=bool)
+        i_holds = ~(held[:, 1] < min_score) if min_score is not None else np.ones(len(i), dtype=bool)
+        copies = j_holds | i_holds  # a pair neither of whose texts holds the other's is no copy
+        i, j, held, j_holds, i_holds = i[copies], j[copies], held[copies], j_holds[copies], i_holds[copies]
+        scores = scores[copies] if scores is not None else None
         self._pairs = (i, j, scores)
+        self._held = held
         n = len(snapshot)
         if len(i):
             graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n))
             _, labels = connected_components(graph, directed=False)
-            labels, self._central = centred_labels(labels, i, j)
+            copy = np.r_[i[j_holds], j[i_holds]]  # each copy, and the text holding it
+            holder = np.r_[j[j_holds], i[i_holds]]
+            labels, self._central = centred_labels(labels, copy, holder)
         else:
             labels = np.arange(n)
             self._central = np.zeros(n, dtype=bool)
@@ -230,12 +253,33 @@ class Grouping:
         return out
 
     def paired(self, a: int, b: int) -> bool:
-        """Whether two snapshot rows are a grouping pair at this threshold: a member is always paired with its
-        group's representative, with another member not always."""
+        """Whether two snapshot rows are a grouping pair at this threshold (one holds the other's text as a
+        copy): a member is always paired with its group's representative, with another member not always."""
+        return self._pair_at(a, b) is not None
+
+    def held(self, copy: int, keeper: int) -> float | None:
+        """The share of snapshot row `copy`'s text found in row `keeper`'s, when the two are a grouping pair
+        (None when they are not; NaN when the share was not measured: plain groups, or relations kept
+        before shares were). A clean-up keeping `keeper` may remove `copy` only when it reaches the least
+        similarity (holds)."""
+        at = self._pair_at(copy, keeper)
+        if at is None:
+            return None
+        shares = self._scores_by_pair[2]
+        return float(shares[at, 0 if copy < keeper else 1])
+
+    def holds(self, keeper: int, copy: int) -> bool:
+        """Whether row `keeper` holds row `copy`'s text as a copy at this grouping: the two are a grouping pair
+        and the share of `copy`'s text found in `keeper` reaches the least similarity (not measured: plain
+        groups, where every pair within the threshold is a copy)."""
+        share = self.held(copy, keeper)
+        return share is not None and not (self.min_score is not None and share < self.min_score)
+
+    def _pair_at(self, a: int, b: int) -> int | None:
         codes = self._scores_by_pair[0]
         code = np.int64(min(a, b)) * np.int64(len(self.snapshot)) + np.int64(max(a, b))
         at = int(np.searchsorted(codes, code))
-        return at < len(codes) and codes[at] == code
+        return at if at < len(codes) and codes[at] == code else None
 
     def snapshot_row(self, path: str) -> int:
         """The snapshot row of `path` (-1: not indexed). Snapshot rows are in path order."""
@@ -252,7 +296,7 @@ class Grouping:
         if scores is None or not len(i):
             return out
         n = np.int64(len(self.snapshot))
-        codes, sorted_scores = self._scores_by_pair
+        codes, sorted_scores, _ = self._scores_by_pair
         reps = self.representatives[self._owners]
         others = self._members != reps
         a, b = reps[others], self._members[others]
@@ -271,30 +315,41 @@ class Grouping:
         return self._members[s:s + self._counts[k]]
 
     @cached_property
-    def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray | None]:
-        """(sorted pair codes min * n + max, their scores, None for plain pairs): 16 bytes a pair where a
-        dict took ~200; the codes also tell whether two rows are paired."""
+    def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(sorted pair codes min * n + max, their scores (None for plain pairs), their shares: the smaller
+        row's text found in the larger's, and the other way): 32 bytes a pair where a dict took ~200; the
+        codes also tell whether two rows are paired."""
         i, j, scores = self._pairs
         n = np.int64(len(self.snapshot))
         codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
         order = np.argsort(codes)
-        return codes[order], scores[order] if scores is not None else None
+        shares = self._held[order]
+        swap = (i > j)[order]
+        shares[swap] = shares[swap][:, ::-1]
+        return codes[order], scores[order] if scores is not None else None, shares
+
+    def _relation(self, rep: int, row: int) -> tuple[float, float, float] | None:
+        """(score, share of `row`'s text in `rep`'s, share of `rep`'s in `row`'s) of a verified pair."""
+        at = self._pair_at(rep, row)
+        if at is None:
+            return None
+        _, scores, shares = self._scores_by_pair
+        held, holds = shares[at] if row < rep else shares[at][::-1]
+        return float(scores[at]), float(held), float(holds)
 
     def pair_score(self, a: int, b: int) -> float | None:
         """The verification score of two snapshot rows, when that pair was verified."""
         if self._pairs[2] is None:
             return None
-        codes, scores = self._scores_by_pair
-        code = min(a, b) * len(self.snapshot) + max(a, b)
-        at = int(np.searchsorted(codes, code))
-        return float(scores[at]) if at < len(codes) and codes[at] == code else None
+        at = self._pair_at(a, b)
+        return None if at is None else float(self._scores_by_pair[1][at])
 
     def group(self, k: int, keep: bool = True) -> Group:
         """Group k (0-based), built once and kept (what a view shows); with `keep=False` one not kept
         already is built and let go (a report of 200,000 groups does not hold them all)."""
         group = self._groups.get(k)
         if group is None:
-            scorer = self.pair_score if self._pairs[2] is not None else None
+            scorer = self._relation if self._pairs[2] is not None else None
             rows = self.member_rows(k)
             group = build_group(self.snapshot, rows, k + 1, scorer, self._central[rows])
             if keep:
@@ -320,36 +375,38 @@ def representative_of(fps: np.ndarray, central: np.ndarray | None = None) -> int
     return int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
 
 
-def centred_labels(labels: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Group labels (from the connected components `labels` of the pairs i-j, each pair once) in which each
-    group of two or more has a centre paired with every other member, and which rows are such a centre.
+def centred_labels(labels: np.ndarray, copy: np.ndarray, holder: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group labels (from the connected components `labels` of the pairs) in which each group of two or more
+    has a centre holding every other member, and which rows are such a centre. The relations are directed:
+    `holder[k]` holds `copy[k]`'s text (a pair of copies holding each other is there both ways, each way once).
 
-    A component with a member paired with all others is kept whole (found on whole arrays: a member's pair
-    count against its component's size). The others (chains through collages) are split greedily: the
-    member with the most partners among those left (ties: the first row, i.e. path) takes them as its group,
-    until no member left has a partner left; a member left over is in no group."""
+    A component with a member holding all others is kept whole (found on whole arrays: a member's count of
+    copies it holds against its component's size). The others (chains) are split greedily: the member
+    holding the most of those left (ties: the first row, i.e. path) takes them as its group, until no member
+    left holds one left; a member left over is in no group."""
     n = len(labels)
-    degree = np.bincount(i, minlength=n) + np.bincount(j, minlength=n)
+    holds = np.bincount(holder, minlength=n)
     sizes = np.bincount(labels, minlength=n)
-    full = degree == sizes[labels] - 1
+    full = holds == sizes[labels] - 1
     centred = np.zeros(len(sizes), dtype=bool)
     centred[labels[full]] = True
-    chains = np.flatnonzero((sizes >= 3) & ~centred)
+    chains = np.flatnonzero((sizes >= 2) & ~centred)
     if not len(chains):
         return labels, full & (sizes[labels] >= 2)
     labels = labels.copy()
-    in_chain = np.isin(labels[i], chains)
-    partners: dict[int, set[int]] = {}
-    for a, b in zip(i[in_chain].tolist(), j[in_chain].tolist()):
-        partners.setdefault(a, set()).add(b)
-        partners.setdefault(b, set()).add(a)
+    in_chain = np.isin(labels[copy], chains)
+    held_by: dict[int, set[int]] = {}  # row -> the rows it holds
+    holders: dict[int, set[int]] = {}  # row -> the rows holding it
+    for c, h in zip(copy[in_chain].tolist(), holder[in_chain].tolist()):
+        held_by.setdefault(h, set()).add(c)
+        holders.setdefault(c, set()).add(h)
     fresh = len(sizes)  # labels from here on are new groups
     members_of: dict[int, list[int]] = {}
-    for row in sorted(partners):
+    for row in sorted(set(held_by) | set(holders)):
         members_of.setdefault(int(labels[row]), []).append(row)
     for rows in members_of.values():
         left = set(rows)
-        count = {r: len(partners[r]) for r in rows}
+        count = {r: len(held_by.get(r, ())) for r in rows}
         heap = [(-count[r], r) for r in rows]
         heapq.heapify(heap)
         while heap:
@@ -358,42 +415,47 @@ def centred_labels(labels: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np
                 continue  # taken, or its count fell since (a fresher entry is in the heap)
             if count[centre] == 0:
                 break
-            group = {centre} | (partners[centre] & left)
+            group = {centre} | (held_by.get(centre, set()) & left)
             left -= group
             labels[list(group)] = fresh
             fresh += 1
             for r in group:
-                for p in partners[r] & left:
-                    count[p] -= 1
-                    heapq.heappush(heap, (-count[p], p))
+                for h in holders.get(r, set()) & left:
+                    count[h] -= 1
+                    heapq.heappush(heap, (-count[h], h))
         for r in left:
             labels[r] = fresh
             fresh += 1
-    same = labels[i] == labels[j]
-    within = np.bincount(i[same], minlength=n) + np.bincount(j[same], minlength=n)
+    same = labels[copy] == labels[holder]
+    within = np.bincount(holder[same], minlength=n)
     new_sizes = np.bincount(labels)
     return labels, (within == new_sizes[labels] - 1) & (new_sizes[labels] >= 2)
 
 
 def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
-                scorer: Callable[[int, int], float | None] | None = None,
+                scorer: Callable[[int, int], tuple[float, float, float] | None] | None = None,
                 central: np.ndarray | None = None) -> Group:
     """A group of the given snapshot rows: the representative is chosen by representative_of (a member
-    paired with every other one, the closest to all); the others follow by distance to it, then path."""
+    holding every other one, the closest to all); the others follow by distance to it, then path. `scorer`
+    (verified groups): (score, share of the member's text in the representative, of the representative's in
+    the member) of the representative's row and a member's."""
     fps = snap.fingerprints[rows]
     rep = representative_of(fps, central)
     dist = np.bitwise_count(fps ^ fps[rep]).astype(np.int64)
     order = sorted(range(len(rows)), key=lambda x: (x != rep, int(dist[x]), snap.paths[rows[x]]))
     rep_row = int(rows[rep])
 
-    def score_of(x: int) -> float | None:
+    def relation_of(x: int) -> tuple[float | None, float | None, float | None]:
         if scorer is None:
-            return None
-        return 1.0 if x == rep else scorer(rep_row, int(rows[x]))
+            return None, None, None
+        found = (1.0, 1.0, 1.0) if x == rep else scorer(rep_row, int(rows[x]))
+        if found is None:
+            return None, None, None
+        return tuple(None if v != v else v for v in found)  # type: ignore[return-value]  (NaN: not measured)
 
     members = tuple(
         Member(int(snap.ids[rows[x]]), snap.paths[rows[x]], int(dist[x]), int(snap.sizes[rows[x]]),
-               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]], score_of(x))
+               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]], *relation_of(x))
         for x in order
     )
     identical = len({m.content_hash for m in members}) == 1

@@ -26,7 +26,7 @@ from sqlite_utils.db import ForeignKey
 
 from simdesk.core.boilerplate import LineHashes, boilerplate_set
 from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
-from simdesk.core.records import Document, Problem
+from simdesk.core.records import Document, Problem, Relation
 
 SCHEMA_VERSION = 10  # raised only for a change that is not additive (a new table or column needs no new version)
 APPLICATION_ID = int.from_bytes(b"sdsk", "big")  # PRAGMA application_id: bytes 68-71 of the file
@@ -180,10 +180,13 @@ SEGMENTS_FROM_DOCUMENTS = "INSERT INTO segments(key, docs) " + " UNION ALL ".joi
 RAW_DDL = (
     *SEGMENT_SQL,
     # a pair's score keyed by the pair alone (WITHOUT ROWID): one b-tree instead of a table and its key index
+    # and the shares of each text the other holds (verify.Relation: a_in_b, the share of a's text found in b's)
     """CREATE TABLE IF NOT EXISTS scores (
         a INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         b INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         score REAL NOT NULL,
+        a_in_b REAL,
+        b_in_a REAL,
         PRIMARY KEY (a, b), CHECK (a < b)
     ) WITHOUT ROWID""",
     # what was computed from a document's old text is stale as soon as its text changes
@@ -206,6 +209,8 @@ VOTES_DDL = (
     """CREATE TEMP TRIGGER IF NOT EXISTS scan_votes_stale AFTER UPDATE OF content_hash ON main.documents
     WHEN old.content_hash != new.content_hash BEGIN DELETE FROM scan_votes WHERE doc_id = new.id; END""",
 )
+
+SCORE_SHARES = ("a_in_b", "b_in_a")  # the scores table's columns added after schema 10
 
 DOCUMENT_COLUMNS = "path, size, mtime_ns, content_hash, encoding, chars, fingerprint"  # as written
 # as read (Document's fields in order)
@@ -395,6 +400,12 @@ class Index:
                                                 if_not_exists=True)
         for statement in RAW_DDL:
             self.conn.execute(statement)
+        for column in SCORE_SHARES:  # an index of schema 10 scored pairs before the shares were kept
+            if column not in self._score_columns():
+                self.conn.execute(f"ALTER TABLE scores ADD COLUMN {column} REAL")
+
+    def _score_columns(self) -> set[str]:
+        return {row[1] for row in self.conn.execute("PRAGMA table_info(scores)")}
 
     def _upgrade(self, kind: str) -> None:
         version = self._stored_version(kind)
@@ -449,7 +460,7 @@ class Index:
             table = self.db.table(name)
             if not table.exists() or set(spec["columns"]) - set(table.columns_dict):
                 return True
-        return False
+        return bool(set(SCORE_SHARES) - self._score_columns())
 
     def _decisions_by_path(self) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str, str]]]:
         """Keep marks, queued copies, 'not duplicates' pairs and what each keep mark was made on, of any
@@ -766,14 +777,22 @@ class Index:
             self.conn.execute("UPDATE documents SET paired = 0")
             self.conn.execute("DELETE FROM scores")
 
-    def scores(self) -> dict[tuple[int, int], float]:
-        """Verified scores kept from earlier analyses, by (smaller id, larger id)."""
-        return {(a, b): s for a, b, s in self.conn.execute("SELECT a, b, score FROM scores")}
+    def scores(self) -> dict[tuple[int, int], Relation]:
+        """Verified relations kept from earlier analyses (score, and the share of each text the other holds:
+        NaN when unknown), by (smaller id, larger id), `a_in_b` the share of the smaller id's text."""
+        nan = float("nan")
+        return {(a, b): Relation(s, nan if x is None else x, nan if y is None else y)
+                for a, b, s, x, y in self.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores")}
 
-    def store_scores(self, rows: Iterable[tuple[int, int, float]]) -> None:
+    def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
+        """Keep (document id, document id, their relation) for each verified pair."""
+        def ordered(a: int, b: int, r: Relation) -> tuple:
+            shares = (r.a_in_b, r.b_in_a) if a < b else (r.b_in_a, r.a_in_b)
+            return (min(a, b), max(a, b), r.score, *(None if x != x else x for x in shares))
+
         with self.transaction():
-            self.conn.executemany("INSERT OR REPLACE INTO scores(a, b, score) VALUES (?, ?, ?)",
-                                  ((min(a, b), max(a, b), s) for a, b, s in rows))
+            self.conn.executemany("INSERT OR REPLACE INTO scores(a, b, score, a_in_b, b_in_a) VALUES (?, ?, ?, ?, ?)",
+                                  (ordered(*row) for row in rows))
 
     # -- decisions ----------------------------------------------------------------------------------
     # keep_marks and trash_queue hold exclusive decisions: marking a document in one unmarks it in the other

@@ -94,6 +94,10 @@ class Member:
     mtime_ns: int
     content_hash: str
     score: float | None = None  # verified similarity to the representative (verify.py), when measured
+    # the share of this member's text found in the representative's (what keeping the representative keeps of
+    # it), and of the representative's text found in this member's; None when not measured (verify.Relation)
+    held: float | None = None
+    holds: float | None = None
 
     @property
     def similarity(self) -> float:
@@ -116,3 +120,15 @@ class Group:
     @property
     def total_size(self) -> int:
         return sum(m.size for m in self.members)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """What verification finds of a pair of texts A and B: their similarity (`score`, the grouping gate) and
+    how much of each text the other holds (`a_in_b`: the share of A's text found in B; `b_in_a` the other
+    way), each 0..1. The shares are what a clean-up may rely on: a copy leaves only when the copy kept holds
+    it. A quote found whole in an article is held by it (share 1.0) and holds little of it."""
+
+    score: float
+    a_in_b: float
+    b_in_a: float

@@ -31,8 +31,8 @@ import numpy as np
 
 from simdesk.core import paths, report
 from simdesk.core.analysis import VerifySettings, analyse, kept_grouper
-from simdesk.core.cleanup import (CleanupPlan, CleanupReport, KeepChain, execute, keep_by_rule, plan_cleanup,
-                                  undecided_members, under)
+from simdesk.core.cleanup import (CleanupPlan, CleanupReport, Fate, KeepChain, execute, keep_by_rule, member_fates,
+                                  plan_cleanup, undecided_members, under)
 from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
 from simdesk.core.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
@@ -215,13 +215,20 @@ class Review:
         kept nor queued, nor seen by a keep mark of the group as they are now and paired with the copy kept.
         A group with none is decided."""
         d = self.decisions
-        return undecided_members(group, d.keep, d.queued, d.reviewed, self.paired(threshold))
+        return undecided_members(group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity)
 
-    def paired(self, threshold: int | None = None) -> Callable[[str, str], bool]:
-        """Whether two paths are a grouping pair at `threshold` (Grouping.paired): a keep mark decides for
-        the copies of the copy kept only."""
+    def fates(self, group: Group, threshold: int | None = None) -> list[Fate]:
+        """What a clean-up would do with each member of `group` (a group at `threshold`), in the group's
+        order, and why (cleanup.member_fates): kept; goes, because a kept copy holds its text; stays, because
+        none holds enough of it, or the editor has not seen it with the keep mark, or nothing is kept."""
+        d = self.decisions
+        return member_fates(group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity)
+
+    def held(self, threshold: int | None = None) -> Callable[[str, str], float | None]:
+        """(copy, keeper) -> the share of copy's text found in keeper's when the two paths are a grouping pair
+        at `threshold` (Grouping.held; None when they are not): a copy leaves only when a kept copy holds it."""
         grouping = self.grouping(threshold)
-        return lambda a, b: grouping.paired(grouping.snapshot_row(a), grouping.snapshot_row(b))
+        return lambda copy, keeper: grouping.held(grouping.snapshot_row(copy), grouping.snapshot_row(keeper))
 
     def decided(self, threshold: int | None = None) -> np.ndarray:
         """One flag per group at `threshold` (group k at k): every copy in it is decided. Only groups that
@@ -350,7 +357,7 @@ class Review:
         kept one; in a group with none kept, the queued copies, unless that is every copy (refused). See
         cleanup.plan_cleanup."""
         return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued,
-                            reviewed=self.decisions.reviewed, paired=self.paired(threshold))
+                            reviewed=self.decisions.reviewed, held=self.held(threshold), least=self.min_similarity)
 
     def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
                  log: Path | None = None) -> CleanupReport:

@@ -77,6 +77,7 @@ import mmh3
 import numpy as np
 from rapidfuzz.distance import Indel, Levenshtein
 
+from simdesk.core.records import Relation
 from simdesk.core.text import normalize
 
 DEFAULT_MIN_SCORE = 0.7
@@ -90,7 +91,7 @@ MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one ch
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "10"  # stored in the index: a change of the rule re-verifies every pair (10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
+VERSION = "11"  # stored in the index: a change of the rule re-verifies every pair (11: held shares; 10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
 
 # Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
 # FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
@@ -211,6 +212,46 @@ def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None =
     if fill:  # one template filled twice under frequent lines: their whole texts must not make them copies
         return float(s)
     return float(max(s, crowd_score(a, b, floor=s) if crowd is None else crowd))
+
+
+def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = None) -> Relation:
+    """The similarity of two texts (see similarity) and the share of each one's text the other holds
+    (see held_share), computed once."""
+    if crowd is None and (a.own is not None or b.own is not None):
+        crowd = crowd_score(a, b)
+    return Relation(similarity(a, b, whole, crowd), held_share(a, b, crowd), held_share(b, a, crowd))
+
+
+def held_share(a: Profile, b: Profile, crowd: float | None = None) -> float:
+    """The share of A's text (without the collection's boilerplate) found in B, 0..1: the shingles of A found
+    in B over A's shingles; for two short texts also the share of A's characters B keeps in order (the
+    longest common subsequence of the two normalised texts over A's length: a typo'd copy keeps 99% of a
+    letter, a letter keeps 79% of one 40 characters longer), the larger of the two. Limited as the
+    similarity is by a template filled twice (numbers where the other has other numbers: not a copy) and by
+    a shared notice; at least the large copy groups' score (crowd_score: each copy's own shingles are found
+    in the other whole). Not symmetric: a quote is held whole by the article quoting it."""
+    if a.long is not None and b.long is not None:
+        return _found_share(a.long, b.long)
+    share = _found_share(a.shingles, b.shingles)
+    if a.short and b.short:
+        fill = template_fill(a.short, b.short)
+        if fill == "number":
+            share = min(share, FILL_SCORE)
+        elif not fill:
+            left, right = a.short.replace(" ", ""), b.short.replace(" ", "")
+            kept = (len(left) + len(right) - Indel.distance(left, right)) / 2  # the common subsequence's length
+            share = max(share, kept / len(left) if left else 0.0)
+        if fill:
+            return float(min(share, notice_gate(a, b)))
+    share = min(share, notice_gate(a, b))
+    if crowd is None:
+        crowd = crowd_score(a, b, floor=share)
+    return float(max(share, crowd))
+
+
+def _found_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of a's shingles found in b (0 for a text without shingles: nothing to compare)."""
+    return common(a, b) / len(a) if len(a) and len(b) else 0.0
 
 
 def template_fill(a: str, b: str) -> str:

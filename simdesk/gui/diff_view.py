@@ -19,7 +19,7 @@ from PySide6.QtGui import (QColor, QFont, QPainter, QPaintEvent, QPalette, QResi
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSplitter, QTextEdit,
                                QToolButton, QVBoxLayout, QWidget)
 
-from simdesk.core import DIFF_MODES, Row, SideBySide
+from simdesk.core import DIFF_MODES, Row, SideBySide, percent
 from simdesk.gui.translations import fill
 
 NORMALISED, RAW = DIFF_MODES
@@ -499,6 +499,7 @@ class DiffView(QWidget):
         return self.left.firstVisibleBlock().blockNumber()
 
 
-def similarity_text(percent: float) -> str:
-    """A similarity as the window writes it everywhere (the groups table, the diff header): one decimal."""
-    return f"{percent:.1f}%"
+def similarity_text(share_percent: float) -> str:
+    """A similarity as the window writes it everywhere (the groups table, the diff header): one decimal,
+    rounded down (core.percent: 99.95% reads 99.9%, 100.0% is whole)."""
+    return percent(share_percent / 100)

@@ -22,9 +22,8 @@ from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex, 
                             QPersistentModelIndex, Qt, QT_TRANSLATE_NOOP, Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core import (HEADLINE_KEYS, Decisions, Group, Grouping, Headline, Headlines, Member, Review,
-                          encoding_name, similarity_percent)
-from simdesk.gui.diff_view import similarity_text
+from simdesk.core import (HEADLINE_KEYS, Decisions, Fate, Group, Grouping, Headline, Headlines, Member, Review,
+                          contained, encoding_name, percent, similarity_percent)
 from simdesk.gui.translations import fill
 
 MemberRole = Qt.ItemDataRole.UserRole + 1
@@ -74,6 +73,7 @@ class Row:
     keep: set[str]
     queued: set[str]
     headlines: Headlines | None = None  # the review's titles, dates and sources, as far as they were read
+    fate: Fate | None = None  # a member row's: what a clean-up does with it, and why (Review.fates)
 
     @property
     def representative(self) -> bool:
@@ -127,15 +127,34 @@ def _date_tip(r: Row) -> str | None:
 def _group_similarity(g: Group) -> str:
     scores = [s for m in g.members[1:] if (s := m.score) is not None]
     if scores:  # verified on the texts: the least similar member
-        least = min(scores) * 100
-        return similarity_text(least) if least >= 99.95 else "≥ " + similarity_text(least)
+        least = min(scores)
+        return percent(least) if least >= 1.0 else "≥ " + percent(least)
     return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
 
 
 def _member_similarity(m: Member) -> str:
     if m.score is not None:  # verified on the texts
-        return similarity_text(m.score * 100)  # the figure the diff's header shows too
+        if contained(m.held, m.holds):  # all of it is in the first document: say so, not "100%"
+            return fill(QCoreApplication.translate("GroupsModel", "inside · %1"), percent(m.holds or 0.0))
+        return percent(m.score)  # the figure the diff's header shows too
     return f"~{similarity_percent(m.distance):.1f}%"  # fingerprint bits that agree
+
+
+def _member_similarity_tip(r: Row) -> str:
+    m = r.member
+    assert m is not None
+    if m.score is None:
+        return QCoreApplication.translate("GroupsModel", "Share of the 64 fingerprint bits that agree (approximate)")
+    first = r.group.members[0].path
+    if contained(m.held, m.holds):
+        return fill(QCoreApplication.translate("GroupsModel", "All of this document is in %1; it is %2 of that "
+                                                              "document's length"), first, percent(m.holds or 0.0))
+    if m.held is not None and m.holds is not None and m.path != first:
+        return fill(QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by "
+                                                              "character: %1. %2 of this document's text is in %3, "
+                                                              "%4 of that one's is in this one"),
+                    percent(m.score), percent(m.held), first, percent(m.holds))
+    return QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by character")
 
 
 def _group_status(r: Row) -> str:
@@ -148,12 +167,48 @@ def _group_status(r: Row) -> str:
 
 
 def _member_status(r: Row) -> str:
+    """keep; goes (with the share of its text the kept copy holds); stays, and why; for a group with nothing
+    kept, which copy represents it."""
     assert r.member is not None
+    f = r.fate
     if r.member.path in r.keep:
         return QCoreApplication.translate("GroupsModel", "keep")
     if r.member.path in r.queued:
         return QCoreApplication.translate("GroupsModel", "to trash")
-    return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
+    if f is None or f.why == "nothing_kept":
+        return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
+    share = percent(f.held) if f.held is not None and f.held == f.held else ""
+    if f.fate == "goes":
+        return (fill(QCoreApplication.translate("GroupsModel", "goes: %1 in kept"), share) if share
+                else QCoreApplication.translate("GroupsModel", "goes"))
+    if f.why == "unseen":
+        return QCoreApplication.translate("GroupsModel", "stays: not seen")
+    return (fill(QCoreApplication.translate("GroupsModel", "stays: %1 in kept"), share) if share
+            else QCoreApplication.translate("GroupsModel", "stays: no copy"))
+
+
+def _member_status_tip(r: Row) -> str | None:
+    """The whole reason of a member's Status."""
+    f = r.fate
+    if f is None or f.why in ("kept", "nothing_kept"):
+        return None
+    share = percent(f.held) if f.held is not None and f.held == f.held else ""
+    kept = f.keeper or ""
+    if f.why == "queued":
+        return QCoreApplication.translate("GroupsModel", "You sent this copy to the trash")
+    if f.why == "held":
+        return (fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: %1 of its text is in %2, the copy "
+                                                               "kept"), share, kept) if share
+                else fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: a copy of %1, the copy kept"),
+                          kept))
+    if f.why == "unseen":
+        return QCoreApplication.translate("GroupsModel", "Stays: it joined the group, or changed, after the copy to "
+                                                         "keep was marked. Mark it to decide it")
+    if share:
+        return fill(QCoreApplication.translate("GroupsModel", "Stays: only %1 of its text is in %2, the copy kept "
+                                                              "(a copy goes only when the copy kept holds its text)"),
+                    share, kept)
+    return QCoreApplication.translate("GroupsModel", "Stays: no copy kept holds its text")
 
 
 @dataclass(frozen=True)
@@ -204,9 +259,7 @@ COLUMNS: tuple[Column, ...] = (
            QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
                                       "checked character by character (the figure the comparison shows)"), 80,
            lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
-           lambda r: (QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by character")
-                      if r.member.score is not None
-                      else QCoreApplication.translate("GroupsModel", "Share of the 64 fingerprint bits that agree (approximate)"))),
+           _member_similarity_tip),
     Column("modified", QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
            QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"), 120,
            lambda r: _when(max(m.mtime_ns for m in r.group.members)), lambda r: _when(r.member.mtime_ns), "modified"),
@@ -214,8 +267,9 @@ COLUMNS: tuple[Column, ...] = (
            QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"), 70,
            lambda r: None, lambda r: encoding_name(r.member.encoding)),
     Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
-           QT_TRANSLATE_NOOP("GroupsModel", "Keep, to trash, or the group's representative"), 100,
-           _group_status, _member_status),
+           QT_TRANSLATE_NOOP("GroupsModel", "What a clean-up does with the copy: keep; goes to the trash, because the "
+                                            "copy kept holds its text (the share in kept); stays, and why"), 120,
+           _group_status, _member_status, None, _member_status_tip),
 )
 COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = (
@@ -494,11 +548,22 @@ class MembersModel(QAbstractTableModel):
         super().__init__(parent)
         self.groups = groups
         self.shown: Group | None = None
+        self._fates: dict[str, Fate] | None = None  # the shown group's, until a mark or the group changes
         groups.marks_shown.connect(self._repaint)
+
+    def fate(self, member: Member) -> Fate | None:
+        """What a clean-up does with a member of the shown group (Review.fates at the shown threshold)."""
+        review, grouping = self.groups.review, self.groups.grouping
+        if review is None or grouping is None or self.shown is None:
+            return None
+        if self._fates is None:
+            self._fates = {f.path: f for f in review.fates(self.shown, grouping.threshold)}
+        return self._fates.get(member.path)
 
     def set_group(self, group: Group | None) -> None:
         """Show `group`'s members (None: none). The same group again (by its members) keeps the rows, and
         so the selection."""
+        self._fates = None
         if group is not None and self.shown is not None and group.members == self.shown.members:
             self.shown = group
             return
@@ -518,6 +583,7 @@ class MembersModel(QAbstractTableModel):
         return next((n for n, m in enumerate(self.members()) if m.path == path), -1)
 
     def _repaint(self) -> None:
+        self._fates = None
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
 
@@ -556,7 +622,8 @@ class MembersModel(QAbstractTableModel):
             return self.shown
         if role == PathRole:
             return m.path
-        row = Row(self.shown, m, keep, queued, self.groups.headlines)
+        row = Row(self.shown, m, keep, queued, self.groups.headlines,
+                  self.fate(m) if col == COL_STATUS and role in (DISPLAY, TOOLTIP) else None)
         if col in HEADLINE_COLUMNS and row.headline is None:
             self.groups.want(self.shown.id - 1)
         if role == DISPLAY:

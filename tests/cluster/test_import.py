@@ -103,7 +103,7 @@ def test_a_bundle_of_an_object_store_reads_its_texts_by_uri(small_collection, tm
         paths = {v: k for k, v in ids.items()}
         index.forget_pairing()
         analyse(root, index, verify=VerifySettings(jobs=1))
-        again = {(paths[x], paths[y]): s for (x, y), s in index.scores().items()}
+        again = {(paths[x], paths[y]): r.score for (x, y), r in index.scores().items()}
         assert len(again) > 50
         local_text = {p: read_text_file(small_collection / p, MAX_FILE_BYTES).text for pair in again for p in pair}
         assert {k: round(v, 9) for k, v in again.items()} == {

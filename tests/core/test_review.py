@@ -347,10 +347,11 @@ def test_undo_puts_the_marks_back_and_saves_them(tmp_path):
         assert index.keep_marks() == {a} and index.queued_for_trash() == {b}
 
 
-def test_a_keep_mark_never_decides_for_a_member_below_the_threshold_to_the_copy_kept(tmp_path):
-    """A collage of two whole poem notes pairs with each (a text found whole in one up to 4 times its size)
-    and represents the group; the two notes have nothing in common. Keeping one note decides for the
-    collage, which pairs with it, but not for the other note: it stays, and the plan says why."""
+def test_a_copy_leaves_only_when_the_copy_kept_holds_its_text(tmp_path):
+    """A collage of two whole poem notes holds each of them (a text found whole in one up to 4 times its size)
+    and represents the group; the two notes have nothing in common. Keeping the collage removes both notes:
+    their texts are in it. Keeping one note removes nothing: it holds half of the collage and none of the
+    other note, so both stay, and the plan says why, with the share the kept note holds."""
     a = "床前明月光，疑是地上霜。举头望明月，低头思故乡。这首《静夜思》是李白客居扬州时所作，写出了游子思乡的情怀，千百年来传诵不衰。"
     b = "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。孟浩然这首《春晓》写春日清晨的所见所闻，语言平易，意味深长。"
     root = tmp_path / "notes"
@@ -361,15 +362,22 @@ def test_a_keep_mark_never_decides_for_a_member_below_the_threshold_to_the_copy_
         review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
     group = review.grouping().group(0)
     assert [m.path for m in group.members][0] == "both.txt" and len(group.members) == 3
+    assert all(m.held == 1.0 and m.holds < 0.6 for m in group.members[1:])  # each note held whole by the collage
     review.decisions.keep_only(group, "a.txt")
     plan = review.plan_cleanup()
-    assert [r.path for r in plan.removals] == ["both.txt"]
-    assert plan.undecided == plan.below_kept == ((group.id, "b.txt"),)
-    assert [m.path for m in review.undecided(group)] == ["b.txt"] and not review.decided()[0]
+    assert plan.removals == ()
+    assert set(plan.undecided) == {(group.id, "b.txt"), (group.id, "both.txt")} == set(plan.below_kept)
+    fates = {f.path: f for f in review.fates(group)}
+    assert fates["a.txt"].fate == "keep"
+    assert fates["both.txt"].fate == "stays" and fates["both.txt"].keeper == "a.txt"
+    assert 0.3 < fates["both.txt"].held < 0.7  # half of the collage is the kept note
+    assert fates["b.txt"].fate == "stays" and fates["b.txt"].held is None  # the notes are no pair at all
+    assert sorted(m.path for m in review.undecided(group)) == ["b.txt", "both.txt"] and not review.decided()[0]
     # a rule's choices say which groups they leave with such copies, so a count of groups decided agrees
     # with the review's counter: keeping the collage decides for both notes, keeping a note does not
     assert review.apply_choices(review.rule_choices("largest")[0]) == []
     assert review.decided()[0] and not review.undecided(group)
+    assert sorted(r.path for r in review.plan_cleanup().removals) == ["a.txt", "b.txt"]
     assert review.apply_choices([(group, "a.txt")]) == [group.id] and not review.decided()[0]
     review.decisions.set_queued("b.txt")  # the editor's own choice: queued, it goes
-    assert sorted(r.path for r in review.plan_cleanup().removals) == ["b.txt", "both.txt"]
+    assert sorted(r.path for r in review.plan_cleanup().removals) == ["b.txt"]

@@ -1,0 +1,51 @@
+"""How the product writes its figures: a share as a percentage that never reads 100% unless it is whole, and
+what a clean-up does with a copy, in one line (the command line, exports; the window translates the same
+words)."""
+from __future__ import annotations
+
+import math
+
+from simdesk.core.cleanup import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_QUEUED, WHY_UNSEEN,
+                                  Fate)
+
+WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)
+CONTAINED = 0.95  # a share of a text this large is "all of it" where the other way holds less
+
+
+def percent(share: float) -> str:
+    """A share 0..1 as a percentage with one decimal, rounded down: 0.9995 reads 99.9%, never 100.0%, so a
+    figure of 100.0% always means the whole text."""
+    if share >= WHOLE:
+        return "100.0%"
+    return f"{math.floor(max(share, 0.0) * 1000) / 10:.1f}%"
+
+
+def contained(held: float | None, holds: float | None) -> bool:
+    """Whether a text is held whole by another it is a small part of (a share `held` of it found in the other,
+    a share `holds` of the other found in it): shown as "inside", not as a similarity of 100%."""
+    return held is not None and holds is not None and held >= CONTAINED and holds < CONTAINED
+
+
+def fate_reason(fate: Fate, least: float | None) -> str:
+    """Why a clean-up keeps, removes or leaves a copy, with the figure it rests on."""
+    shown = "" if fate.held is None or fate.held != fate.held else percent(fate.held)
+    if fate.why == WHY_KEPT:
+        return "the copy kept"
+    if fate.why == WHY_QUEUED:
+        return "queued for the trash"
+    if fate.why == WHY_HELD:
+        return (f"{shown} of its text is in {fate.keeper} (kept)" if shown else f"a copy of {fate.keeper} (kept)")
+    if fate.why == WHY_BELOW:
+        if not shown:
+            return "no copy kept holds its text: it is no copy of one"
+        bar = f", under the least similarity {percent(least)}" if least is not None else ""
+        return f"only {shown} of its text is in {fate.keeper} (kept){bar}"
+    if fate.why == WHY_UNSEEN:
+        return "joined the group, or changed, after its copy to keep was marked; decide it first"
+    if fate.why == WHY_NOTHING_KEPT:
+        return "no copy of its group is kept"
+    return fate.why
+
+
+def goes(fate: Fate) -> bool:
+    return fate.fate == GOES
