@@ -50,7 +50,7 @@ from simdesk.core.groups import Grouper, exact_copies
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
-from simdesk.core.records import MAX_FILE_BYTES, Progress
+from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
 from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.texts import Texts, texts_of
 from simdesk.core.verify import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
@@ -118,6 +118,11 @@ def text_similarity(left: str, right: str, boilerplate: frozenset[int] = frozens
     by the notices they hold), the one figure the groups table, the diff header and the slider show. `boilerplate` must be the collection's
     (Grouper.boilerplate) for the figure to equal the stored score of the pair."""
     return similarity(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
+
+
+def text_relation(left: str, right: str, boilerplate: frozenset[int] = frozenset()) -> Relation:
+    """text_similarity, and the share of each text the other holds (verify.relation), computed once."""
+    return relation(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
 
 def boilerplate_sources(wanted: set[int], lines: LineHashes, chars: np.ndarray) -> dict[int, set[int]]:

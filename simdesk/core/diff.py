@@ -42,7 +42,7 @@ from simdesk.core.boilerplate import boilerplate_lines, folded_boilerplate_lines
 from simdesk.core.documents import read_text_file
 from simdesk.core.records import MAX_FILE_BYTES
 from simdesk.core.text import fold
-from simdesk.core.analysis import text_similarity
+from simdesk.core.analysis import text_relation
 
 BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
 # A window's comparison: the changed runs of the first rows within this, the others when they come into view
@@ -98,6 +98,8 @@ class SideBySide:
     boilerplate: int = 0  # boilerplate lines shown greyed (both sides), never counted as changes
     rough: frozenset[int] = frozenset()  # changed rows marked whole for want of time: refine() finds their runs
     timed_out: bool = False  # a pair of rows took longer than INLINE_TIMEOUT_S: its runs are approximate
+    # the share of the left text found in the right one and of the right in the left (verify.Relation)
+    shares: tuple[float, float] | None = None
 
     @property
     def exact(self) -> bool:
@@ -574,16 +576,21 @@ def _with_boilerplate(placed: list[Placed], left: list[Boilerplate],
 
 
 def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
-                  boilerplate: Collection[int] = frozenset(), similarity: float | None = None) -> SideBySide:
+                  boilerplate: Collection[int] = frozenset(), similarity: float | None = None,
+                  shares: tuple[float, float] | None = None) -> SideBySide:
     """Align `left` (the reference) and `right` (the candidate) row by row, with changed runs inside rows.
 
     `boilerplate` is the collection's set of boilerplate line hashes (analysis.collection_boilerplate):
     with it, the similarity equals the pair's stored score and, in the normalised mode, those lines are
     shown apart. `similarity` (0..1): the pair's score when the index already holds it (the same function on
-    the same texts), saving its computation on long texts. Raises ValueError for an unknown mode."""
+    the same texts), saving its computation on long texts, with `shares` (left in right, right in left).
+    Raises ValueError for an unknown mode."""
     if mode not in DIFF_MODES:
         raise ValueError(f"unknown diff mode {mode!r}: use one of {', '.join(DIFF_MODES)}")
-    percent = 100.0 * (text_similarity(left, right, boilerplate) if similarity is None else similarity)
+    if similarity is None or shares is None:
+        found = text_relation(left, right, frozenset(boilerplate))
+        similarity, shares = (found.score if similarity is None else similarity), (found.a_in_b, found.b_in_a)
+    percent = 100.0 * similarity
     if mode == RAW:
         (llines, lnos), (rlines, rnos) = segments(left), segments(right)
         placed, rough, timed_out = _align(llines, lnos, rlines, rnos, budget_s)
@@ -597,7 +604,7 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str =
         extra = len(a.boilerplate) + len(b.boilerplate)
     hunks = tuple(k for k, row in enumerate(rows)
                   if row.kind in CHANGED and (k == 0 or rows[k - 1].kind not in CHANGED))
-    return SideBySide(tuple(rows), hunks, percent, mode, extra, frozenset(rough), timed_out)
+    return SideBySide(tuple(rows), hunks, percent, mode, extra, frozenset(rough), timed_out, shares)
 
 
 def refine(result: SideBySide, wanted: Iterable[int], budget_s: float = BUDGET_S) -> SideBySide:

@@ -46,10 +46,11 @@ from simdesk.core.verify import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken, worker_count
 
 def compare_documents(texts: Texts, a: str, b: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
-                      boilerplate: Collection[int] = frozenset(), similarity: float | None = None) -> SideBySide:
+                      boilerplate: Collection[int] = frozenset(), similarity: float | None = None,
+                      shares: tuple[float, float] | None = None) -> SideBySide:
     """Read two documents as the scan reads them and compare them (diff.compare_texts). Raises OSError or
     DecodeError."""
-    return compare_texts(texts.read(a).text, texts.read(b).text, budget_s, mode, boilerplate, similarity)
+    return compare_texts(texts.read(a).text, texts.read(b).text, budget_s, mode, boilerplate, similarity, shares)
 
 
 EXPORT_MEMBERS = 20_000  # group members an export builds and reads headlines for at a time
@@ -287,7 +288,17 @@ class Review:
         collection's boilerplate, the pair's score): a window runs it in a process of its own
         (core.HelperProcess)."""
         return partial(compare_documents, self.texts, a, b, budget_s, mode, self.grouper.boilerplate,
-                       self.pair_score(a, b, threshold))
+                       self.pair_score(a, b, threshold), self.pair_shares(a, b, threshold))
+
+    def pair_shares(self, a: str, b: str, threshold: int | None = None) -> tuple[float, float] | None:
+        """(share of a's text found in b's, of b's in a's) as stored for a grouping pair at `threshold`, or None
+        when the pair is not one or its shares were not measured."""
+        grouping = self.grouping(threshold)
+        ra, rb = grouping.snapshot_row(a), grouping.snapshot_row(b)
+        if ra < 0 or rb < 0:
+            return None
+        shares = (grouping.held(ra, rb), grouping.held(rb, ra))
+        return None if any(s is None or s != s for s in shares) else shares  # type: ignore[return-value]
 
     # -- decisions that regroup or span every group -----------------------------------------------------
     def mark_not_duplicates(self, a: str, b: str) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtGui import (QColor, QFont, QPainter, QPaintEvent, QPalette, QResi
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSplitter, QTextEdit,
                                QToolButton, QVBoxLayout, QWidget)
 
-from simdesk.core import DIFF_MODES, Row, SideBySide, percent
+from simdesk.core import DIFF_MODES, Row, SideBySide, contained, percent
 from simdesk.gui.translations import fill
 
 NORMALISED, RAW = DIFF_MODES
@@ -454,7 +454,7 @@ class DiffView(QWidget):
             return
         r = self.result
         changes = self.tr("1 change") if len(r.hunks) == 1 else fill(self.tr("%1 changes"), str(len(r.hunks)))
-        text = fill(self.tr("Similarity %1"), similarity_text(r.similarity)) + " · " + changes
+        text = self._figure(r) + " · " + changes
         if r.hunks and self.current >= 0:
             text += fill(self.tr(" · change %1 of %2"), str(self.current + 1), str(len(r.hunks)))
         if r.boilerplate:
@@ -464,6 +464,19 @@ class DiffView(QWidget):
         self.summary.setText(text)
         self.prev_button.setEnabled(bool(r.hunks))
         self.next_button.setEnabled(bool(r.hunks))
+
+    def _figure(self, r: SideBySide) -> str:
+        """What the pair's figure is: its similarity, or, where one text holds the other whole and is a small
+        part of it, that (never "100% similar" for a quote and the article quoting it)."""
+        if r.shares is not None:
+            left_in_right, right_in_left = r.shares
+            if contained(right_in_left, left_in_right):
+                return fill(self.tr("All of the right text is in the left one; it is %1 of its length"),
+                            percent(left_in_right))
+            if contained(left_in_right, right_in_left):
+                return fill(self.tr("All of the left text is in the right one; it is %1 of its length"),
+                            percent(right_in_left))
+        return fill(self.tr("Similarity %1"), similarity_text(r.similarity))
 
     def go_to_change(self, k: int) -> None:
         """Scroll both panes to change `k`: its row centred, and its first changed run in view horizontally."""

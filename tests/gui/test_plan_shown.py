@@ -1,0 +1,72 @@
+"""The plan on screen: each member's Status says keep / goes / stays and why (the clean-up's directional rule,
+core.cleanup.member_fates), and a text held whole by a longer one is shown as inside it, not as "100%"."""
+from __future__ import annotations
+
+import pytest
+
+from simdesk.gui.groups_model import COL_SIMILARITY, COL_STATUS
+from tests.core.test_copies_held import ARTICLES, QUOTE, STORY
+from tests.gui.test_diff_window import show_pair
+from tests.gui.window_driver import member_index, open_and_wait
+
+
+@pytest.fixture
+def verified_window(qtbot, settings, data_dir):
+    from simdesk.gui.app import make_window
+
+    settings.set("review/verify", True)
+    w = make_window(settings, data_dir)
+    qtbot.addWidget(w)
+    w.resize(1400, 850)
+    w.show()
+    yield w
+    w.stop_scan()
+    w.background.wait()
+    w.writer.wait()
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "full.txt").write_text(STORY, encoding="utf-8")
+    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
+    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
+    (root / "quote.txt").write_text(QUOTE, encoding="utf-8")
+    before, after = ARTICLES[1]  # the article the quote is a quarter of or more (the similarity's length gate)
+    (root / "article.txt").write_text(before + QUOTE + after, encoding="utf-8")
+    return root
+
+
+def _status(window, path: str) -> tuple[str, str]:
+    idx = member_index(window, path)
+    cell = idx.siblingAtColumn(COL_STATUS)
+    return cell.data(), cell.data(3) or ""  # Qt.ToolTipRole == 3
+
+
+def test_status_says_what_goes_and_what_stays_with_the_share_kept(qtbot, verified_window, folder):
+    window = verified_window
+    open_and_wait(qtbot, window, folder)
+    member_index(window, "cut.txt")  # its group made the current one
+    model = window.groups_model
+    group = model.group_at(model.row_of_path("cut.txt"))
+    model.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, True)
+    status, tip = _status(window, "full.txt")
+    assert status.startswith("stays") and "of its text is in cut.txt" in tip
+    assert _status(window, "cut.txt")[0] == "keep"
+    model.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, False)
+    model.set_keep(group.members[[m.path for m in group.members].index("full.txt")], group, True)
+    for copy in ("cut.txt", "typo.txt"):
+        status, tip = _status(window, copy)
+        assert status.startswith("goes") and "full.txt" in tip, (copy, status, tip)
+
+
+def test_a_quote_is_shown_inside_the_article_not_as_a_similarity(qtbot, verified_window, folder):
+    window = verified_window
+    open_and_wait(qtbot, window, folder)
+    cell = member_index(window, "quote.txt").siblingAtColumn(COL_SIMILARITY)
+    assert cell.data().startswith("inside") and "100" not in cell.data()
+    assert "All of this document is in article.txt" in cell.data(3)
+    show_pair(qtbot, window, "article.txt", "quote.txt")
+    header = window.diff_view.summary.text()
+    assert "Similarity" not in header and "All of the right text is in the left one" in header, header
