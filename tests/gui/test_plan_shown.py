@@ -11,21 +11,6 @@ from tests.gui.window_driver import member_index, open_and_wait
 
 
 @pytest.fixture
-def verified_window(qtbot, settings, data_dir):
-    from simdesk.gui.app import make_window
-
-    settings.set("review/verify", True)
-    w = make_window(settings, data_dir)
-    qtbot.addWidget(w)
-    w.resize(1400, 850)
-    w.show()
-    yield w
-    w.stop_scan()
-    w.background.wait()
-    w.writer.wait()
-
-
-@pytest.fixture
 def folder(tmp_path):
     root = tmp_path / "docs"
     root.mkdir()

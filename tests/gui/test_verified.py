@@ -10,20 +10,6 @@ from simdesk.gui.groups_model import COL_SIMILARITY, COLUMN, NOT_READ
 from tests.gui.window_driver import as_sets, engine_groups, open_and_wait, shown_groups
 
 
-@pytest.fixture
-def verified_window(qtbot, settings, data_dir):
-    from simdesk.gui.app import make_window
-
-    settings.set("review/verify", True)
-    w = make_window(settings, data_dir)
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.stop_scan()
-    w.background.wait()
-    w.writer.wait()
-
-
 def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpus, tmp_path):
     window = verified_window
     assert window.threshold_bar.value() == 12  # every verified candidate, as `simdesk scan` shows by default
