@@ -40,27 +40,24 @@ def data_dir(tmp_path) -> Path:
     return tmp_path / "data"
 
 
+def _shown(qtbot, w):
+    """A window at 1,400 x 850, shown; its scan stopped and its threads waited for afterwards."""
+    qtbot.addWidget(w)
+    w.resize(1400, 850)
+    w.show()
+    yield w
+    w.stop_scan()
+    w.background.wait()
+    w.writer.wait()
+
+
 @pytest.fixture
 def verified_window(qtbot, settings, data_dir):
     """The window in the engine's default mode: SimHash candidates checked on their texts."""
     settings.set("review/verify", True)
-    w = make_window(settings, data_dir)
-    qtbot.addWidget(w)
-    w.resize(1400, 850)
-    w.show()
-    yield w
-    w.stop_scan()
-    w.background.wait()
-    w.writer.wait()
+    yield from _shown(qtbot, make_window(settings, data_dir))
 
 
 @pytest.fixture
 def window(qtbot, settings, data_dir):
-    w = make_window(settings, data_dir)
-    qtbot.addWidget(w)
-    w.resize(1400, 850)
-    w.show()
-    yield w
-    w.stop_scan()
-    w.background.wait()
-    w.writer.wait()
+    yield from _shown(qtbot, make_window(settings, data_dir))
