@@ -114,6 +114,7 @@ WHY_KEPT = "kept"  # marked as the copy to keep
 WHY_QUEUED = "queued"  # the editor sent this very copy to the trash
 WHY_HELD = "held"  # a kept copy holds its text (Fate.held: the share, at the least similarity or more)
 WHY_BELOW = "below"  # no kept copy holds enough of its text (Fate.held: the most one holds)
+WHY_PART = "part"  # a kept copy holds its text but it is a small part of that copy (Fate.holds): a passage
 WHY_UNSEEN = "unseen"  # joined the group, or changed, since its keep mark was made
 WHY_NOTHING_KEPT = "nothing_kept"  # the group has no copy to keep
 
@@ -122,14 +123,15 @@ WHY_NOTHING_KEPT = "nothing_kept"  # the group has no copy to keep
 class Fate:
     """What a clean-up does with one member of a group, and why: `fate` is KEEP, GOES (to the trash, or
     moved) or STAYS; `why` one of the WHY_ values; `held` the share of the member's text found in `keeper`,
-    the kept copy holding the most of it (None: no kept copy pairs with it; NaN: not measured, plain
-    groups)."""
+    the kept copy holding the most of it, and `holds` the share of the kept copy's text found in the member
+    (None: no kept copy pairs with it; NaN: not measured, plain groups)."""
 
     path: str
     fate: str
     why: str
     held: float | None = None
     keeper: str | None = None
+    holds: float | None = None
 
 
 Held = Callable[[str, str], "float | None"]  # (copy, keeper) -> share of copy's text in keeper (Grouping.held)
@@ -141,11 +143,14 @@ def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
     """Each member's fate, in the group's order. A copy leaves only when the copy kept holds it: a member not
     kept goes when a kept copy of the group holds its text (`held(copy, keeper)`, the share of the copy's
     text found in the kept copy, reaches `least`, the least similarity; NaN: not measured, every copy of a
-    plain group is held) and the editor saw it as it is now with that keep mark (`reviewed`: kept path -> the
-    members its group had, path -> content hash; None: every keep mark covers its whole group). Keeping a
-    quoted sentence never removes the article quoting it; keeping a truncated copy never removes the full
-    text. A member queued for the trash goes (the editor chose that very copy); with nothing kept, every
-    other member stays. Without `held`, every member of the group is held by every kept copy."""
+    plain group is held), is a version of that copy rather than a passage of it (the share of the kept
+    copy's text found in the member, `held(keeper, copy)`, reaches `least` too: a sentence quoted in a
+    kept article is no copy of it) and the editor saw it as it is now with that keep mark (`reviewed`: kept
+    path -> the members its group had, path -> content hash; None: every keep mark covers its whole group).
+    Keeping a quoted sentence never removes the article quoting it; keeping a copy missing more than
+    1 - `least` of a text never removes the text. A member queued for the trash goes (the editor chose that
+    very copy); with nothing kept, every other member stays. Without `held`, every member of the group is
+    held by every kept copy."""
     kept = [m.path for m in group.members if m.path in keep]
     fates = []
     for m in group.members:
@@ -159,18 +164,25 @@ def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
             fates.append(Fate(m.path, STAYS, WHY_NOTHING_KEPT))
             continue
         shares = {k: 1.0 if held is None else held(m.path, k) for k in kept}
+        back = {k: 1.0 if held is None else held(k, m.path) for k in kept}
         holding = [k for k in kept if _holds(shares[k], least)]
         if not holding:  # the most a kept copy holds of it, if any pairs with it
             known = [k for k in kept if shares[k] is not None]
             keeper = max(known, key=lambda k: shares[k]) if known else None
-            fates.append(Fate(m.path, STAYS, WHY_BELOW, shares[keeper] if keeper else None, keeper))
+            fates.append(Fate(m.path, STAYS, WHY_BELOW, shares[keeper] if keeper else None, keeper,
+                              back[keeper] if keeper else None))
             continue
-        seen = [k for k in holding if reviewed is None or reviewed.get(k, {}).get(m.path) == m.content_hash]
+        versions = [k for k in holding if _holds(back[k], least)]
+        if not versions:
+            keeper = max(holding, key=lambda k: _rank(back[k]))
+            fates.append(Fate(m.path, STAYS, WHY_PART, shares[keeper], keeper, back[keeper]))
+            continue
+        seen = [k for k in versions if reviewed is None or reviewed.get(k, {}).get(m.path) == m.content_hash]
         if not seen:
-            fates.append(Fate(m.path, STAYS, WHY_UNSEEN, shares[holding[0]], holding[0]))
+            fates.append(Fate(m.path, STAYS, WHY_UNSEEN, shares[versions[0]], versions[0], back[versions[0]]))
             continue
         keeper = max(seen, key=lambda k: _rank(shares[k]))
-        fates.append(Fate(m.path, GOES, WHY_HELD, shares[keeper], keeper))
+        fates.append(Fate(m.path, GOES, WHY_HELD, shares[keeper], keeper, back[keeper]))
     return fates
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from simdesk.core.cleanup import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_QUEUED, WHY_UNSEEN,
-                                  Fate)
+from simdesk.core.cleanup import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_PART, WHY_QUEUED,
+                                  WHY_UNSEEN, Fate)
 
 WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)
 CONTAINED = 0.95  # a share of a text this large is "all of it" where the other way holds less
@@ -40,6 +40,9 @@ def fate_reason(fate: Fate, least: float | None) -> str:
             return "no copy kept holds its text: it is no copy of one"
         bar = f", under the least similarity {percent(least)}" if least is not None else ""
         return f"only {shown} of its text is in {fate.keeper} (kept){bar}"
+    if fate.why == WHY_PART:
+        part = "" if fate.holds is None or fate.holds != fate.holds else f" (it holds only {percent(fate.holds)} of it)"
+        return f"all of it is in {fate.keeper} (kept), but it is a passage of that text, not a copy{part}"
     if fate.why == WHY_UNSEEN:
         return "joined the group, or changed, after its copy to keep was marked; decide it first"
     if fate.why == WHY_NOTHING_KEPT:

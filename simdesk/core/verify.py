@@ -113,6 +113,31 @@ _STEP = np.uint64(0x100000001B3)
 
 
 @dataclass(frozen=True, slots=True)
+class Run:
+    """The shingles of one kind of unit (Chinese characters, or words) of a text, in text order: `hashes[k]`
+    covers units k..k+width-1 (each unit alone when the text has fewer than `width` of them)."""
+
+    hashes: np.ndarray
+    units: int
+    width: int
+
+    def covered(self, other: np.ndarray) -> int:
+        """How many of the run's units lie in a shingle found in `other` (sorted unique shingles): a mistyped
+        character uncovers itself only (its neighbours lie in other shingles that are found)."""
+        if not self.units or not len(other):
+            return 0
+        at = np.searchsorted(other, self.hashes)
+        at[at == len(other)] = 0
+        found = other[at] == self.hashes
+        if self.units < self.width:
+            return int(found.sum())
+        cover = np.zeros(self.units, dtype=bool)
+        for offset in range(self.width):
+            cover[offset:offset + len(found)] |= found
+        return int(cover.sum())
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """What the similarity of a text is computed from: its shingles, and its normalised text when short."""
 
@@ -120,6 +145,8 @@ class Profile:
     short: str = ""  # the normalised text when it has MIN_EDIT_CHARS..EDIT_CHARS characters
     long: np.ndarray | None = None  # the shingles with word 4-grams, for a text of LONG_WORDS words or more
     rest: np.ndarray | None = None  # the shingles of the text without its notices, when it holds one
+    # the text's shingles in order, each run with its unit count and width (held_share's coverage)
+    runs: tuple[Run, ...] = ()
     # for a text of many frequent lines (boilerplate.frequent_parts), not short and not long (crowd_score):
     whole: np.ndarray | None = None  # the shingles of the whole text, frequent lines included
     own: np.ndarray | None = None  # the shingles of the whole text that its frequent lines do not hold
@@ -140,21 +167,30 @@ def shingles(norm: str, word_shingle: int = WORD_SHINGLE) -> np.ndarray:
     """The sorted unique shingles of a normalised text: character trigrams of its Chinese (Japanese, Thai)
     units and word bigrams of its other words, as 32-bit hashes (a collision between two different
     shingles of a pair moves its score by 1/size)."""
+    return unique_shingles(shingle_runs(norm, word_shingle))
+
+
+def unique_shingles(runs: tuple[Run, ...]) -> np.ndarray:
+    return np.unique(np.concatenate([r.hashes for r in runs])) if runs else np.empty(0, dtype=np.uint32)
+
+
+def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE) -> tuple[Run, ...]:
+    """The shingles of a normalised text in text order (see shingles), one Run per kind of unit."""
     # the same units as CHARS.findall / WORDS.findall in half the time: 2,084 texts of English, Chinese, logs
     # and code (13 M characters), units and word hashes in 1.15 s against 2.4 s, measured 2026-11-23
     if norm.isascii():
         chars, words = "", norm.split()
     else:
         chars, words = "".join(CHARS.findall(norm)), CHARS.sub(" ", norm).split()
-    parts = []
+    runs = []
     if chars:
-        parts.append(_shingle_hashes(np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64),
-                                     CHAR_SHINGLE))
+        runs.append(Run(_shingle_hashes(np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64),
+                                        CHAR_SHINGLE), len(chars), CHAR_SHINGLE))
     if words:
         codes = np.fromiter(map(mmh3.hash, words, repeat(_WORD_SEED), repeat(False)), dtype=np.uint64,
                             count=len(words))
-        parts.append(_shingle_hashes(codes | _WORD_TAG, word_shingle))
-    return np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint32)
+        runs.append(Run(_shingle_hashes(codes | _WORD_TAG, word_shingle), len(words), word_shingle))
+    return tuple(runs)
 
 
 def profile(text: str, rest: str | None = None, whole: str | None = None, frequent: str | None = None) -> Profile:
@@ -164,8 +200,13 @@ def profile(text: str, rest: str | None = None, whole: str | None = None, freque
     norm = normalize(text)
     short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
     long = None
+    runs = shingle_runs(norm)
     if len(norm) >= LONG_WORDS * 2 and sum(1 for _ in WORDS.finditer(norm)) >= LONG_WORDS:
-        long = shingles(norm, LONG_WORD_SHINGLE)
+        runs = shingle_runs(norm, LONG_WORD_SHINGLE)
+        long = unique_shingles(runs)
+        plain = shingles(norm)
+    else:
+        plain = unique_shingles(runs)
     whole_shingles = own_shingles = None
     if whole is not None and frequent is not None:
         whole_norm = normalize(whole)
@@ -174,8 +215,8 @@ def profile(text: str, rest: str | None = None, whole: str | None = None, freque
                                              sum(1 for _ in WORDS.finditer(whole_norm)) < LONG_WORDS):
             whole_shingles = shingles(whole_norm)
             own_shingles = np.setdiff1d(whole_shingles, shingles(normalize(frequent)), assume_unique=True)
-    return Profile(shingles(norm), short, long, None if rest is None else shingles(normalize(rest)),
-                   whole_shingles, own_shingles)
+    return Profile(plain, short, long, None if rest is None else shingles(normalize(rest)), runs=runs,
+                   whole=whole_shingles, own=own_shingles)
 
 
 def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
@@ -223,16 +264,18 @@ def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = N
 
 
 def held_share(a: Profile, b: Profile, crowd: float | None = None) -> float:
-    """The share of A's text (without the collection's boilerplate) found in B, 0..1: the shingles of A found
-    in B over A's shingles; for two short texts also the share of A's characters B keeps in order (the
+    """The share of A's text (without the collection's boilerplate) found in B, 0..1: the share of A's units
+    (Chinese characters, words) lying in a shingle of A found in B (_covered_share: a mistyped character
+    costs itself, a cut ending its length); for two short texts also the share of A's characters B keeps in
+    order (the
     longest common subsequence of the two normalised texts over A's length: a typo'd copy keeps 99% of a
     letter, a letter keeps 79% of one 40 characters longer), the larger of the two. Limited as the
     similarity is by a template filled twice (numbers where the other has other numbers: not a copy) and by
     a shared notice; at least the large copy groups' score (crowd_score: each copy's own shingles are found
     in the other whole). Not symmetric: a quote is held whole by the article quoting it."""
     if a.long is not None and b.long is not None:
-        return _found_share(a.long, b.long)
-    share = _found_share(a.shingles, b.shingles)
+        return _covered_share(a, b.long)
+    share = _covered_share(a, b.shingles) if a.long is None else _found_share(a.shingles, b.shingles)
     if a.short and b.short:
         fill = template_fill(a.short, b.short)
         if fill == "number":
@@ -247,6 +290,14 @@ def held_share(a: Profile, b: Profile, crowd: float | None = None) -> float:
     if crowd is None:
         crowd = crowd_score(a, b, floor=share)
     return float(max(share, crowd))
+
+
+def _covered_share(a: Profile, other: np.ndarray) -> float:
+    """The share of A's units (Chinese characters and words) lying in a shingle found in `other`: a copy
+    with 2% of its characters mistyped keeps 98% (its shingle sets share 94%), one missing its last 15%
+    keeps 85%; a paragraph moved elsewhere is still found."""
+    units = sum(r.units for r in a.runs)
+    return sum(r.covered(other) for r in a.runs) / units if units else 0.0
 
 
 def _found_share(a: np.ndarray, b: np.ndarray) -> float:

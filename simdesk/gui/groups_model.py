@@ -183,6 +183,8 @@ def _member_status(r: Row) -> str:
                 else QCoreApplication.translate("GroupsModel", "goes"))
     if f.why == "unseen":
         return QCoreApplication.translate("GroupsModel", "stays: not seen")
+    if f.why == "part":
+        return QCoreApplication.translate("GroupsModel", "stays: a passage")
     return (fill(QCoreApplication.translate("GroupsModel", "stays: %1 in kept"), share) if share
             else QCoreApplication.translate("GroupsModel", "stays: no copy"))
 
@@ -204,6 +206,10 @@ def _member_status_tip(r: Row) -> str | None:
     if f.why == "unseen":
         return QCoreApplication.translate("GroupsModel", "Stays: it joined the group, or changed, after the copy to "
                                                          "keep was marked. Mark it to decide it")
+    if f.why == "part":
+        return fill(QCoreApplication.translate("GroupsModel", "Stays: its text is in %1, the copy kept, but it is only "
+                                                              "%2 of that text: a passage of it, not a copy"),
+                    kept, percent(f.holds) if f.holds is not None and f.holds == f.holds else "?")
     if share:
         return fill(QCoreApplication.translate("GroupsModel", "Stays: only %1 of its text is in %2, the copy kept "
                                                               "(a copy goes only when the copy kept holds its text)"),

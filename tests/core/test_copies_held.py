@@ -95,7 +95,7 @@ def truncated(tmp_path: Path) -> Path:
     return root
 
 
-def test_keeping_a_truncated_copy_never_removes_the_full_text(truncated, tmp_path):
+def test_keeping_a_copy_missing_a_third_never_removes_the_text(truncated, tmp_path):
     review = _scan(truncated, tmp_path)
     (group,) = list(review.grouping())
     assert {m.path for m in group.members} == {"full.txt", "cut.txt", "typo.txt"}
@@ -108,13 +108,19 @@ def test_keeping_a_truncated_copy_never_removes_the_full_text(truncated, tmp_pat
     assert 0.5 < fates["full.txt"].held < 0.7  # two thirds of the story is in the cut copy
 
 
-def test_keeping_the_full_text_removes_its_truncated_and_typoed_copies(truncated, tmp_path):
+def test_keeping_the_full_text_removes_its_typoed_copy_not_its_first_two_thirds(truncated, tmp_path):
+    """The full text holds all of the cut copy, but the cut copy is only 69% of it: a passage, not a version
+    of it at the least similarity (70%). The typo'd copy and the full text hold each other (97%)."""
     review = _scan(truncated, tmp_path)
     (group,) = list(review.grouping())
     review.decisions.keep_only(group, "full.txt")
-    assert sorted(r.path for r in review.plan_cleanup().removals) == ["cut.txt", "typo.txt"]
-    review.decisions.keep_only(group, "typo.txt")  # the typo'd copy holds nearly all of both
-    assert sorted(r.path for r in review.plan_cleanup().removals) == ["cut.txt", "full.txt"]
+    plan = review.plan_cleanup()
+    assert [r.path for r in plan.removals] == ["typo.txt"]
+    fates = {f.path: f for _, f in plan.fates}
+    assert fates["cut.txt"].why == "part" and fates["cut.txt"].held == 1.0 and fates["cut.txt"].holds < 0.7
+    assert fates["typo.txt"].held > 0.95 and fates["typo.txt"].holds > 0.95  # two characters of 230
+    review.decisions.keep_only(group, "typo.txt")
+    assert [r.path for r in review.plan_cleanup().removals] == ["full.txt"]
 
 
 def test_shares_are_kept_in_the_index_and_reread_the_same(truncated, tmp_path):
