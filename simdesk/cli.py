@@ -514,7 +514,12 @@ def import_into_index(bundle: str, db: str | None, decisions: str | None = None)
         root = bundle_root(b)
         with open_index(root, db) as index:
             if decisions:
-                return root, f"decisions written to {export_decisions(index, b, Path(decisions))}"
+                from simdesk.core import ReviewSettings, open_review
+
+                settings = ReviewSettings.from_options(similarity=None if b.verified else 0)
+                plan = open_review(root, index, settings, rescan=False).plan_cleanup()
+                out = export_decisions(index, b, Path(decisions), (r.path for r in plan.removals))
+                return root, f"decisions written to {out} ({plan.files} copies the copies kept hold go)"
             return root, import_bundle(b, index).summary()
     except BundleError as exc:
         raise UsageFailure(str(exc)) from None

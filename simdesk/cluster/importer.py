@@ -11,6 +11,7 @@ marked as imported (review.BUNDLE_META), so opening it never rescans the folder 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,17 +103,19 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     return ImportReport(root, len(members), len(kept), len(problems["path"]))
 
 
-def export_decisions(index: Index, bundle: Bundle, out: Path) -> Path:
+def export_decisions(index: Index, bundle: Bundle, out: Path, removals: Iterable[str] = ()) -> Path:
     """The editor's decisions on an imported bundle as Parquet: one row per decided document (path, uri,
     decision 'keep' or 'trash') and per 'not duplicates' pair (decision 'not_duplicate', `other` its
-    partner), for a job that acts on the objects where they are."""
+    partner), for a job that acts on the objects where they are. `removals`: the copies the review's
+    clean-up plan removes (Review.plan_cleanup: those a kept copy holds), exported as 'trash' beside the
+    copies queued by hand; a copy no kept copy holds is never among them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     docs = bundle.table("documents", ["path", "uri"]).to_pydict()
     uri = dict(zip(docs["path"], docs["uri"]))
     rows = [(p, "keep", None) for p in sorted(index.keep_marks())]
-    rows += [(p, "trash", None) for p in sorted(index.queued_for_trash())]
+    rows += [(p, "trash", None) for p in sorted(set(index.queued_for_trash()) | set(removals))]
     rows += [(a, "not_duplicate", b) for a, b in sorted(index.ignored_pairs())]
     table = pa.table({"path": [r[0] for r in rows], "uri": [uri.get(r[0], "") for r in rows],
                       "decision": [r[1] for r in rows], "other": pa.array([r[2] for r in rows], pa.string())})

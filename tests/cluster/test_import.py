@@ -127,3 +127,31 @@ def test_texts_by_uri_from_a_local_dataset_and_a_file_uri(tmp_path):
         Texts(tmp_path, uri_prefix=f"{tmp_path}/d.parquet#").read("z.txt")
     with pytest.raises(OSError, match="cannot be fetched"):
         Texts(tmp_path, uri_prefix="nosuchscheme://bucket/").read("c.txt")
+
+
+def test_exported_decisions_trash_only_the_copies_the_kept_copy_holds(tmp_path):
+    """A verified bundle carries each pair's shares; the decisions exported for it trash, beside the copies
+    queued by hand, the copies the review's clean-up plan removes: the typo'd copy of the text kept, not its
+    first two thirds (a passage of it, as the desktop's plan says)."""
+    from tests.core.test_copies_held import STORY
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "full.txt").write_text(STORY, encoding="utf-8")
+    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
+    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
+    cluster_scan(open_source(str(root)), tmp_path / "b", ScanPlan())
+    pairs = pq.read_table(tmp_path / "b" / "pairs.parquet").to_pylist()
+    assert pairs and all(0 < p["a_in_b"] <= 1 and 0 < p["b_in_a"] <= 1 for p in pairs)
+    db = tmp_path / "index.sqlite"
+    with Index(db) as index:
+        import_bundle(open_bundle(tmp_path / "b"), index)
+        review = open_review(root, index, ReviewSettings())
+        (group,) = list(review.grouping())
+        review.decisions.keep_only(group, "full.txt")
+        review.decisions.save()
+    out = tmp_path / "decisions.parquet"
+    done = CliRunner().invoke(main, ["import", str(tmp_path / "b"), "--db", str(db), "--decisions", str(out)])
+    assert done.exit_code == 0, done.output
+    rows = {(r["path"], r["decision"]) for r in pq.read_table(out).to_pylist()}
+    assert rows == {("full.txt", "keep"), ("typo.txt", "trash")}
