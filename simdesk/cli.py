@@ -312,8 +312,10 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
     least = review.min_similarity
-    undecided = [{"group": g, "path": f.path, "reason": fate_reason(f, least), "why": f.why, "held": f.held,
-                  "keeper": f.keeper} for g, f in plan.fates if f.fate == STAYS]
+    undecided = [{"group": g, "path": f.path, "reason": fate_reason(f, least), "why": f.why, "keeper": f.keeper,
+                  "held": None if f.held is None or f.held != f.held else f.held,  # NaN: not measured
+                  "holds": None if f.holds is None or f.holds != f.holds else f.holds}
+                 for g, f in plan.fates if f.fate == STAYS]
     if fmt == "json":
         out = {"root": folder, "rule": str(rule), "dry_run": dry_run, "kept": sorted(review.decisions.keep),
                "planned": removals, "refused_groups": refused, "undecided": undecided}

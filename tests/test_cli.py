@@ -203,3 +203,39 @@ def test_clean_keeps_by_a_chain_of_criteria(tmp_path, trash_home):
     assert data["kept"] == ["same.txt"]  # nothing under elsewhere/: the next criterion decides
     bad = run("clean", root, "--keep", "oldest,biggest")
     assert bad.exit_code == 2 and "unknown keep criterion 'biggest'" in bad.output
+
+
+def test_clean_removes_only_what_the_copy_kept_holds_and_says_why(tmp_path, trash_home):
+    """Every keep rule on a folder of a story (whole, its first two thirds, a typo'd copy) and a sentence with
+    the article quoting it: only the typo'd copy or the whole story ever goes, each planned removal and each
+    copy left alone says why with its figure, and `simdesk clean` never trashes the article or the cut copy's
+    source."""
+    from tests.core.test_copies_held import ARTICLES, QUOTE, STORY
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "full.txt").write_text(STORY, encoding="utf-8")
+    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
+    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
+    (root / "quote.txt").write_text(QUOTE, encoding="utf-8")
+    (root / "article.txt").write_text(ARTICLES[1][0] + QUOTE + ARTICLES[1][1], encoding="utf-8")
+    for rule in ("oldest", "newest", "largest", "shortest-path"):
+        result = run("clean", root, "--keep", rule, "--dry-run", "--format", "json", "-j", "1")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        planned = {r["path"] for r in data["planned"]}
+        assert planned <= {"typo.txt", "full.txt"} and len(planned) <= 1, (rule, planned)
+        left = {u["path"]: u for u in data["undecided"]}
+        (story,) = set(data["kept"]) & {"full.txt", "cut.txt", "typo.txt"}
+        if story == "cut.txt":  # the cut copy kept: the whole text and its typo'd copy stay
+            assert planned == set() and left["full.txt"]["why"] == left["typo.txt"]["why"] == "below"
+        else:
+            assert left["cut.txt"]["why"] == "part", (rule, left)
+        assert all(u["reason"] and (u["held"] is None or 0 <= u["held"] <= 1) for u in left.values())
+    text = run("clean", root, "--keep", "largest", "--dry-run", "-j", "1").stdout
+    assert "would trash  typo.txt: " in text and "of its text is in full.txt (kept)" in text, text
+    assert "left alone  cut.txt (group" in text and "a passage of that text, not a copy" in text, text
+    done = run("clean", root, "--keep", "largest", "-j", "1")
+    assert done.exit_code == 0, done.output
+    assert trashed(trash_home) == ["typo.txt"]
+    assert all((root / name).exists() for name in ("full.txt", "cut.txt", "quote.txt", "article.txt"))
