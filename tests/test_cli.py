@@ -210,15 +210,9 @@ def test_clean_removes_only_what_the_copy_kept_holds_and_says_why(tmp_path, tras
     the article quoting it: only the typo'd copy or the whole story ever goes, each planned removal and each
     copy left alone says why with its figure, and `simdesk clean` never trashes the article or the cut copy's
     source."""
-    from tests.core.test_copies_held import ARTICLES, QUOTE, STORY
+    from tests.folders import story_folder
 
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "full.txt").write_text(STORY, encoding="utf-8")
-    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
-    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
-    (root / "quote.txt").write_text(QUOTE, encoding="utf-8")
-    (root / "article.txt").write_text(ARTICLES[1][0] + QUOTE + ARTICLES[1][1], encoding="utf-8")
+    root = story_folder(tmp_path / "docs", quoted=True)
     for rule in ("oldest", "newest", "largest", "shortest-path"):
         result = run("clean", root, "--keep", rule, "--dry-run", "--format", "json", "-j", "1")
         assert result.exit_code == 0, result.output

@@ -133,13 +133,9 @@ def test_exported_decisions_trash_only_the_copies_the_kept_copy_holds(tmp_path):
     """A verified bundle carries each pair's shares; the decisions exported for it trash, beside the copies
     queued by hand, the copies the review's clean-up plan removes: the typo'd copy of the text kept, not its
     first two thirds (a passage of it, as the desktop's plan says)."""
-    from tests.core.test_copies_held import STORY
+    from tests.folders import story_folder
 
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "full.txt").write_text(STORY, encoding="utf-8")
-    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
-    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
+    root = story_folder(tmp_path / "docs")
     cluster_scan(open_source(str(root)), tmp_path / "b", ScanPlan())
     pairs = pq.read_table(tmp_path / "b" / "pairs.parquet").to_pylist()
     assert pairs and all(0 < p["a_in_b"] <= 1 and 0 < p["b_in_a"] <= 1 for p in pairs)

@@ -5,22 +5,14 @@ from __future__ import annotations
 import pytest
 
 from simdesk.gui.groups_model import COL_SIMILARITY, COL_STATUS
-from tests.core.test_copies_held import ARTICLES, QUOTE, STORY
+from tests.folders import story_folder
 from tests.gui.test_diff_window import show_pair
 from tests.gui.window_driver import member_index, open_and_wait
 
 
 @pytest.fixture
 def folder(tmp_path):
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "full.txt").write_text(STORY, encoding="utf-8")
-    (root / "cut.txt").write_text(STORY[:len(STORY) * 2 // 3], encoding="utf-8")
-    (root / "typo.txt").write_text(STORY.replace("码头", "马头", 1).replace("海鸥", "海欧"), encoding="utf-8")
-    (root / "quote.txt").write_text(QUOTE, encoding="utf-8")
-    before, after = ARTICLES[1]  # the article the quote is a quarter of or more (the similarity's length gate)
-    (root / "article.txt").write_text(before + QUOTE + after, encoding="utf-8")
-    return root
+    return story_folder(tmp_path / "docs", quoted=True)
 
 
 def _status(window, path: str) -> tuple[str, str]:
