@@ -175,3 +175,9 @@ def groups_table(grouping: Grouping):
 
 def signed(values: np.ndarray) -> list[int]:
     return [to_signed(int(v)) for v in values]
+
+
+def manifest_of(source: Source, plan: ScanPlan, settings: FeatureSettings, engine: str, counts: dict) -> dict:
+    return {"features": settings.to_json(), **plan.manifest(), "engine": engine, "counts": counts,
+            "source": {"kind": source.kind, "spec": source.spec, "root": source.root,
+                       "includes": list(source.includes), "max_bytes": source.max_bytes}}

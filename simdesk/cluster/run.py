@@ -9,13 +9,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from simdesk.cluster.bundle import Bundle, BundleWriter, open_bundle, write_table
-from simdesk.cluster.plan import ScanPlan
-from simdesk.cluster.sources import Source, SourceItem
+from simdesk.cluster.plan import ScanPlan, manifest_of
+from simdesk.cluster.reuse import reused_documents
+from simdesk.cluster.sources import Source
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
-from simdesk.core.records import Document
 
 ENGINES = ("local", "spark")
 
@@ -37,38 +35,6 @@ class ClusterResult:
         return (f"{self.documents} documents ({self.reused} unchanged since the previous bundle), {self.problems} "
                 f"problems, {self.pairs} pairs, {self.groups} groups in {self.seconds:.1f} s ({self.engine} "
                 f"engine) -> {self.bundle}")
-
-
-def previous_documents(previous: Bundle | None) -> dict[str, tuple[int, str, Document]]:
-    """The previous bundle's documents by path, each with the size and version its item had then."""
-    if previous is None:
-        return {}
-    t = previous.table("documents", ["path", "size", "version", "mtime_ns", "content_hash", "encoding", "chars",
-                                     "fingerprint", "lines", "votes"]).to_pydict()
-    return {path: (t["size"][k], t["version"][k],
-                   Document(path, t["size"][k], t["mtime_ns"][k], t["content_hash"][k], t["encoding"][k],
-                            t["chars"][k], int(np.int64(t["fingerprint"][k]).view(np.uint64)), t["lines"][k],
-                            t["votes"][k]))
-            for k, path in enumerate(t["path"])}
-
-
-def unchanged(previous: dict[str, tuple[int, str, Document]], item: SourceItem) -> Document | None:
-    """The previous document of `item` when its size and version (mtime, ETag, text hash) are the same now."""
-    before = previous.get(item.path)
-    return before[2] if before is not None and before[0] == item.size and before[1] == item.version else None
-
-
-def reused_documents(previous: Bundle | None, items: list[SourceItem]) -> dict[str, Document]:
-    """The documents of the previous bundle whose item has the same size and version (mtime or ETag) now."""
-    before = previous_documents(previous)
-    found = ((it.path, unchanged(before, it)) for it in items)
-    return {path: doc for path, doc in found if doc is not None}
-
-
-def manifest_of(source: Source, plan: ScanPlan, settings: FeatureSettings, engine: str, counts: dict) -> dict:
-    return {"features": settings.to_json(), **plan.manifest(), "engine": engine, "counts": counts,
-            "source": {"kind": source.kind, "spec": source.spec, "root": source.root,
-                       "includes": list(source.includes), "max_bytes": source.max_bytes}}
 
 
 def cluster_scan(source: Source, out: Path, plan: ScanPlan = ScanPlan(), engine: str = "local",

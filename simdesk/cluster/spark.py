@@ -26,7 +26,9 @@ import numpy as np
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
 from simdesk.core.minhash import CLUSTER, band_keys, signature
-from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
+from simdesk.cluster.plan import (ScanPlan, fingerprint_items, groups_table, manifest_of, pairs_table,
+                                  shingle_items)
+from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
 from simdesk.core.boilerplate import LineHashes, min_document_frequency, without_notices
@@ -81,10 +83,8 @@ def _row(item: SourceItem, r) -> tuple:
 
 
 def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=None, reused=None):
-    """The fingerprint stage of a partition. For a dataset, `previous` (a broadcast of run.previous_documents)
+    """The fingerprint stage of a partition. For a dataset, `previous` (a broadcast of reuse.previous_documents)
     gives the rows whose text hash is unchanged without fingerprinting them again, counted in `reused`."""
-    from simdesk.cluster.run import unchanged
-
     def run(rows):
         rows = list(rows)
         if source.kind == "dataset":
@@ -115,8 +115,6 @@ def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, m
     """Run the plan on Spark and write the bundle; returns the counts the manifest holds."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
-
-    from simdesk.cluster.run import manifest_of, previous_documents, reused_documents
 
     spark = session(master)
     sc = spark.sparkContext
