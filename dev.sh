@@ -1,33 +1,50 @@
 #!/usr/bin/env bash
-# One entry point for people and CI. Sets everything up on a fresh Debian machine (idempotent), then:
-#   ./dev.sh run [FOLDER]   open the window (the demo collection when no folder is given)
-#   ./dev.sh test           the whole test suite (what .ci/run runs): the Spark tests as a second step, the
-#                           window on 20,000 documents as a third
+# One entry point for people and CI. Sets up a fresh Debian machine (idempotent), then:
+#   ./dev.sh run [FOLDER]   open the window (the demo collection when no folder is given); installs only what
+#                           the window needs
+#   ./dev.sh test           the whole test suite (what .ci/run runs), in steps: the fast tier (lint when
+#                           LINT_GATE is on, the engine's tests, the contracts, the command line), the rest of
+#                           the main suite, the Spark tests, the window on 20,000 documents
+#   ./dev.sh test ARGS      pytest ARGS (not the stress runs), e.g. ./dev.sh test tests/core/test_diff.py
+#   ./dev.sh test-fast      the fast tier alone
 #   ./dev.sh test-spark     the Spark tests alone (Spark's local mode; Java is installed when missing)
 #   ./dev.sh test-gui20k    the window's tests on a generated 20,000-document collection alone
+#   ./dev.sh lint           ruff check, ruff format --check and mypy
 #   ./dev.sh bench          the performance benchmark (bench/)
 #   ./dev.sh stress         the long reliability runs (kill loops)
 #   ./dev.sh simdesk ARGS   the simdesk command in the project's environment
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=.venv
-APT_PACKAGES=(
+# on: the fast tier (and so ./dev.sh test) starts with ./dev.sh lint and stops when it finds anything
+LINT_GATE=off
+LINT_PATHS=(simdesk tests bench tools)
+FAST_TESTS=(tests/core tests/test_architecture.py tests/test_cli.py tests/test_docs.py)
+
+WINDOW_APT=(
   python3-venv             # the project's virtual environment
   fonts-wqy-microhei       # Chinese glyphs in the window (and in screenshots)
   libegl1 libgl1 libglib2.0-0 libfontconfig1 libxkbcommon0 libdbus-1-3   # Qt's runtime needs
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0
   libxcb-randr0 libxcb-render-util0 libxcb-image0                         # Qt on a real X display
+)
+TEST_APT=(
   xvfb                     # a virtual display for screenshots
   fortunes-zh manpages-zh  # the texts bench/corpus builds test collections from
   fortunes debian-reference-zh-cn debian-reference-zh-tw python3-doc  # the evaluation kit's texts (bench/quality)
 )
+WINDOW_EXTRAS="gui"
+ALL_EXTRAS="gui,test,bench,cluster"
 
-system_packages() {
-  local missing=()
-  for p in "${APT_PACKAGES[@]}"; do
+system_packages() {  # system_packages with_java PACKAGE...
+  local java=$1 missing=()
+  shift
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  command -v java >/dev/null || missing+=(default-jre-headless)   # Spark (the cluster engine and its tests)
+  if [ "$java" = yes ]; then
+    command -v java >/dev/null || missing+=(default-jre-headless)   # Spark (the cluster engine and its tests)
+  fi
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -39,20 +56,30 @@ system_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-python_env() {
-  local py
-  py=$(command -v python3.11 || command -v python3)
-  [ -x "$VENV/bin/python" ] || "$py" -m venv "$VENV"
-  local stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
-  if [ ! -e "$stamp" ]; then
-    "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$VENV/bin/python" -m pip install -q -e ".[test,bench,cluster]"
-    rm -f "$VENV"/.installed-*
-    touch "$stamp"
-  fi
+stamp() {  # the file that says the environment holds EXTRAS for this pyproject.toml and constraints.txt
+  echo "$VENV/.installed-$(cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)-${1//,/-}"
 }
 
-setup() { system_packages; python_env; }
+python_env() {  # python_env EXTRAS: the project installed (editable) with EXTRAS, at the recorded versions
+  local extras=$1 py
+  [ -e "$(stamp "$extras")" ] && return 0
+  [ "$extras" = "$WINDOW_EXTRAS" ] && [ -e "$(stamp "$ALL_EXTRAS")" ] && return 0
+  py=$(command -v python3.11 || command -v python3)
+  [ -x "$VENV/bin/python" ] || "$py" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+  "$VENV/bin/python" -m pip install -q -c constraints.txt -e ".[$extras]"
+  find "$VENV" -maxdepth 1 -name '.installed-*' ! -name "$(basename "$(stamp "")")*" -delete
+  touch "$(stamp "$extras")"
+}
+
+setup_window() { system_packages no "${WINDOW_APT[@]}"; python_env "$WINDOW_EXTRAS"; }
+setup() { system_packages yes "${WINDOW_APT[@]}" "${TEST_APT[@]}"; python_env "$ALL_EXTRAS"; }
+
+lint() {
+  "$VENV/bin/ruff" check "${LINT_PATHS[@]}"
+  "$VENV/bin/ruff" format --check "${LINT_PATHS[@]}"
+  "$VENV/bin/mypy"
+}
 
 # pytest in a temporary folder of its own, removed afterwards with rm (the reliability tests build trees
 # deeper than Python's recursion limit, which pytest's own clean-up of old runs cannot remove)
@@ -64,22 +91,32 @@ run_pytest() {
   return $status
 }
 
+MAIN="not stress and not spark and not gui20k"
+fast_tier() {
+  if [ "$LINT_GATE" = on ]; then lint; fi
+  run_pytest -m "$MAIN" "${FAST_TESTS[@]}"
+}
+
 cmd=${1:-run}
 shift || true
 case "$cmd" in
-  run)     setup; exec "$VENV/bin/simdesk" gui "$@" ;;
+  run)     setup_window; exec "$VENV/bin/simdesk" gui "$@" ;;
   test)    setup
-           if [ $# -eq 0 ]; then  # CI: the Spark tests in a step of their own (Spark's start-up paid once), the
-             # window on 20,000 documents in another (its collection built and scanned once, ~1-3 min)
-             run_pytest -m "not stress and not spark and not gui20k" && run_pytest -m spark && run_pytest -m gui20k
+           if [ $# -eq 0 ]; then  # CI: the fast tier first; the Spark tests in a step of their own (Spark's
+             # start-up paid once), the window on 20,000 documents in another (its collection built once)
+             ignores=()
+             for t in "${FAST_TESTS[@]}"; do ignores+=("--ignore=$t"); done
+             fast_tier && run_pytest -m "$MAIN" "${ignores[@]}" && run_pytest -m spark && run_pytest -m gui20k
            else
              run_pytest -m "not stress" "$@"
            fi ;;
+  test-fast) setup; fast_tier ;;
   test-spark) setup; run_pytest -m spark "$@" ;;
   test-gui20k) setup; run_pytest -m gui20k "$@" ;;
+  lint)    setup; lint ;;
   bench)   setup; exec "$VENV/bin/python" -m bench "$@" ;;
   stress)  setup; run_pytest -m stress "$@" ;;
   simdesk) setup; exec "$VENV/bin/simdesk" "$@" ;;
   setup)   setup ;;
-  *) echo "usage: ./dev.sh run [FOLDER] | test | test-spark | test-gui20k | bench | stress | simdesk ARGS" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh run [FOLDER] | test [ARGS] | test-fast | test-spark | test-gui20k | lint | bench | stress | simdesk ARGS" >&2; exit 2 ;;
 esac

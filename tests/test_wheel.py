@@ -1,7 +1,8 @@
 """The built wheel runs on its own: `pip wheel .` of this checkout, installed into a fresh virtual environment
 (dependencies from pip's configured index and cache), carries every shipped file, and its `simdesk` command
-scans a folder, writes the demo collection and opens the window on a folder (its scan in a process of its
-own) from a working folder outside the checkout."""
+scans a folder and writes the demo collection without Qt installed (the engine's install), then, with the
+`gui` extra, opens the window on a folder (its scan in a process of its own), from a working folder outside
+the checkout."""
 from __future__ import annotations
 
 import json
@@ -21,7 +22,7 @@ ARTICLE = ("城市的清晨总是从菜市场开始。摊主们把新鲜的蔬�
 OTHER = ("量子计算利用叠加和纠缠来处理信息。与经典比特不同，量子比特可以同时处于多个状态，"
          "这使得某些问题的求解速度大大提高。研究人员正在努力降低错误率并扩大系统规模。\n")
 
-pytestmark = pytest.mark.slow  # ~1 minute: installing PySide6, numpy and scipy into a new environment
+pytestmark = pytest.mark.slow  # ~1 minute: installing numpy, scipy and then PySide6 into a new environment
 
 
 def run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -41,24 +42,25 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
     run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(wheels)], cwd=tmp_path)
     (wheel,) = wheels.glob("simdesk-*.whl")
 
+    # nothing of the checkout on the path, for pip either (a build leaves simdesk.egg-info in it, which pip
+    # would take for an installed simdesk)
+    env = {**os.environ, "HOME": str(private_home), "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": ""}
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path)
     python = venv / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp_path)
+    run([str(python), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp_path, env=env)  # the engine: no gui extra
 
     work = tmp_path / "elsewhere"  # not the checkout: nothing may be imported or read from it
     work.mkdir()
-    env = {**os.environ, "HOME": str(private_home), "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": ""}
     located = run([str(python), "-c",
-                   "import simdesk, sys; from simdesk.core.resources import resource; "
-                   "from simdesk.gui.resources import translation_file; "
-                   "print(simdesk.__file__); print(resource()); print(translation_file('zh_CN'))"],
+                   "import importlib.util, simdesk; from simdesk.core.resources import resource; "
+                   "print(simdesk.__file__); print(resource()); print(importlib.util.find_spec('PySide6'))"],
                   cwd=work, env=env).stdout.splitlines()
-    package_file, resource_root, qm = (Path(line) for line in located)
+    package_file, resource_root = Path(located[0]), Path(located[1])
+    assert located[2] == "None", "the engine's install pulled in Qt"
     assert package_file.is_relative_to(venv), f"simdesk imported from {package_file}, not the installed wheel"
     installed = {p.relative_to(resource_root).as_posix() for p in resource_root.rglob("*") if p.is_file()}
     assert shipped_files() <= installed, f"missing from the wheel: {sorted(shipped_files() - installed)}"
-    assert qm.is_file() and qm.is_relative_to(venv)
 
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -73,7 +75,12 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
     demo = Path(run([simdesk, "demo", str(tmp_path / "demo")], cwd=work, env=env).stdout.strip())
     assert len(list(demo.rglob("*.txt"))) > 300  # written from the shipped poems
 
-    # the window's scan runs in a process of its own, started by the installed `simdesk` command
+    # the desktop install: the gui extra brings Qt; the window's scan runs in a process of its own, started by
+    # the installed `simdesk` command
+    run([str(python), "-m", "pip", "install", "-q", f"{wheel}[gui]"], cwd=tmp_path, env=env)
+    qm = Path(run([str(python), "-c", "from simdesk.gui.resources import translation_file; "
+                   "print(translation_file('zh_CN'))"], cwd=work, env=env).stdout.strip())
+    assert qm.is_file() and qm.is_relative_to(venv)
     shot = tmp_path / "window.png"
     run([simdesk, "gui", str(folder), "--screenshot", str(shot)], cwd=work, env=env)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
