@@ -3,7 +3,7 @@
 #   ./dev.sh run [FOLDER]   open the window (the demo collection when no folder is given); installs only what
 #                           the window needs
 #   ./dev.sh test           the whole test suite (what .ci/run runs), in steps: the fast tier (lint when
-#                           LINT_GATE is on, the engine's tests, the contracts, the command line), the rest of
+#                           LINT_GATE says so, the engine's tests, the contracts, the command line), the rest of
 #                           the main suite, the Spark tests, the window on 20,000 documents
 #   ./dev.sh test ARGS      pytest ARGS (not the stress runs), e.g. ./dev.sh test tests/core/test_diff.py
 #   ./dev.sh test-fast      the fast tier alone
@@ -16,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=.venv
-# on: the fast tier (and so ./dev.sh test) starts with ./dev.sh lint and stops when it finds anything
+# what the fast tier (and so ./dev.sh test) checks before its tests, stopping at the first finding:
+# off; ruff (ruff check and ruff format --check); all (ruff, then mypy)
 LINT_GATE=off
 LINT_PATHS=(simdesk tests bench tools)
 FAST_TESTS=(tests/core tests/test_architecture.py tests/test_cli.py tests/test_docs.py)
@@ -75,10 +76,10 @@ python_env() {  # python_env EXTRAS: the project installed (editable) with EXTRA
 setup_window() { system_packages no "${WINDOW_APT[@]}"; python_env "$WINDOW_EXTRAS"; }
 setup() { system_packages yes "${WINDOW_APT[@]}" "${TEST_APT[@]}"; python_env "$ALL_EXTRAS"; }
 
-lint() {
-  "$VENV/bin/ruff" check "${LINT_PATHS[@]}"
-  "$VENV/bin/ruff" format --check "${LINT_PATHS[@]}"
-  "$VENV/bin/mypy"
+lint() {  # lint [ruff|all]; explicit statuses: set -e does not apply inside a function called from an && list
+  "$VENV/bin/ruff" check "${LINT_PATHS[@]}" || return 1
+  "$VENV/bin/ruff" format --check "${LINT_PATHS[@]}" || return 1
+  if [ "${1:-all}" = all ]; then "$VENV/bin/mypy" || return 1; fi
 }
 
 # pytest in a temporary folder of its own, removed afterwards with rm (the reliability tests build trees
@@ -93,7 +94,7 @@ run_pytest() {
 
 MAIN="not stress and not spark and not gui20k"
 fast_tier() {
-  if [ "$LINT_GATE" = on ]; then lint; fi
+  if [ "$LINT_GATE" != off ]; then lint "$LINT_GATE" || return 1; fi
   run_pytest -m "$MAIN" "${FAST_TESTS[@]}"
 }
 
