@@ -578,7 +578,8 @@ def gui(folder: str | None, screenshot: str | None) -> None:
     try:
         from simdesk.gui.app import run_app
     except ImportError as exc:
-        raise UsageFailure(f"the window is not available ({exc}); use `simdesk scan`") from None
+        raise UsageFailure(f"the window is not available ({exc}): install it with `pip install "
+                           f"'simdesk[gui]'`, or use `simdesk scan`") from None
     sys.exit(run_app(folder, screenshot=screenshot, demo=demo_dir))
 
 

@@ -75,6 +75,11 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
     demo = Path(run([simdesk, "demo", str(tmp_path / "demo")], cwd=work, env=env).stdout.strip())
     assert len(list(demo.rglob("*.txt"))) > 300  # written from the shipped poems
 
+    # without Qt the window is refused in one line that names the extra (exit 2), never a traceback
+    refused = subprocess.run([simdesk, "gui", str(folder)], cwd=work, env=env, capture_output=True, text=True,
+                             timeout=600)
+    assert refused.returncode == 2 and "simdesk[gui]" in refused.stderr and "Traceback" not in refused.stderr
+
     # the desktop install: the gui extra brings Qt; the window's scan runs in a process of its own, started by
     # the installed `simdesk` command
     run([str(python), "-m", "pip", "install", "-q", f"{wheel}[gui]"], cwd=tmp_path, env=env)
