@@ -124,7 +124,7 @@ class Fate:
     """What a clean-up does with one member of a group, and why: `fate` is KEEP, GOES (to the trash, or
     moved) or STAYS; `why` one of the WHY_ values; `held` the share of the member's text found in `keeper`,
     the kept copy holding the most of it, and `holds` the share of the kept copy's text found in the member
-    (None: no kept copy pairs with it; NaN: not measured, plain groups)."""
+    (None: no kept copy pairs with it; NaN: not measured: plain groups, pairs under verify.SHARE_FLOOR)."""
 
     path: str
     fate: str
@@ -142,8 +142,8 @@ def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
                  held: Held | None = None, least: float | None = None) -> list[Fate]:
     """Each member's fate, in the group's order. A copy leaves only when the copy kept holds it: a member not
     kept goes when a kept copy of the group holds its text (`held(copy, keeper)`, the share of the copy's
-    text found in the kept copy, reaches `least`, the least similarity; NaN: not measured, every copy of a
-    plain group is held), is a version of that copy rather than a passage of it (the share of the kept
+    text found in the kept copy, reaches `least`, the least similarity; with `least` None, plain groups,
+    every copy of the group is held; a share not measured, NaN, never is), is a version of that copy rather than a passage of it (the share of the kept
     copy's text found in the member, `held(keeper, copy)`, reaches `least` too: a sentence quoted in a
     kept article is no copy of it) and the editor saw it as it is now with that keep mark (`reviewed`: kept
     path -> the members its group had, path -> content hash; None: every keep mark covers its whole group).
@@ -187,8 +187,10 @@ def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
 
 
 def _holds(share: float | None, least: float | None) -> bool:
-    """Whether a share of a copy's text found in a kept copy lets it go (NaN: not measured, held)."""
-    return share is not None and (least is None or share != share or share >= least)
+    """Whether a share of a copy's text found in a kept copy lets it go: it reaches `least`; in plain groups
+    (`least` None, nothing measured), every copy of the group is held. A share not measured (NaN: a pair
+    under verify.SHARE_FLOOR, or kept by an older version) never lets a copy go from verified groups."""
+    return share is not None and (least is None or share >= least)
 
 
 def _rank(share: float | None) -> float:

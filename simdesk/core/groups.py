@@ -486,7 +486,8 @@ def exact_grouper(index, min_score: float | None = None) -> Grouper:
     snap = index.snapshot()
     i, j, d = exact_copies(snap)
     return Grouper(snap, i, j, d, ignored=index.ignored_pairs(),
-                   scores=np.ones(len(i)) if min_score else None, min_score=min_score or None)
+                   scores=np.ones(len(i)) if min_score else None, min_score=min_score or None,
+                   held=np.ones((len(i), 2)) if min_score else None)
 
 
 def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:

@@ -103,3 +103,19 @@ def test_shares_are_kept_in_the_index_and_reread_the_same(truncated, tmp_path):
     (same,) = list(again.grouping())
     assert [(m.path, m.score, m.held, m.holds) for m in same.members] == \
         [(m.path, m.score, m.held, m.holds) for m in group.members]
+
+
+def test_a_share_not_measured_never_lets_a_copy_go_from_verified_groups(truncated, tmp_path):
+    """Shares are measured from verify.SHARE_FLOOR up: grouped at a lower least similarity, a pair without
+    them keeps its copies (the plan says no kept copy holds them); plain groups measure nothing and remove
+    every copy of a group, as the editor chose them."""
+    from simdesk.core.cleanup import member_fates
+
+    review = _scan(truncated, tmp_path)
+    (group,) = list(review.grouping())
+    nan = float("nan")
+    keep = {group.members[0].path}
+    verified = member_fates(group, keep, set(), None, lambda copy, keeper: nan, least=0.3)
+    assert [f.fate for f in verified[1:]] == ["stays", "stays"] and verified[1].why == "below"
+    plain = member_fates(group, keep, set(), None, lambda copy, keeper: nan, least=None)
+    assert [f.fate for f in plain[1:]] == ["goes", "goes"]
