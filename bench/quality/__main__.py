@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench.corpus.sources import MissingSource
 from bench.quality import __doc__ as GUIDE
+from bench.quality.kit import CLASSES
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,6 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     for p in (run, kit):
         p.add_argument("--size", choices=("small", "full"), default="full")
         p.add_argument("--seed", type=int, default=11)
+        p.add_argument("--classes", default=",".join(CLASSES),
+                       help="comma-separated classes to make (default: all; template needs no source text)")
     score = sub.add_parser("score", help="score simdesk and its peers on a collection with a truth.json")
     score.add_argument("folder", type=Path)
     for p in (run, score):
@@ -44,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
 
         started = time.perf_counter()
         try:
-            counts = build(folder, args.size, args.seed)
+            counts = build(folder, args.size, args.seed, tuple(c for c in args.classes.split(",") if c))
         except MissingSource as e:
             sys.exit(f"bench.quality: {e}")
         print(f"kit ({args.size}, seed {args.seed}): {sum(counts.values())} files in {folder} "

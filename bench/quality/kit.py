@@ -12,6 +12,9 @@ class in truth.json so that precision and recall can be reported per class.
     short     poems and sayings with look-alike characters (homoglyphs), typos or synonyms; different
               poems of one form and poet (must not group)
     combined  converted + saved as a page or Markdown + a repost header (+ a typo), in Big5 or GB18030
+    template  form texts filled from templates (templates.py): SMS notices, letters, invoices, invitations,
+              official notices, product pages in Chinese and English; fills of one template must not group,
+              a fill's copy (a typo, re-wrapped, re-encoded, punctuation width, saved again) must
 
 Hard negatives in every class are originals with no copy that look like others: pages of one site
 template, manual pages of one family, English documents on one subject, quotes of one sentence.
@@ -32,12 +35,12 @@ from pathlib import Path
 from bench.corpus.collection import fresh_path
 from bench.corpus.edits import EDITS as TEXT_EDITS
 from bench.corpus.sources import without_repeats
-from bench.quality import texts, transforms as tf
+from bench.quality import templates, texts, transforms as tf
 
-CLASSES = ("script", "markup", "long", "mixed", "short", "combined")
+CLASSES = ("script", "markup", "long", "mixed", "short", "combined", "template")
 SIZES = {  # groups with copies, originals without (hard negatives), per class
-    "small": {"groups": 5, "negatives": 6, "long_documents": 8},
-    "full": {"groups": 40, "negatives": 30, "long_documents": 54},
+    "small": {"groups": 5, "negatives": 6, "long_documents": 8, "template_fills": 3},
+    "full": {"groups": 40, "negatives": 30, "long_documents": 54, "template_fills": 8},
 }
 SHORT_CHARS = 140
 FOLDERS = ("收件箱", "下載", "archive/2023", "archive/2024", "稿件/轉載", "web", "notes")
@@ -51,10 +54,13 @@ class Kit:
     root: Path
     rng: random.Random
     size: dict
+    classes: tuple[str, ...] = CLASSES
 
     def __post_init__(self) -> None:
         self.truth: dict[str, dict] = {}
         self.groups = 0
+        if set(self.classes) <= {"template"}:  # made from its own lists: no source text needed
+            return
         rng = self.rng
         sections = [s for s in texts.debian_reference() if 150 <= texts.han_count(s[1]) and len(s[1]) <= 6000]
         rng.shuffle(sections)
@@ -238,22 +244,43 @@ def combined_class(kit: Kit) -> None:
         kit.alone("combined", page, ["negative", "html", "opencc_s2twp"], kit.big5_or(page), ".html")
 
 
+# the copies a fill gets, in turn (a third of the fills get none): half of them one mistyped character
+TEMPLATE_COPIES = ("typo", "rewrap", "typo", "reencode", "typo", "punct_width", "typo", "resave")
+
+
+def template_class(kit: Kit) -> None:
+    rng = kit.rng
+    copies = 0
+    for k, (_, language, text) in enumerate(templates.fills(rng, kit.size["template_fills"])):
+        if k % 3 == 2:
+            kit.alone("template", text, ["negative"], rng.choice(("utf-8", "gb18030")) if language == "zh" else "utf-8")
+            continue
+        kind = TEMPLATE_COPIES[copies % len(TEMPLATE_COPIES)]
+        copies += 1
+        copy, encoding = templates.copy_of(text, language, rng, kind)
+        kit.family("template", (text, "utf-8", ".txt"), [(copy, [kind], encoding, ".txt")])
+
+
 BUILDERS = {"script": script_class, "markup": markup_class, "long": long_class, "mixed": mixed_class,
-            "short": short_class, "combined": combined_class}
+            "short": short_class, "combined": combined_class, "template": template_class}
 
 
-def build(out: Path, size: str = "small", seed: int = 11) -> dict[str, int]:
-    """Write the kit's collection (size, seed) to `out`, replacing it; returns the file count per class."""
+def build(out: Path, size: str = "small", seed: int = 11, classes: tuple[str, ...] = CLASSES) -> dict[str, int]:
+    """Write the kit's collection (size, seed) to `out`, replacing it; returns the file count per class.
+    `classes`: only these (("template",) needs no installed source text)."""
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
+    if unknown := set(classes) - set(CLASSES):
+        raise ValueError(f"classes must be among {', '.join(CLASSES)}, not {', '.join(sorted(unknown))}")
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    kit = Kit(out, random.Random(seed), SIZES[size])
+    kit = Kit(out, random.Random(seed), SIZES[size], tuple(classes))
     for klass in CLASSES:
-        BUILDERS[klass](kit)
+        if klass in classes:
+            BUILDERS[klass](kit)
     kinds = sorted({e for v in kit.truth.values() for e in v["edits"]})
-    (out / "truth.json").write_text(json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": list(CLASSES)},
+    (out / "truth.json").write_text(json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": [c for c in CLASSES if c in classes]},
                                                ensure_ascii=False, indent=0), encoding="utf-8")
-    return {klass: sum(v["class"] == klass for v in kit.truth.values()) for klass in CLASSES}
+    return {klass: sum(v["class"] == klass for v in kit.truth.values()) for klass in classes}
