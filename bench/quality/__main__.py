@@ -40,8 +40,11 @@ def main(argv: list[str] | None = None) -> None:
 
         run_features(args.folder)
         return
-    folder = args.folder if args.command == "score" else (args.out if args.command == "kit" else
-                                                           args.work / f"kit-{args.size}-{args.seed}")
+    if args.command == "run":  # a kit of some classes only is made beside the whole one
+        some = "" if args.classes == ",".join(CLASSES) else "-" + args.classes.replace(",", "-")
+        folder = args.work / f"kit-{args.size}-{args.seed}{some}"
+    else:
+        folder = args.folder if args.command == "score" else args.out
     if args.command in ("run", "kit"):
         from bench.quality.kit import build
 
