@@ -13,7 +13,7 @@ import importlib
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
-    "review": ("Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"),
+    "review": ("Review", "ReviewSettings", "Scope", "action_scope", "open_review", "pair_to_compare", "undo_last"),
     "decisions": ("Decisions",),
     # the review in a process of its own (the window's scans): events relayed, never the caller's lock held
     "review_process": ("ReviewProcess", "ReviewRequest", "run_review"),

@@ -53,6 +53,36 @@ def compare_documents(texts: Texts, a: str, b: str, budget_s: float = BUDGET_S, 
     return compare_texts(texts.read(a).text, texts.read(b).text, budget_s, mode, boilerplate, similarity, shares)
 
 
+SCOPES = ("selected", "shown", "all")  # the groups a rule or a clean-up acts on: see action_scope
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The groups an action over many groups (a keep rule, a clean-up) acts on and why those: `kind` is
+    "selected" (the groups the editor selected), "shown" (the groups the filters show) or "all"."""
+
+    kind: str
+    groups: tuple[int, ...] | None  # group ids (1-based) in ascending order; None: every group
+    total: int  # the groups at the threshold
+
+    @property
+    def count(self) -> int:
+        """How many groups the action reaches."""
+        return self.total if self.groups is None else len(self.groups)
+
+
+def action_scope(selected: Collection[int], shown: Collection[int] | None, total: int) -> Scope:
+    """The one scope rule of every action over many groups: the groups explicitly `selected`, else the groups
+    the filters `shown` (a text filter and a decided/undecided filter alike; None when no filter is on), else
+    every group (`total` of them). A group only looked at is not a selection: the caller passes the groups
+    the editor chose as such (the window: two or more selected rows)."""
+    if selected:
+        return Scope("selected", tuple(sorted(set(selected))), total)
+    if shown is not None:
+        return Scope("shown", tuple(sorted(set(shown))), total)
+    return Scope("all", None, total)
+
+
 EXPORT_MEMBERS = 20_000  # group members an export builds and reads headlines for at a time
 BUNDLE_META = "bundle"  # index meta key: the cluster bundle the index was imported from (simdesk import)
 
@@ -323,9 +353,7 @@ class Review:
         window's thread); apply_choices() does."""
         chain = KeepChain.parse(rule)
         chosen, left_alone = [], []
-        grouping = self.grouping(threshold)
-        groups = grouping if only is None else (grouping.group(k - 1) for k in sorted(only) if 0 < k <= len(grouping))
-        for g in groups:
+        for g in self._groups(threshold, only):
             members = g.members if keep_in is None else tuple(m for m in g.members if under(m.path, keep_in))
             if members:
                 chosen.append((g, chain.choose(members).path))
@@ -363,12 +391,19 @@ class Review:
         return left_alone
 
     # -- clean-up, undo, export ---------------------------------------------------------------------------
-    def plan_cleanup(self, threshold: int | None = None) -> CleanupPlan:
-        """What a clean-up removes at `threshold`: in a group with a copy kept, every other copy paired with a
-        kept one; in a group with none kept, the queued copies, unless that is every copy (refused). See
-        cleanup.plan_cleanup."""
-        return plan_cleanup(self.grouping(threshold), self.decisions.keep, self.decisions.queued,
+    def plan_cleanup(self, threshold: int | None = None, only: Collection[int] | None = None) -> CleanupPlan:
+        """What a clean-up removes at `threshold` (in the groups whose ids are in `only`: an action_scope's;
+        None: every group): in a group with a copy kept, every other copy paired with a kept one; in a group
+        with none kept, the queued copies, unless that is every copy (refused). See cleanup.plan_cleanup."""
+        return plan_cleanup(self._groups(threshold, only), self.decisions.keep, self.decisions.queued,
                             reviewed=self.decisions.reviewed, held=self.held(threshold), least=self.min_similarity)
+
+    def _groups(self, threshold: int | None, only: Collection[int] | None) -> Iterable[Group]:
+        """The groups at `threshold` whose ids are in `only` (every group when None)."""
+        grouping = self.grouping(threshold)
+        if only is None:
+            return grouping
+        return (grouping.group(k - 1) for k in sorted(set(only)) if 0 < k <= len(grouping))
 
     def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
                  log: Path | None = None) -> CleanupReport:

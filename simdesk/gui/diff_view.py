@@ -2,22 +2,25 @@
 changed runs highlighted inside rows, next/previous change, the switch between the normalised and the raw
 comparison. It computes nothing itself: the comparison arrives ready from a background call.
 
-The panes' documents are built off the GUI thread (`render`, in the background call that compares), and
-highlights are painted only on the rows in view (extra selections rebuilt on each scroll), so showing a 1 MB
-pair costs the GUI thread two document swaps. A window's comparison finds the changed runs of the first rows
+Every Qt document is touched on the GUI thread only: the background call that compares returns plain lines
+(`render`), the panes' documents are built from them a chunk of rows per turn of the event loop
+(`DocumentBuilder`), and highlights are painted only on the rows in view (extra selections rebuilt on each
+scroll), so showing a 1 MB pair never holds the GUI thread long. A window's comparison finds the changed runs of the first rows
 only (core.FIRST_VIEW_BUDGET_S); the rough rows that come into view are asked for (`spans_wanted`), refined
 off the GUI thread (core.refine) and repainted (`show_refined`). Colours come from the palette and keep a
 contrast of at least 4.5:1 with the text (WCAG AA) in light and dark themes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (QColor, QFont, QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument,
                            QTextFormat, QTextOption)
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSplitter, QTextEdit,
-                               QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSizePolicy, QSplitter,
+                               QTextEdit, QToolButton, QVBoxLayout, QWidget)
 
 from simdesk.core import DIFF_MODES, Row, SideBySide, contained, percent
 from simdesk.gui.translations import fill
@@ -87,14 +90,15 @@ class DiffColours:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A comparison and its two panes' documents (one block per row), ready to show."""
+    """A comparison and its two panes' lines (one per row), ready to be laid out on the GUI thread: plain
+    data, made on any thread."""
 
     result: SideBySide
-    documents: tuple[QTextDocument, QTextDocument]
+    lines: tuple[list[str], list[str]]
     label: str  # put before boilerplate rows
 
 
-RENDER_CHUNK_ROWS = 400  # rows inserted at a time: Qt holds Python's lock during each call (~8 ms per chunk)
+RENDER_CHUNK_ROWS = 400  # rows inserted into a pane's document per turn of the GUI thread's event loop (~8 ms)
 
 
 def pane_lines(result: SideBySide, side: str, label: str) -> list[str]:
@@ -107,28 +111,64 @@ def pane_lines(result: SideBySide, side: str, label: str) -> list[str]:
     return lines
 
 
-def render(result: SideBySide, font: QFont, label: str) -> Rendered:
-    """Lay out both panes' texts in documents. Runs on any thread (the background call that compares): each
-    document is handed to the GUI thread when built, so the GUI thread only swaps it in (~60 ms for 1 MB,
-    where setPlainText there froze it ~170 ms per pane). The text goes in by chunks of rows: one
-    setPlainText of 1 MB holds Python's lock ~160 ms, and the GUI thread needs it to run any slot."""
-    gui_thread = QCoreApplication.instance().thread()
-    documents = []
-    for side in ("left", "right"):
-        doc = QTextDocument()
-        doc.setDocumentLayout(QPlainTextDocumentLayout(doc))
-        doc.setDefaultFont(font)
-        doc.setUndoRedoEnabled(False)
-        option = QTextOption(doc.defaultTextOption())
-        option.setWrapMode(QTextOption.WrapMode.NoWrap)  # the pane's: else setDocument relays every block out
-        doc.setDefaultTextOption(option)
-        lines = pane_lines(result, side, label)
-        cursor = QTextCursor(doc)
-        for k in range(0, len(lines), RENDER_CHUNK_ROWS):
-            cursor.insertText(("\n" if k else "") + "\n".join(lines[k:k + RENDER_CHUNK_ROWS]))
-        doc.moveToThread(gui_thread)
-        documents.append(doc)
-    return Rendered(result, (documents[0], documents[1]), label)
+def render(result: SideBySide, label: str) -> Rendered:
+    """Both panes' lines for `result`. Plain Python, so it runs off the GUI thread (the background call that
+    compares); the documents are built from these lines on the GUI thread only (`DocumentBuilder`): Qt's
+    text layout run on two threads at once (a pool thread building a 1 MB pane while the GUI thread swapped
+    another document in) crashed the window."""
+    return Rendered(result, (pane_lines(result, "left", label), pane_lines(result, "right", label)), label)
+
+
+def new_document(font: QFont, parent: QObject) -> QTextDocument:
+    """An empty pane document: plain-text layout, no undo, no wrapping (the pane's: else setDocument lays
+    every block out again)."""
+    doc = QTextDocument(parent)
+    doc.setDocumentLayout(QPlainTextDocumentLayout(doc))
+    doc.setDefaultFont(font)
+    doc.setUndoRedoEnabled(False)
+    option = QTextOption(doc.defaultTextOption())
+    option.setWrapMode(QTextOption.WrapMode.NoWrap)
+    doc.setDefaultTextOption(option)
+    return doc
+
+
+class DocumentBuilder(QObject):
+    """Builds a pane's document on the GUI thread RENDER_CHUNK_ROWS rows per turn of the event loop (a 1 MB
+    text in one setPlainText froze the window ~170 ms), then calls `done(document)`. `cancel()` stops it and
+    deletes the half-built document: a comparison of a pair no longer shown is dropped."""
+
+    def __init__(self, lines: list[str], font: QFont, done: Callable[[QTextDocument], None],
+                 parent: QObject) -> None:
+        super().__init__(parent)
+        self.lines = lines
+        self.done = done
+        self.document: QTextDocument | None = new_document(font, parent)
+        self.cursor = QTextCursor(self.document)
+        self.at = 0
+        self.timer = QTimer(self)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self.step)
+        self.timer.start()
+
+    def step(self) -> None:
+        if self.document is None:
+            return
+        chunk = self.lines[self.at:self.at + RENDER_CHUNK_ROWS]
+        if chunk:
+            self.cursor.insertText(("\n" if self.at else "") + "\n".join(chunk))
+            self.at += len(chunk)
+        if self.at >= len(self.lines):
+            self.timer.stop()
+            document, self.document = self.document, None
+            self.deleteLater()
+            self.done(document)
+
+    def cancel(self) -> None:
+        self.timer.stop()
+        if self.document is not None:
+            self.document.deleteLater()
+            self.document = None
+        self.deleteLater()
 
 
 class LineNumbers(QWidget):
@@ -272,6 +312,33 @@ def _line_mark(block, colour: QColor) -> QTextEdit.ExtraSelection:
     return sel
 
 
+class ElidedTitle(QLabel):
+    """A pane's title on one line: `text()` is the whole title (and its tooltip), drawn cut in the middle to
+    the width the pane has; it never asks for more width, so a long file name cannot widen the window."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def shown_text(self) -> str:
+        """The title as drawn at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
+
+    def sizeHint(self) -> QSize:
+        return QSize(0, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().windowText().color())
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
+        painter.end()
+
+
 class DiffView(QWidget):
     """Side-by-side view. `show_result` renders a comparison; `next_change`/`previous_change` move;
     `mode_changed` asks the window for the comparison in the other mode."""
@@ -285,18 +352,15 @@ class DiffView(QWidget):
         super().__init__(parent)
         self.result: SideBySide | None = None
         self.current = -1
-        self._generation = 0  # a newer comparison (or a clear) makes a pending second pane stale
+        self._generation = 0  # a newer comparison (or a clear) makes a pending pane stale
+        self._builders: list[DocumentBuilder] = []  # the documents being built for the comparison to show
         self._refining = False  # spans_wanted emitted, show_refined not called yet
         self.result_label = ""
         self._titles = ("", "")
         self.left = DiffPane("left", self)
         self.right = DiffPane("right", self)
-        self.left_title = QLabel(self)
-        self.right_title = QLabel(self)
-        for title in (self.left_title, self.right_title):
-            title.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
-            title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            title.setWordWrap(False)
+        self.left_title = ElidedTitle(self)
+        self.right_title = ElidedTitle(self)
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setObjectName("similarity")
@@ -361,6 +425,7 @@ class DiffView(QWidget):
         self.right.setAccessibleDescription(self.tr("The second document of the pair, with its changes highlighted"))
         self.summary.setAccessibleName(self.tr("Comparison summary"))
         self.mode_button.setAccessibleName(self.tr("Compare as normalised"))
+        self._show_titles()
         if self.result is not None and self.result_label != self.tr("[boilerplate] "):
             self.show_result(self.result, self._titles[0], self._titles[1])
         self._show_summary()
@@ -368,46 +433,70 @@ class DiffView(QWidget):
     def clear(self, message: str = "") -> None:
         self.result = None
         self.current = -1
+        self._drop_builds()
         self._generation += 1
         for pane in (self.left, self.right):
             pane.set_rows(None, [])
-        self.left_title.setText("")
-        self.right_title.setText("")
+        self._titles = ("", "")
+        self._show_titles()
         self._message = message or self.tr("Select a group, or two members, to compare them side by side.")
         self._show_summary()
 
     def render(self, result: SideBySide) -> Rendered:
-        """`render` with this view's font and labels (the window calls the module function off the GUI
-        thread with `font()` and `boilerplate_label()` taken here)."""
-        return render(result, self.left.font(), self.boilerplate_label())
+        """`render` with this view's label (the window calls the module function off the GUI thread with
+        `boilerplate_label()` taken here)."""
+        return render(result, self.boilerplate_label())
 
     def boilerplate_label(self) -> str:
         return self.tr("[boilerplate] ")
 
+    def _drop_builds(self) -> None:
+        """Stop building the documents of a comparison no longer to be shown."""
+        for builder in self._builders:
+            builder.cancel()
+        self._builders = []
+
     def show_result(self, result: SideBySide, left_title: str, right_title: str,
                     rendered: Rendered | None = None) -> None:
-        """Show a comparison: the left pane now, the right one on the next turn of the event loop, the first
-        change on the turn after (each is one short step for the GUI thread); `shown` is emitted after."""
+        """Show a comparison: both panes' documents are built on the GUI thread, a chunk of rows per turn of
+        the event loop, while the comparison before stays on screen; then the left pane is swapped in, the
+        right one on the next turn, the first change on the turn after, and `shown` is emitted. A newer
+        comparison or a clear meanwhile drops what is being built."""
         rendered = rendered or self.render(result)
+        self._drop_builds()
         self._generation += 1
         generation = self._generation
-        self.result = result
-        self.result_label = rendered.label
-        self._titles = (left_title, right_title)
-        self.current = -1
-        self.left_title.setText(fill(self.tr("Reference: %1"), left_title))
-        self.right_title.setText(fill(self.tr("Candidate: %1"), right_title))
-        self.left_title.setToolTip(left_title)
-        self.right_title.setToolTip(right_title)
         self.summary.setText(self.tr("Comparing…"))
         label = len(rendered.label)
         rows = result.rows
-        self.left.set_rows(rendered.documents[0], [row.left_no for row in rows], rows, label)
+        font = self.left.font()
+        built: list[QTextDocument] = []
+
+        def build(side: int) -> None:
+            self._builders = [DocumentBuilder(rendered.lines[side], font, partial(got, side), self)]
+
+        def got(side: int, document: QTextDocument) -> None:
+            if generation != self._generation:
+                document.deleteLater()
+                return
+            built.append(document)
+            if side == 0:
+                build(1)
+                return
+            self._builders = []
+            self.result = result
+            self.result_label = rendered.label
+            self._titles = (left_title, right_title)
+            self.current = -1
+            self._show_titles()
+            self.left.set_rows(built[0], [row.left_no for row in rows], rows, label)
+            QTimer.singleShot(0, second)
 
         def second() -> None:
             if generation != self._generation:
+                built[1].deleteLater()
                 return
-            self.right.set_rows(rendered.documents[1], [row.right_no for row in rows], rows, label)
+            self.right.set_rows(built[1], [row.right_no for row in rows], rows, label)
             QTimer.singleShot(0, third)
 
         def third() -> None:
@@ -419,7 +508,14 @@ class DiffView(QWidget):
             self._want_spans()
             self.shown.emit()
 
-        QTimer.singleShot(0, second)
+        build(0)
+
+    def _show_titles(self) -> None:
+        """Each pane's title: which side it is and the file's path (the whole path in its tooltip)."""
+        for title, path, text in ((self.left_title, self._titles[0], self.tr("Reference: %1")),
+                                  (self.right_title, self._titles[1], self.tr("Candidate: %1"))):
+            title.setText(fill(text, path) if path else "")
+            title.setToolTip(path)
 
     def _want_spans(self) -> None:
         """Ask for the changed runs of the rough rows in view (and a screen above and below), one request at
@@ -453,10 +549,10 @@ class DiffView(QWidget):
             self.next_button.setEnabled(False)
             return
         r = self.result
-        changes = self.tr("1 change") if len(r.hunks) == 1 else fill(self.tr("%1 changes"), str(len(r.hunks)))
+        changes = self.tr("1 change") if len(r.hunks) == 1 else fill(self.tr("%1 changes"), f"{len(r.hunks):,}")
         text = self._figure(r) + " · " + changes
         if r.hunks and self.current >= 0:
-            text += fill(self.tr(" · change %1 of %2"), str(self.current + 1), str(len(r.hunks)))
+            text += fill(self.tr(" · change %1 of %2"), f"{self.current + 1:,}", f"{len(r.hunks):,}")
         if r.boilerplate:
             text += fill(self.tr(" · boilerplate lines greyed: %1"), str(r.boilerplate))
         if r.timed_out:

@@ -478,6 +478,10 @@ class GroupsModel(QAbstractTableModel):
         self.decisions_changed.emit()
 
     # -- lookups --------------------------------------------------------------------------------------
+    def filtering(self) -> bool:
+        """Whether a filter is on: a text, or the decided/undecided choice."""
+        return bool(self.filter_text) or self.decided_filter != DECIDED_FILTERS[0]
+
     def visible_group_ids(self) -> list[int]:
         """The ids of the groups the filter shows, in the order shown."""
         return (self.order + 1).tolist()

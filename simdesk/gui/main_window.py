@@ -13,7 +13,7 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, HelperProcess, KeepChain, Member,
-                          Progress, Review, SideBySide, TimeLeft, UndoReport, action_log, index_path,
+                          Progress, Review, Scope, SideBySide, TimeLeft, UndoReport, action_log, index_path,
                           pair_to_compare, refine, undo_last)
 from simdesk.gui.diff_view import Rendered, render
 from simdesk.gui.messages import WindowMessages
@@ -255,7 +255,7 @@ class MainWindow(WindowMessages):
 
     def _show_problems(self) -> None:
         self.problems_model.set_problems(self.review.problems if self.review else [])
-        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(self.problems_model.problems))))
+        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), f"{len(self.problems_model.problems):,}"))
 
     @Slot(int)
     def set_threshold(self, threshold: int) -> None:
@@ -309,7 +309,8 @@ class MainWindow(WindowMessages):
     def _compare_current(self) -> None:
         """Compare the current pair off the GUI thread, in the diff's mode and without the collection's
         boilerplate, so that the header shows the similarity the table shows (the stored score when the pair
-        was verified); the panes' documents are built there too."""
+        was verified); the panes' lines are made there too (plain data: their documents are built on the GUI
+        thread)."""
         pair, review = self.current_pair(), self.review
         if pair is None or review is None:
             self._diff_request += 1  # a comparison still running is of a pair no longer selected
@@ -319,13 +320,13 @@ class MainWindow(WindowMessages):
         request, (left, right) = self._diff_request, pair
         comparison = partial(review.comparison, left.path, right.path, self.threshold_bar.value(),
                              self.diff_view.mode, FIRST_VIEW_BUDGET_S)
-        font, label, helper = self.diff_view.left.font(), self.diff_view.boilerplate_label(), self.helper
+        label, helper = self.diff_view.boilerplate_label(), self.helper
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.pause_headlines(DIFF_PAUSE_S)
         here = review.texts.process_local
         # a comparison the selection moved past before it started (an arrow key held) is not made
         self.background.call(lambda: None if request != self._diff_request else
-                             render(helper.run(comparison(), here), font, label),
+                             render(helper.run(comparison(), here), label),
                              partial(self._show_diff, request, left.path, right.path),
                              partial(self._diff_failed, request))
 
@@ -389,20 +390,23 @@ class MainWindow(WindowMessages):
         self.show_group_row(self.groups_model.row_of_group(gid))
 
     def keep_by_rule_everywhere(self, rule: str | KeepChain, keep_in: str | None = None) -> None:
-        """Apply a rule (one criterion or a chain, and a reference folder) to the selected groups, else the
-        filtered ones, else every group at the current threshold (chosen off the GUI thread)."""
+        """Apply a rule (one criterion or a chain, and a reference folder) to the groups of rule_scope(): the
+        chosen ones, else the ones the filters show, else every group at the current threshold (the copies
+        are chosen off the GUI thread)."""
         if self.review is not None:
-            review, threshold = self.review, self.threshold_bar.value()
-            self.background.call(partial(review.rule_choices, rule, threshold, keep_in, only=self.rule_scope()),
-                                 partial(self._apply_rule_choices, review, threshold))
+            review, threshold, scope = self.review, self.threshold_bar.value(), self.rule_scope()
+            self.background.call(partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups),
+                                 partial(self._apply_rule_choices, review, threshold, scope))
 
-    def _apply_rule_choices(self, review: Review, threshold: int, choices) -> None:
+    def _apply_rule_choices(self, review: Review, threshold: int, scope: Scope, choices) -> None:
         if review is self.review:
             chosen, left_alone = choices
             self._checkpoint()
             partly = review.apply_choices(chosen, threshold)
             self.groups_model.marks_changed()
-            text = fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(chosen):,}")
+            text = (self.tr("One copy marked to keep in 1 group") if len(chosen) == 1 else
+                    fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(chosen):,}"))
+            text += fill(self.tr(" (of %1)"), self.scope_phrase(scope))
             if partly:
                 text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"),
                              f"{len(partly):,}")
@@ -428,15 +432,16 @@ class MainWindow(WindowMessages):
         self.settings.set("review/keep_chain", str(chain))
         self.keep_by_rule_everywhere(chain, dialog.reference_folder())
 
-    def rule_scope_text(self) -> str:
+    def rule_scope_text(self, scope: Scope | None = None) -> str:
         """What a rule over many groups will act on, in words (see rule_scope)."""
-        scope = self.rule_scope()
-        if scope is None:
-            total = len(self.groups_model.grouping) if self.groups_model.grouping is not None else 0
-            return fill(self.tr("Applies to every group (%1)"), f"{total:,}")
-        if self.groups_view.selectionModel().selectedRows():
-            return fill(self.tr("Applies to the %1 selected groups"), f"{len(scope):,}")
-        return fill(self.tr("Applies to the %1 groups the filter shows"), f"{len(scope):,}")
+        scope = self.rule_scope() if scope is None else scope
+        if scope.kind == "all":
+            return fill(self.tr("Applies to every group (%1)"), f"{scope.count:,}")
+        if scope.kind == "selected":
+            return fill(self.tr("Applies to the %1 selected groups"), f"{scope.count:,}")
+        if scope.count == 1:
+            return self.tr("Applies to the 1 group the filter shows")
+        return fill(self.tr("Applies to the %1 groups the filter shows"), f"{scope.count:,}")
 
     # -- the review's progress: decided groups, counted from the decisions the index keeps -----------------
     def count_reviewed_soon(self) -> None:
@@ -556,17 +561,17 @@ class MainWindow(WindowMessages):
         self.plan_cleanup("move", dest)
 
     def plan_cleanup(self, action: str, dest: Path | None) -> None:
-        """Plan the clean-up and count the copies still undecided in the groups it touches (off the GUI
-        thread), then ask to confirm."""
+        """Plan the clean-up of the groups of rule_scope() and count the copies still undecided in the groups
+        it touches (off the GUI thread), then ask to confirm, naming those groups."""
         if self.review is not None:
-            review, threshold = self.review, self.threshold_bar.value()
+            review, threshold, scope = self.review, self.threshold_bar.value(), self.rule_scope()
 
             def planned() -> tuple[CleanupPlan, int]:
-                plan = review.plan_cleanup(threshold)
+                plan = review.plan_cleanup(threshold, scope.groups)
                 return plan, review.undecided_copies(plan.survivors, threshold)
 
             self.background.call(planned, lambda got: self.confirm_cleanup(
-                got[0], action, dest, partial(self.carry_out, got[0], action, dest), got[1]))
+                got[0], action, dest, partial(self.carry_out, got[0], action, dest), got[1], scope))
 
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from simdesk.core import CleanupPlan, CleanupReport, Progress, Review, UndoReport
+from simdesk.core import CleanupPlan, CleanupReport, Progress, Review, Scope, UndoReport
 from simdesk.gui.groups_model import human_size
 from simdesk.gui.translations import fill
 from simdesk.gui.window_parts import WindowParts
@@ -71,17 +71,33 @@ class WindowMessages(WindowParts):
     def warn(self, name: str, title: str, message: str) -> None:
         self.show_box(name, QMessageBox.Icon.Warning, title, message)
 
+    def scope_phrase(self, scope: Scope) -> str:
+        """The groups an action reaches, in words: "all 4,425 groups", "the 677 groups the filter shows", "the
+        3 selected groups"."""
+        n = f"{scope.count:,}"
+        if scope.kind == "selected":
+            return fill(self.tr("the %1 selected groups"), n)
+        if scope.kind == "shown":
+            return self.tr("the 1 group the filter shows") if scope.count == 1 else \
+                fill(self.tr("the %1 groups the filter shows"), n)
+        return self.tr("the only group") if scope.count == 1 else fill(self.tr("all %1 groups"), n)
+
+    def files_text(self, n: int) -> str:
+        return self.tr("1 file") if n == 1 else fill(self.tr("%1 files"), f"{n:,}")
+
     def confirm_cleanup(self, plan: CleanupPlan, action: str, dest: object, on_yes: Callable[[], None],
-                        undecided: int = 0) -> None:
-        """Ask before a clean-up: how many files and bytes go where, which groups are left alone, and how many
-        copies in the groups it touches are still undecided (they stay: Review.undecided_copies)."""
+                        undecided: int = 0, scope: Scope | None = None) -> None:
+        """Ask before a clean-up: how many files and bytes go where, from which groups (`scope`: the groups
+        chosen, the ones the filters show, or all), which groups are left alone, and how many copies in the
+        groups it touches are still undecided (they stay: Review.undecided_copies)."""
+        scope = scope or Scope("all", None, len(self.groups_model.grouping or ()))
         refused = ""
         if undecided:
             refused = "\n\n" + fill(self.tr("%1 other copies in these groups are still undecided: they stay where "
                                             "they are."), f"{undecided:,}")
         if plan.refusals:
             refused += "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
-                                            "mark one copy to keep."), str(len(plan.refusals)))
+                                            "mark one copy to keep."), f"{len(plan.refusals):,}")
         box = QMessageBox(self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the destination folder's name is not HTML
         box.setObjectName("confirm_cleanup")
@@ -89,13 +105,15 @@ class WindowMessages(WindowParts):
         box.setWindowTitle(self.tr("Clean up"))
         if plan.files == 0:
             box.setIcon(QMessageBox.Icon.Information)
-            box.setText(self.tr("Nothing to remove. Mark the copy to keep in a group (Space) and the others go, "
-                                "or queue single copies (Delete).") + refused)
+            box.setText(fill(self.tr("Nothing to remove in %1. Mark the copy to keep in a group (Space) and the "
+                                     "others go, or queue single copies (Delete)."), self.scope_phrase(scope))
+                        + refused)
             box.setStandardButtons(QMessageBox.StandardButton.Ok)
         else:
-            question = (self.tr("Move %1 files (%2) to the trash?") if action == "trash"
-                        else self.tr("Move %1 files (%2) to %3?"))
-            box.setText(fill(question, f"{plan.files:,}", human_size(plan.bytes), dest) + refused)
+            question = (self.tr("Move %1 (%2) from %3 to the trash?") if action == "trash"
+                        else self.tr("Move %1 (%2) from %3 to %4?"))
+            box.setText(fill(question, self.files_text(plan.files), human_size(plan.bytes), self.scope_phrase(scope),
+                             dest) + refused)
             box.setInformativeText(self.tr("Each file is checked to be unchanged since the scan first; "
                                            "changed files are skipped."))
             box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
@@ -107,11 +125,11 @@ class WindowMessages(WindowParts):
     def cleanup_summary(self, report: CleanupReport) -> str:
         done = (self.tr("%1 files sent to the trash (%2).") if report.action == "trash"
                 else self.tr("%1 files moved (%2)."))
-        text = fill(done, len(report.done), human_size(report.bytes_done))
+        text = fill(done, f"{len(report.done):,}", human_size(report.bytes_done))
         if report.skipped:
-            text += " " + fill(self.tr("%1 skipped."), str(len(report.skipped)))
+            text += " " + fill(self.tr("%1 skipped."), f"{len(report.skipped):,}")
         if report.failed:
-            text += " " + fill(self.tr("%1 failed."), str(len(report.failed)))
+            text += " " + fill(self.tr("%1 failed."), f"{len(report.failed):,}")
         return text
 
     def show_cleanup_report(self, report: CleanupReport) -> None:
@@ -121,8 +139,8 @@ class WindowMessages(WindowParts):
 
     def undo_summary(self, report: UndoReport) -> str:
         return (self.tr("Nothing to undo.") if report.run is None
-                else fill(self.tr("%1 files restored, %2 not restored."), str(len(report.restored)),
-                          str(len(report.not_restored))))
+                else fill(self.tr("%1 files restored, %2 not restored."), f"{len(report.restored):,}",
+                          f"{len(report.not_restored):,}"))
 
     def show_undo_report(self, report: UndoReport) -> None:
         self.show_box("undo_report", QMessageBox.Icon.Information, self.tr("Undo last clean-up"),

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QStackedWidget, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from simdesk.core import KEEP_RULES, Group, Member
+from simdesk.core import KEEP_RULES, Group, Member, Scope, action_scope
 from simdesk.gui.diff_view import DiffView
 from simdesk.gui.groups_model import COL_MEMBERS, COL_PATH, COLUMNS
 from simdesk.gui.resources import icon
@@ -177,7 +177,8 @@ class WindowParts(QMainWindow):
         self.act_open = action("open", self.choose_folder, K.Open, "SP_DirOpenIcon")
         self.act_demo = action("demo", self.open_demo, None, "SP_FileDialogInfoView")
         self.act_rescan = action("rescan", self.rescan, K.Refresh, "SP_BrowserReload")
-        self.act_cancel = action("cancel", self.cancel_scan, "Esc", "SP_BrowserStop")
+        self.act_cancel = action("cancel", self.cancel_scan, None, "SP_BrowserStop")
+        self.act_escape = action("escape", self.escape, "Esc")  # cancels a scan, else clears the chosen groups
         self.act_export_json = action("export_json", partial(self.choose_export, "json"))
         self.act_export_csv = action("export_csv", partial(self.choose_export, "csv"))
         self.act_settings = action("settings", self.edit_settings, K.Preferences)
@@ -271,7 +272,7 @@ class WindowParts(QMainWindow):
         self.decided_filter.setToolTip(self.tr("Show every group, or only the groups with copies no decision "
                                                "covers yet, or only the decided ones"))
         self.tabs.setTabText(0, self.tr("Groups"))
-        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), str(len(self.problems_model.problems))))
+        self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), f"{len(self.problems_model.problems):,}"))
         self.cancel_button.setText(self.tr("Cancel"))
         texts = {
             self.act_open: self.tr("&Open folder…"), self.act_demo: self.tr("Open the &demo collection"),
@@ -484,16 +485,36 @@ class WindowParts(QMainWindow):
         rest = [m for m in self.selected_members() if current is None or m.path != current.path]
         return ([current] if current is not None else []) + rest
 
-    def rule_scope(self) -> list[int] | None:
-        """The groups a rule over "every group" acts on: the selected ones, else the ones the filter shows
-        (None: every group)."""
-        selected = {g.id for i in self.groups_view.selectionModel().selectedRows(COL_PATH)
-                    if (g := self.groups_model.group(i)) is not None}
-        if selected:
-            return sorted(selected)
-        if self.groups_model.filter_text:
-            return self.groups_model.visible_group_ids()
-        return None
+    def selected_groups(self) -> list[int]:
+        """The ids of the groups the editor chose in the groups list: two or more selected rows (one row is
+        the group looked at, selected by the click that shows it, not a choice); Esc clears them."""
+        rows = self.groups_view.selectionModel().selectedRows(COL_PATH)
+        if len(rows) < 2:
+            return []
+        return [g.id for i in rows if (g := self.groups_model.group(i)) is not None]
+
+    def rule_scope(self) -> Scope:
+        """The groups a rule over many groups or a clean-up acts on (core.action_scope): the groups chosen in
+        the list, else the groups the filters show, else every group."""
+        grouping = self.groups_model.grouping
+        shown = self.groups_model.visible_group_ids() if self.groups_model.filtering() else None
+        return action_scope(self.selected_groups(), shown, len(grouping) if grouping is not None else 0)
+
+    def clear_group_selection(self) -> None:
+        """Esc: no group chosen any more (the current group stays shown)."""
+        selection = self.groups_view.selectionModel()
+        current = self.groups_view.currentIndex()
+        selection.clearSelection()
+        if current.isValid():  # the group looked at stays selected as looked at, not as a choice
+            selection.select(current, QItemSelectionModel.SelectionFlag.Select
+                             | QItemSelectionModel.SelectionFlag.Rows)
+
+    def escape(self) -> None:
+        """Esc: cancel the scan under way, else clear the groups chosen in the list."""
+        if self.scans.current is not None:
+            self.cancel_scan()
+        else:
+            self.clear_group_selection()
 
     # -- documents ------------------------------------------------------------------------------------
     def _current_path(self) -> Path | None:

@@ -382,3 +382,25 @@ def test_a_copy_leaves_only_when_the_copy_kept_holds_its_text(tmp_path):
     assert review.apply_choices([(group, "a.txt")]) == [group.id] and not review.decided()[0]
     review.decisions.set_queued("b.txt")  # the editor's own choice: queued, it goes
     assert sorted(r.path for r in review.plan_cleanup().removals) == ["b.txt"]
+
+
+def test_one_scope_rule_for_rules_and_clean_ups(folder, tmp_path):
+    """The groups chosen, else the groups the filters show, else every group; a clean-up planned on a scope
+    removes copies of its groups only."""
+    from simdesk.core import action_scope
+
+    assert action_scope([3, 1, 3], [1, 2], 4) == action_scope([1, 3], None, 4)
+    assert action_scope([3, 1], [2], 4).kind == "selected" and action_scope([3, 1], [2], 4).groups == (1, 3)
+    shown = action_scope([], [2, 4, 2], 4)
+    assert (shown.kind, shown.groups, shown.count) == ("shown", (2, 4), 2)
+    everything = action_scope([], None, 4)
+    assert (everything.kind, everything.groups, everything.count) == ("all", None, 4)
+    assert action_scope([], [], 4).count == 0  # a filter that shows nothing reaches nothing
+
+    review = review_of(folder, tmp_path)
+    review.keep_by_rule_everywhere("shortest_path")  # poem.txt and snow.txt kept: three copies would go
+    poem = next(g for g in review.grouping() if any(m.path == "poem.txt" for m in g.members))
+    plan = review.plan_cleanup(only=[poem.id])
+    assert sorted(r.path for r in plan.removals) == sorted(p for p in POEMS if p != "poem.txt")
+    assert review.plan_cleanup(only=[]).files == 0
+    assert review.plan_cleanup().files == 3

@@ -42,7 +42,7 @@ def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, wi
     window.act_trash.trigger()
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "confirm_cleanup") is not None, timeout=10_000)
     box = window.findChild(QMessageBox, "confirm_cleanup")
-    assert "Move 1 files" in box.text()
+    assert "Move 1 file (" in box.text() and "from all 2 groups to the trash?" in box.text()
     assert "2 other copies in these groups are still undecided: they stay where they are." in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
     window.review.decisions.set_queued("copies/poem-gbk.txt", False)
