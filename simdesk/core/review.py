@@ -175,6 +175,14 @@ class Review:
         groups = grouping.row_groups[rows]
         return np.union1d(by_path, groups[groups >= 0])
 
+    def search_coverage(self, grouping: Grouping | None = None) -> tuple[int, int]:
+        """(members read, members) of the groups of `grouping` (the settings' when None): matching() finds a
+        text once it is read, so a filter is complete when both are equal."""
+        grouping = self.grouping() if grouping is None else grouping
+        snapshot, cached = grouping.snapshot, self.headlines.cached_at
+        rows = np.flatnonzero(grouping.row_groups >= 0).tolist()
+        return sum(cached(snapshot.paths[r], snapshot.hashes[r]) is not None for r in rows), len(rows)
+
     def ordered(self, groups: np.ndarray, key: str, descending: bool = False,
                 grouping: Grouping | None = None) -> np.ndarray:
         """`groups` (group numbers of `grouping`, the settings' when None) ordered by `key`: one of

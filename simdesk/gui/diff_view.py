@@ -313,20 +313,26 @@ def _line_mark(block, colour: QColor) -> QTextEdit.ExtraSelection:
 
 
 class ElidedTitle(QLabel):
-    """A pane's title on one line: `text()` is the whole title (and its tooltip), drawn cut in the middle to
-    the width the pane has; it never asks for more width, so a long file name cannot widen the window."""
+    """A line of text that never asks for more width, so a long file name cannot widen the window: `text()`
+    is the whole line, drawn cut (in the middle by default: a path keeps both ends) to the width given."""
 
-    def __init__(self, parent: QWidget) -> None:
+    def __init__(self, parent: QWidget, mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
+                 widest: int = 0) -> None:
+        """`widest`: the most width it asks for (its whole text's up to that; 0: none, it takes what it is
+        given)."""
         super().__init__(parent)
+        self.mode = mode
+        self.widest = widest
         self.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
     def shown_text(self) -> str:
-        """The title as drawn at the label's width."""
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
+        """The text as drawn at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), self.mode, self.contentsRect().width())
 
     def sizeHint(self) -> QSize:
-        return QSize(0, super().sizeHint().height())
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.widest), hint.height())
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
@@ -361,8 +367,7 @@ class DiffView(QWidget):
         self.right = DiffPane("right", self)
         self.left_title = ElidedTitle(self)
         self.right_title = ElidedTitle(self)
-        self.summary = QLabel(self)
-        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary = ElidedTitle(self, Qt.TextElideMode.ElideRight)
         self.summary.setObjectName("similarity")
         self.mode_button = QToolButton(self)
         self.mode_button.setObjectName("diff_mode")
@@ -558,6 +563,7 @@ class DiffView(QWidget):
         if r.timed_out:
             text += self.tr(" · long text: some changed lines are marked whole")
         self.summary.setText(text)
+        self.summary.setToolTip(text)
         self.prev_button.setEnabled(bool(r.hunks))
         self.next_button.setEnabled(bool(r.hunks))
 

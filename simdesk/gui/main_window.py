@@ -26,6 +26,7 @@ from simdesk.gui.worker import Background, Scans, ScanWorker
 
 
 HEADLINE_BATCH = 150  # documents read per batch of titles (~0.1-0.3 s in the helper process)
+SEARCH_BATCH = 600  # per batch while a filter waits for the texts not read yet
 # The headline reader starts no batch while the editor moves the slider, sorts or types in the filter, nor
 # for this long after: the helper process shares the machine's cores with the window. When it read in a
 # thread of the window (sharing Python's lock), at 20,000 documents (load 15) a slider step took 143 ms median
@@ -109,6 +110,7 @@ class MainWindow(WindowMessages):
         self.threshold_bar.threshold_changed.connect(self.set_threshold)
         self.filter_edit.textChanged.connect(self.groups_model.set_filter)
         self.filter_edit.textChanged.connect(lambda _text: self.pause_headlines())
+        self.filter_edit.textChanged.connect(lambda _text: self.show_search_coverage())
         self.decided_filter.currentIndexChanged.connect(
             lambda k: self.groups_model.set_decided_filter(DECIDED_FILTERS[k]))
         self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
@@ -478,8 +480,10 @@ class MainWindow(WindowMessages):
             self._read_on(self.review, 0)
 
     def _read_headlines(self, review: Review, position: int) -> None:
-        """One batch (HEADLINE_BATCH documents): the groups the lists asked for first, then the groups in
-        the order shown from `position` (texts on this computer only); the lists repaint after each batch."""
+        """One batch (HEADLINE_BATCH documents, SEARCH_BATCH while a filter waits for texts not read yet):
+        the groups the lists asked for first, then the groups in the order shown from `position`, then every
+        other group (a filter searches them all; texts on this computer only); the lists repaint and the
+        filter searches again after each batch."""
         grouping, shown = self.groups_model.grouping, self.groups_model.order
         order = shown.copy()
         if grouping is None or self._closing:
@@ -487,16 +491,18 @@ class MainWindow(WindowMessages):
             return
         wanted = sorted(self.groups_model.wanted)
         self.groups_model.wanted.clear()
-
+        size = SEARCH_BATCH if self.groups_model.filter_text else HEADLINE_BATCH
         helper = self.helper
 
         def batch() -> int:
             missing = review.headlines.missing
             members = [m for k in wanted if k < len(grouping) for m in missing(grouping.group(k).members)]
             # a bundle's texts fetched by URI are read for the rows shown only, not the whole collection
+            end = len(order) + (len(grouping) if review.texts.uri_prefix is None else 0)
             at = position if review.texts.uri_prefix is None else len(order)
-            while len(members) < HEADLINE_BATCH and at < len(order):
-                members.extend(missing(grouping.group(int(order[at])).members))
+            while len(members) < size and at < end:
+                k = int(order[at]) if at < len(order) else at - len(order)
+                members.extend(missing(grouping.group(k).members))
                 at += 1
             review.headlines.store(helper.run(review.headlines.reading(members), review.texts.process_local))
             review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
@@ -507,16 +513,30 @@ class MainWindow(WindowMessages):
 
     def _headlines_read(self, review: Review, grouping, shown, position: int) -> None:
         if review is self.review and not self._closing:
-            done = position >= len(shown) and not self.groups_model.wanted
+            every = len(shown) + (len(grouping) if review.texts.uri_prefix is None else 0)
+            done = position >= every and not self.groups_model.wanted
             if grouping is not self.groups_model.grouping or shown is not self.groups_model.order:
                 # regrouped, sorted or filtered meanwhile: the groups in their new order (what was read is skipped)
                 done, position = False, 0
             self.groups_model.headlines_read(all_read=done)
+            self.show_search_coverage()
             if done:
                 self._reading_headlines = False
                 self.headlines_done.emit()
                 return
         self._read_on(review, position)
+
+    def show_search_coverage(self) -> None:
+        """Under the filter, while it waits for texts not read yet: how many of the groups' texts it searched
+        (the reader reads them all, a large batch at a time while a filter is on)."""
+        read = total = 0
+        if self.groups_model.filter_text and self.review is not None and self.groups_model.grouping is not None:
+            read, total = self.review.search_coverage(self.groups_model.grouping)
+            if read < total:
+                self.read_headlines()
+        self.filter_note.setVisible(read < total)
+        self.filter_note.setText(fill(self.tr("Searching every text: %1 of %2 read so far…"), f"{read:,}",
+                                      f"{total:,}"))
 
     def _read_on(self, review: Review, position: int) -> None:
         """The next batch, once the editor pauses (looked at again every 200 ms at most: a pause may be cut

@@ -36,9 +36,13 @@ class Histogram(QWidget):
 
     def set_counts(self, counts: list[int]) -> None:
         self.counts = list(counts) + [0] * (MAX_THRESHOLD + 1 - len(counts))
+        self.retranslate()
+        self.update()
+
+    def retranslate(self) -> None:
+        """The tooltip, one line per distance, in the current language."""
         template = self.tr("%1/12: %2 pairs") if self.verified else self.tr("%1 bits: %2 pairs")
         self.setToolTip("\n".join(fill(template, str(d), f"{c:,}") for d, c in enumerate(self.counts)))
-        self.update()
 
     def set_threshold(self, threshold: int) -> None:
         self.threshold = threshold
@@ -74,6 +78,7 @@ class ThresholdBar(QWidget):
         self.value_label.setMinimumWidth(150)
         self.counts_label = QLabel(self)
         self.counts_label.setObjectName("counts")
+        self.counts_label.setWordWrap(True)  # never wider than the list under it
         self.caption = QLabel(self)
         self.min_similarity: float | None = None  # None: plain SimHash groups
         row = QHBoxLayout()
@@ -96,6 +101,7 @@ class ThresholdBar(QWidget):
 
     def retranslate(self) -> None:
         self.caption.setText(self.tr("Threshold"))
+        self.histogram.retranslate()
         if self.min_similarity is None:
             self.slider.setToolTip(self.tr("Largest Hamming distance between near-duplicates (bits of 64)"))
         else:

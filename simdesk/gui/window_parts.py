@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QVBoxLayout, QWidget)
 
 from simdesk.core import KEEP_RULES, Group, Member, Scope, action_scope
-from simdesk.gui.diff_view import DiffView
+from simdesk.gui.diff_view import DiffView, ElidedTitle
 from simdesk.gui.groups_model import COL_MEMBERS, COL_PATH, COLUMNS
 from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
@@ -105,6 +105,10 @@ class WindowParts(QMainWindow):
         filters.addWidget(self.filter_edit, 1)
         filters.addWidget(self.decided_filter)
         col.addLayout(filters)
+        self.filter_note = QLabel(left)  # while a filter waits for texts not read yet: how far it searched
+        self.filter_note.setObjectName("filter_note")
+        self.filter_note.setVisible(False)
+        col.addWidget(self.filter_note)
         col.addWidget(self.tabs, 1)
         self.diff_view = DiffView(self.review_page)
         self.review_page.addWidget(left)
@@ -115,13 +119,13 @@ class WindowParts(QMainWindow):
         self.stack.addWidget(self.review_page)
 
         # the status bar: scan progress and its Cancel button
-        self.progress_label = QLabel(self)
+        self.progress_label = ElidedTitle(self, Qt.TextElideMode.ElideRight, widest=560)
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setMaximumWidth(260)
         self.cancel_button = QPushButton(self)
         self.cancel_button.setObjectName("cancel")
         bar = self.statusBar()
-        self.reviewed_label = QLabel(self)  # the review's progress: decided groups of those shown
+        self.reviewed_label = ElidedTitle(self, Qt.TextElideMode.ElideRight, widest=320)  # the review's progress
         self.reviewed_label.setObjectName("reviewed")
         bar.addPermanentWidget(self.reviewed_label)
         bar.addPermanentWidget(self.progress_label)
@@ -364,24 +368,32 @@ class WindowParts(QMainWindow):
         self.settings.set_view_state("diff_panes", self.diff_view.panes.saveState())
 
     def context_menu(self) -> QMenu:
-        """The groups list's context menu: the Review and Document menus' actions on the selection."""
+        """The lists' context menu, built anew for each use from the actions the window owns (its texts are
+        the current language's): the Review and Document menus' actions on the selection. Its submenus are
+        its own children, never the menu bar's menus, so deleting it when it closes deletes nothing else."""
         menu = QMenu(self)
         menu.setObjectName("groups_menu")
         menu.addAction(self.act_keep)
         menu.addAction(self.act_queue)
         menu.addAction(self.act_undo_marks)
-        menu.addMenu(self.menu_keep_rules)
-        menu.addMenu(self.menu_keep_rules_all)
+        for title, actions in ((self.menu_keep_rules.title(), list(self.act_keep_rules.values())),
+                               (self.menu_keep_rules_all.title(),
+                                [*self.act_keep_rules_all.values(), None, self.act_keep_chain])):
+            sub = menu.addMenu(title)
+            for a in actions:
+                sub.addAction(a) if a is not None else sub.addSeparator()
         menu.addAction(self.act_not_duplicates)
         menu.addSeparator()
         for a in (self.act_open_doc, self.act_reveal, self.act_copy_path):
             menu.addAction(a)
         return menu
 
-    def show_context_menu(self, view: QTableView, pos: QPoint) -> None:
+    def show_context_menu(self, view: QTableView, pos: QPoint) -> QMenu:
+        """Pop the context menu up at `pos` of `view`; it deletes itself once closed."""
         menu = self.context_menu()
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(view.viewport().mapToGlobal(pos))
+        return menu
 
     def show_manual(self) -> None:
         """The short manual, in the interface's language, in a window of its own (not modal)."""

@@ -19,13 +19,13 @@ def sentence(rng: random.Random) -> str:
 
 
 def large_pair(tmp_path: Path) -> Path:
-    """tests.folders.small_folder (a poem in three copies, a second text in two) with big/a.txt (~1 MB of
-    sentences in lines) and big/b.txt, the same with a few sentences changed."""
+    """tests.folders.small_folder (a poem in three copies, a second text in two) with big/a.txt (~1 MB, a
+    sentence a line) and big/b.txt, the same with a few sentences changed."""
     root = small_folder(tmp_path)
     rng = random.Random(24)
-    lines = ["".join(sentence(rng) for _ in range(4)) for _ in range(3500)]
+    lines = [sentence(rng) for _ in range(13_000)]  # a row per line, as many rows as a 1 MB text has
     edited = list(lines)
-    for k in range(0, len(edited), 500):
+    for k in range(0, len(edited), 1000):
         edited[k] = sentence(rng) + edited[k]
     (root / "big").mkdir(parents=True)
     (root / "big" / "a.txt").write_text("\n".join(lines), encoding="utf-8")
@@ -134,3 +134,98 @@ def test_trash_with_a_text_filter_moves_only_what_the_question_names(qtbot, wind
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.txt")) == [
         "copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt", "notes/x.txt", "notes/y.txt",
         "poem.txt", "snow.txt", "songs/a.txt"]
+
+
+# -- 3: a context menu per use, in the current language ---------------------------------------------------
+def menu_texts(menu) -> list[str]:
+    """Every text of a menu and its submenus (titles and actions)."""
+    out = [menu.title()] if menu.title() else []
+    for a in menu.actions():
+        if a.menu() is not None:
+            out.extend(menu_texts(a.menu()))
+        elif not a.isSeparator():
+            out.append(a.text())
+    return out
+
+
+def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    from simdesk.gui.translations import install_language
+
+    open_and_wait(qtbot, window, small_folder(tmp_path))
+    window.show_group_row(0)
+    english = set()
+    for _ in range(10):
+        menu = window.show_context_menu(window.groups_view, QPoint(10, 10))
+        qtbot.waitUntil(menu.isVisible, timeout=5000)
+        english.update(menu_texts(menu))
+        assert "Keep the &oldest" in english and "Keep in every group shown (or selected)" in english
+        menu.close()
+        qtbot.wait(1)  # deleted once closed
+    for menu in window.menuBar().findChildren(type(menu)):
+        english.update(menu_texts(menu))
+    try:
+        install_language(QApplication.instance(), "zh_CN")
+        qtbot.waitUntil(lambda: window.menu_file.title() == "文件(&F)", timeout=5000)
+        menu = window.show_context_menu(window.members_view, QPoint(10, 10))
+        qtbot.waitUntil(menu.isVisible, timeout=5000)
+        shown = menu_texts(menu)
+        menu.close()
+        for bar_menu in (window.menu_file, window.menu_review, window.menu_document, window.menu_view,
+                         window.menu_help):
+            shown.extend(t for t in menu_texts(bar_menu) if t not in window.settings.get("ui/recent_folders"))
+        assert shown and not set(shown) & english, set(shown) & english
+    finally:
+        install_language(QApplication.instance(), "en")
+
+
+# -- 4: the filter searches every text, folded as the engine folds it ---------------------------------------
+def test_the_filter_finds_every_text_not_only_those_read(qtbot, window, tmp_path):
+    """160 pairs of copies (more than the reader's first batch): a word in three of them, typed in
+    traditional script the moment the groups show, finds all three."""
+    root = tmp_path / "docs"
+    rng = random.Random(4)
+    for k in range(160):
+        lines = [sentence(rng) for _ in range(8)]
+        if k in (12, 90, 155):
+            lines[5] = "本期的经济学人杂志说" + lines[5]
+        (root / f"g{k:03}").mkdir(parents=True)
+        for name in ("a.txt", "b.txt"):
+            (root / f"g{k:03}" / name).write_text("\n".join(lines), encoding="utf-8")
+    with qtbot.waitSignal(window.review_ready, timeout=60_000):
+        window.open_folder(root)
+        window.filter_edit.setText("經濟學人")
+    qtbot.waitUntil(lambda: window.groups_model.rowCount() == 3, timeout=60_000)
+    assert sorted(window.groups_model.group(window.groups_model.index(r, 0)).members[0].path
+                  for r in range(3)) == ["g012/a.txt", "g090/a.txt", "g155/a.txt"]
+    qtbot.waitUntil(lambda: not window.filter_note.isVisible(), timeout=60_000)
+    read, total = window.review.search_coverage(window.groups_model.grouping)
+    assert read == total == 320
+
+
+# -- 5: long names never widen the window --------------------------------------------------------------------
+def test_long_file_names_are_elided_and_never_widen_the_window(qtbot, window, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    root = tmp_path / "docs"
+    deep = root / ("很长的文件夹名称" * 8) / ("another-very-long-folder-name-" * 6)
+    deep.mkdir(parents=True)
+    poem = "床前明月光，疑是地上霜。举头望明月，低头思故乡。\n" * 5
+    names = ("第一份非常长的文件名称" * 6 + ".txt", "第二份非常长的文件名称" * 6 + ".txt")
+    for name in names:
+        (deep / name).write_text(poem, encoding="utf-8")
+    open_and_wait(qtbot, window, root)
+    paths = [(deep / name).relative_to(root).as_posix() for name in names]
+    with qtbot.waitSignal(window.diff_shown, timeout=20_000):
+        window.select_members([member_index(window, paths[0]), member_index(window, paths[1])])
+    qtbot.wait(50)
+    screen = QGuiApplication.primaryScreen().availableGeometry().width()
+    assert window.width() == 1400 and window.minimumSizeHint().width() <= min(screen, 1400)
+    view = window.diff_view
+    for title, path in ((view.left_title, paths[0]), (view.right_title, paths[1])):
+        assert title.toolTip() == path and path in title.text()  # the whole path, in words and in the tooltip
+        shown = title.shown_text()
+        assert "…" in shown and title.fontMetrics().horizontalAdvance(shown) <= title.width()
+        assert shown.endswith(path[-3:])  # cut in the middle: the file's extension still shown
