@@ -222,7 +222,10 @@ class MainWindow(WindowMessages):
 
     @Slot(object)
     def _on_progress(self, p: Progress) -> None:
-        text, maximum, value = self.progress_text(p, self.time_left.update(p))
+        left = self.time_left.update(p)
+        checking = self.time_left.checking
+        checked = (checking.pairs, checking.share(self.time_left.clock(), left))
+        text, maximum, value = self.progress_text(p, left, checked)
         self.progress_label.setText(text)
         self.progress_bar.setRange(0, maximum)
         self.progress_bar.setValue(value)

@@ -18,10 +18,13 @@ from simdesk.gui.window_parts import WindowParts
 class WindowMessages(WindowParts):
     """Texts and message boxes of the main window."""
 
-    def progress_text(self, p: Progress, left: float | None = None) -> tuple[str, int, int]:
+    def progress_text(self, p: Progress, left: float | None = None,
+                      checked: tuple[int, float] | None = None) -> tuple[str, int, int]:
         """The progress label's text and the bar's range maximum (0: busy, no range) and value; `left`: the
-        whole scan's seconds left (core.TimeLeft), None while unknown."""
-        text, maximum, value = self._phase_text(p)
+        whole scan's seconds left (core.TimeLeft), None while unknown; `checked`: while the candidate pairs
+        are checked (texts read and pairs scored by turns: one phase, one counter), how many pairs and the
+        share of the check done (TimeLeft.checking)."""
+        text, maximum, value = self._phase_text(p, checked)
         if left is not None and p.phase not in ("waiting", "listing", "done"):
             text += " · " + fill(self.tr("about %1 left"), self.duration_text(left))
         return text, maximum, value
@@ -31,7 +34,7 @@ class WindowMessages(WindowParts):
             return fill(self.tr("%1 s"), f"{max(seconds, 1):.0f}")
         return fill(self.tr("%1 min"), f"{seconds / 60:.0f}")
 
-    def _phase_text(self, p: Progress) -> tuple[str, int, int]:
+    def _phase_text(self, p: Progress, checked: tuple[int, float] | None = None) -> tuple[str, int, int]:
         if p.phase == "waiting":
             return self.tr("Waiting for another scan of this folder to end…"), 0, 0
         if p.phase == "listing":
@@ -39,12 +42,12 @@ class WindowMessages(WindowParts):
         if p.phase == "reading":
             text = fill(self.tr("%1 / %2 files · %3 files/s"), f"{p.done:,}", f"{p.total:,}", f"{p.rate:.0f}")
             return text, max(p.total, 1), p.done
-        if p.phase == "verifying" and p.total:
-            return (fill(self.tr("Reading the texts of candidate pairs: %1 / %2"), f"{p.done:,}", f"{p.total:,}"),
-                    p.total, p.done)
-        if p.phase == "scoring" and p.total:
-            return fill(self.tr("Checking candidate pairs on their texts: %1 / %2"), f"{p.done:,}", f"{p.total:,}"), \
-                p.total, p.done
+        if p.phase in ("verifying", "scoring") and checked is not None:
+            pairs, share = checked
+            percent = f"{share * 100:.0f}"
+            text = (fill(self.tr("Checking %1 candidate pairs on their texts: %2%"), f"{pairs:,}", percent) if pairs
+                    else fill(self.tr("Checking the candidate pairs on their texts: %1%"), percent))
+            return text, 1000, round(share * 1000)
         return self.tr("Grouping…"), 0, 0  # saving, boilerplate, pairing, done
 
     def scan_summary(self, review: Review) -> str:

@@ -229,3 +229,28 @@ def test_long_file_names_are_elided_and_never_widen_the_window(qtbot, window, tm
         shown = title.shown_text()
         assert "…" in shown and title.fontMetrics().horizontalAdvance(shown) <= title.width()
         assert shown.endswith(path[-3:])  # cut in the middle: the file's extension still shown
+
+
+# -- 7: one bar and one counter while the pairs are checked -------------------------------------------------
+def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
+    """The check reports texts read and pairs scored by turns; the window shows one line and one bar, the
+    bar never going back."""
+    from simdesk.core import Progress, TimeLeft
+
+    window.time_left = TimeLeft(True)
+    window._show_progress(True)
+    shown = []
+    reports = [Progress("verifying", 0, 19_910, 0.0)]
+    for step in range(10):
+        reports += [Progress("verifying", min((step + 1) * 2_000, 19_910), 19_910, 0.0),
+                    Progress("scoring", step * 11_000, 110_435, 0.0), Progress("scoring", step * 11_000 + 5_000,
+                                                                               110_435, 0.0)]
+    for p in reports:
+        window._on_progress(p)
+        shown.append((window.progress_label.text(), window.progress_bar.maximum(), window.progress_bar.value()))
+    assert {maximum for _, maximum, _ in shown} == {1000}
+    values = [value for _, _, value in shown]
+    assert values == sorted(values) and values[-1] > 500
+    assert all(text.startswith("Checking") for text, _, _ in shown)
+    assert "Checking 110,435 candidate pairs on their texts: " in shown[-1][0]
+    assert not any("Reading the texts" in text for text, _, _ in shown)
