@@ -464,6 +464,70 @@ def _runs(left: str, right: str, dmp: diff_match_patch, normalised: bool,
 
 Placed = tuple[Row, int | None, int | None]  # a row and the rows of each side it shows
 
+RECUT_CHARS = 20_000  # a block of changed rows longer than this (both sides) is paired row by row, not re-cut
+RECUT_SHARED = 0.6  # re-cut only a block whose sides share this share of their tokens: the same text cut apart
+
+
+def _joined(rows: list[str]) -> tuple[str, list[int]]:
+    """Rows of one side joined as the re-flow joined their text (a space only between two words of a
+    space-separated script), and where each row starts."""
+    text, starts = "", []
+    for row in rows:
+        if text and _latin_word(text[-1]) and _latin_word(row[0]):
+            text += " "
+        starts.append(len(text))
+        text += row
+    return text, starts
+
+
+def _recut(lrows: list[str], rrows: list[str], dmp: diff_match_patch) -> list[tuple[int, int, int, int]] | None:
+    """A block of changed rows re-cut where both sides are cut: (left rows [a0, a1), right rows [b0, b1)) per
+    row pair to show, so that two texts cut at other sentence ends (a full stop become a comma, two sentences
+    joined or one split) face each other whole and only the characters that differ are marked. A side's cut
+    is kept where the other side is cut at the same place of the two texts aligned on their tokens (folded,
+    spaces not compared). None when the sides are not the same text re-cut (they share less than
+    RECUT_SHARED of their tokens) or too long to align (RECUT_CHARS)."""
+    (left, lstarts), (right, rstarts) = _joined(lrows), _joined(rrows)
+    if len(left) + len(right) > RECUT_CHARS:
+        return None
+    folded: dict[str, str] = {}
+
+    def positioned(text: str) -> tuple[list[str], list[int]]:
+        toks, starts, pos = [], [], 0
+        for tok in tokens(text):
+            if not tok.isspace():
+                key = folded.get(tok)
+                toks.append(folded.setdefault(tok, fold(tok)) if key is None else key)
+                starts.append(pos)
+            pos += len(tok)
+        return toks, starts
+
+    (lt, lpos), (rt, rpos) = positioned(left), positioned(right)
+    table: dict[str, str] = {}
+    li = ri = shared = 0
+    same: dict[int, int] = {}  # the start of a left token equal to a right one -> that right token's start
+    for op, text in dmp.diff_main(_encode(lt, table), _encode(rt, table), False):
+        n = len(text)
+        if op == 0:
+            same.update(zip(lpos[li:li + n], rpos[ri:ri + n]))
+            li, ri, shared = li + n, ri + n, shared + n
+        elif op == -1:
+            li += n
+        else:
+            ri += n
+    if shared < RECUT_SHARED * max(len(lt), len(rt), 1):
+        return None
+    right_row = {start: k for k, start in enumerate(rstarts)}
+    cuts = [(0, 0)] + [(a, right_row[same[start]]) for a, start in enumerate(lstarts)
+                       if a and start in same and same[start] in right_row and right_row[same[start]]]
+    cuts.append((len(lrows), len(rrows)))
+    out = []
+    for (a0, b0), (a1, b1) in zip(cuts, cuts[1:]):
+        if a1 > a0 or b1 > b0:
+            out.append((a0, a1, b0, b1))
+    return out
+
+
 
 def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: list[int | None],
            budget_s: float, keys: tuple[list[str], list[str]] | None = None
@@ -502,10 +566,45 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
     pending_ins: list[int] = []
 
     def flush() -> None:
+        """The changed rows met since the last equal ones: re-cut where both sides are cut (normalised),
+        else paired in order."""
+        dmp.Diff_Timeout = INLINE_TIMEOUT_S
+        if normalised and pending_del and pending_ins and time.monotonic() < deadline \
+                and (pieces := _recut([llines[a] for a in pending_del], [rlines[b] for b in pending_ins], dmp)):
+            for a0, a1, b0, b1 in pieces:
+                place(pending_del[a0:a1], pending_ins[b0:b1])
+            pending_del.clear()
+            pending_ins.clear()
+            return
+        pair_up(pending_del, pending_ins)
+        pending_del.clear()
+        pending_ins.clear()
+
+    def place(lefts: list[int], rights: list[int]) -> None:
+        """Rows of each side shown as one row pair (a re-cut block): equal when their keys are."""
         nonlocal timed_out
-        for k in range(max(len(pending_del), len(pending_ins))):
-            a = pending_del[k] if k < len(pending_del) else None
-            b = pending_ins[k] if k < len(pending_ins) else None
+        if len(lefts) <= 1 and len(rights) <= 1 or not lefts or not rights:
+            pair_up(lefts, rights)
+            return
+        ltext, rtext = _joined([llines[a] for a in lefts])[0], _joined([rlines[b] for b in rights])[0]
+        if "".join(keys[0][a] for a in lefts) == "".join(keys[1][b] for b in rights):
+            placed.append((Row("equal", ltext, rtext, lnos[lefts[0]], rnos[rights[0]]), lefts[0], rights[0]))
+            return
+        found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
+        if found is None:
+            rough.add(len(placed))
+            ls, rs = ((0, len(ltext)),), ((0, len(rtext)),)
+        else:
+            ls, rs, late = found
+            timed_out |= late
+        placed.append((Row("replace", ltext, rtext, lnos[lefts[0]], rnos[rights[0]], ls, rs), lefts[0], rights[0]))
+
+    def pair_up(lefts: list[int], rights: list[int]) -> None:
+        """Changed rows of each side paired in order, the longer side's last ones alone."""
+        nonlocal timed_out
+        for k in range(max(len(lefts), len(rights))):
+            a = lefts[k] if k < len(lefts) else None
+            b = rights[k] if k < len(rights) else None
             if a is not None and b is not None:
                 ltext, rtext = llines[a], rlines[b]
                 found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
@@ -520,8 +619,6 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
                 placed.append((Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()), a, None))
             else:
                 placed.append((Row("insert", None, rlines[b], None, rnos[b], (), ((0, len(rlines[b])),)), None, b))
-        pending_del.clear()
-        pending_ins.clear()
 
     for op, text in line_diffs:
         n = len(text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,18 +66,46 @@ def largest_group_row(model, look_at: int = 500) -> int:
     return best
 
 
+SCREENSHOT_WAIT_S = 120  # the most a screenshot waits for the titles it shows to be read
+
+
+def headlines_shown(window) -> bool:
+    """Whether the title, date and source of every row on screen (the groups in view, the members listed)
+    are read."""
+    review = window.review
+    if review is None:
+        return True
+    view, model = window.groups_view, window.groups_model
+    first = max(view.rowAt(0), 0)
+    last = view.rowAt(view.viewport().height() - 1)
+    last = model.rowCount() - 1 if last < 0 else last
+    members = [model.group_at(r).members[0] for r in range(first, last + 1)]
+    members += list(window.members_model.members())
+    return not review.headlines.missing(members)
+
+
 def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
-    """When the scan has finished: select the largest group and its first two members, wait for the diff,
-    save a PNG of the whole window and call on_exit(0) (1 if the scan failed or nothing could be shown)."""
+    """When the scan has finished: select the largest group and its first two members, wait for the diff
+    and for the titles, dates and sources on screen (at most SCREENSHOT_WAIT_S), save a PNG of the whole
+    window and call on_exit(0) (1 if the scan failed or nothing could be shown)."""
+    deadline = 0.0
 
     def ready() -> None:
+        nonlocal deadline
         model = window.groups_model
         if model.rowCount() == 0:
             save()  # nothing to compare: still a picture of the window as it is
             return
         window.show_group_row(largest_group_row(model))  # its members listed below it
-        window.diff_shown.connect(lambda: QTimer.singleShot(300, save))
+        deadline = time.monotonic() + SCREENSHOT_WAIT_S
+        window.diff_shown.connect(lambda: QTimer.singleShot(300, when_read))
         window.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
+
+    def when_read() -> None:
+        if headlines_shown(window) or time.monotonic() > deadline:
+            QTimer.singleShot(100, save)  # the lists repaint first
+        else:
+            QTimer.singleShot(200, when_read)
 
     def save() -> None:
         try:

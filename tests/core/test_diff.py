@@ -258,3 +258,47 @@ def test_traditional_and_simplified_copies_compare_equal_as_normalised():
     result = compare_texts(simplified, traditional)
     assert result.hunks == () and [r.kind for r in result.rows] == ["equal", "equal"]
     assert compare_texts(simplified, traditional, mode="raw").hunks
+
+
+POEM_CUT = ("闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
+            "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。")
+
+
+def test_a_copy_cut_at_other_sentence_ends_shows_one_row_pair_and_its_punctuation():
+    """A repost whose sentence ends became half-width commas: one row pair facing the original's sentences,
+    only the changed sentence ends marked (a full-width comma and its half-width form are one character
+    normalised), the rest equal."""
+    first, second = POEM_CUT.split("\n")
+    repost = first.replace("，", ",").replace("。", ",").replace("！", "!") + "\n" + second
+    result = compare_texts(POEM_CUT, repost)
+    changed_rows = [r for r in result.rows if r.kind != "equal"]
+    assert len(changed_rows) == 1 and len(result.hunks) == 1
+    row = changed_rows[0]
+    assert row.left == first and row.right == repost.split("\n")[0]
+    assert changed(row.left, row.left_spans) == ["。", "。"] and changed(row.right, row.right_spans) == [",", ","]
+    assert [r.left for r in result.rows if r.kind == "equal"] == ["闲梦远，南国正清秋。", "千里江山寒色远，芦花深处泊孤舟。",
+                                                                  "笛在月明楼。"]
+
+
+def test_sentences_joined_or_split_face_each_other_and_a_real_edit_stays_a_row():
+    """Two sentences joined into one (a full stop become a comma) face the two; a sentence split in two faces
+    the one; an edited sentence elsewhere stays its own row pair with its character marked."""
+    left = "今天天气很好。我们去公园散步。公园里有很多人。孩子们在草地上玩耍。老人们在树下下棋。"
+    right = "今天天气很好，我们去公园散步。公园里有很多人。孩子们在草地上。玩耍。老人们在树下下象棋。"
+    result = compare_texts(left, right)
+    changed_rows = [(r.left, r.right, changed(r.left, r.left_spans), changed(r.right, r.right_spans))
+                    for r in result.rows if r.kind != "equal"]
+    assert changed_rows == [
+        ("今天天气很好。我们去公园散步。", "今天天气很好，我们去公园散步。", ["。"], ["，"]),
+        ("孩子们在草地上玩耍。", "孩子们在草地上。玩耍。", [], ["。"]),
+        ("老人们在树下下棋。", "老人们在树下下象棋。", [], ["象"]),
+    ]
+
+
+def test_different_sentences_are_not_joined_into_one_row():
+    """A block of sentences replaced by other sentences is not the same text re-cut: its rows are paired one
+    by one as before."""
+    left = "开头一样。春天来了，花都开了。夏天很热，我们去游泳。结尾一样。"
+    right = "开头一样。股市今天大涨。银行发布了新的利率。结尾一样。"
+    result = compare_texts(left, right)
+    assert [r.kind for r in result.rows] == ["equal", "replace", "replace", "equal"]

@@ -254,3 +254,37 @@ def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
     assert all(text.startswith("Checking") for text, _, _ in shown)
     assert "Checking 110,435 candidate pairs on their texts: " in shown[-1][0]
     assert not any("Reading the texts" in text for text, _, _ in shown)
+
+
+# -- 9: the normalised diff of a re-cut copy; the screenshot waits for what it shows ------------------------
+def test_a_repost_cut_at_other_sentence_ends_shows_one_row_pair(qtbot, window, tmp_path):
+    root = tmp_path / "docs"
+    (root / "misc").mkdir(parents=True)
+    poem = ("闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
+            "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。\n") * 3
+    repost = poem.replace("。", ",").replace("！", "!")
+    (root / "poem.txt").write_text(poem, encoding="utf-8")
+    (root / "misc" / "repost.txt").write_text(repost, encoding="utf-8")
+    open_and_wait(qtbot, window, root)
+    with qtbot.waitSignal(window.diff_shown, timeout=20_000):
+        window.select_members([member_index(window, "poem.txt"), member_index(window, "misc/repost.txt")])
+    rows = window.diff_view.result.rows
+    assert len(rows) <= 6  # rows of whole lines at least, never a row per sentence of either side
+    marked = {r.left[a:b] for r in rows for a, b in r.left_spans} | {r.right[a:b] for r in rows for a, b in r.right_spans}
+    assert marked <= {"。", ","}  # only the changed sentence ends ('！' and '!' are one character normalised)
+    assert all(r.left and r.right for r in rows)
+    assert window.diff_view.left.document().blockCount() == len(rows)
+
+
+def test_the_screenshot_waits_for_the_titles_it_shows(qtbot, window, tmp_path):
+    from simdesk.gui.app import headlines_shown, take_screenshot
+    from simdesk.gui.groups_model import COLUMN, NOT_READ
+
+    exits: list[int] = []
+    take_screenshot(window, tmp_path / "shot.png", exits.append)
+    window.open_folder(four_groups(tmp_path))
+    qtbot.waitUntil(lambda: bool(exits), timeout=60_000)
+    assert exits == [0] and headlines_shown(window)
+    model = window.groups_model
+    for column in ("title", "date"):
+        assert all(model.index(r, COLUMN[column]).data() != NOT_READ for r in range(model.rowCount()))
