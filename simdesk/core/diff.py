@@ -582,7 +582,6 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
 
     def place(lefts: list[int], rights: list[int]) -> None:
         """Rows of each side shown as one row pair (a re-cut block): equal when their keys are."""
-        nonlocal timed_out
         if len(lefts) <= 1 and len(rights) <= 1 or not lefts or not rights:
             pair_up(lefts, rights)
             return
@@ -590,6 +589,12 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
         if "".join(keys[0][a] for a in lefts) == "".join(keys[1][b] for b in rights):
             placed.append((Row("equal", ltext, rtext, lnos[lefts[0]], rnos[rights[0]]), lefts[0], rights[0]))
             return
+        replaced(ltext, rtext, lefts[0], rights[0])
+
+    def replaced(ltext: str, rtext: str, a: int, b: int) -> None:
+        """A changed row pair (left row `a`, right row `b` first) with its changed runs, rough past the
+        budget."""
+        nonlocal timed_out
         found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
         if found is None:
             rough.add(len(placed))
@@ -597,24 +602,15 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
         else:
             ls, rs, late = found
             timed_out |= late
-        placed.append((Row("replace", ltext, rtext, lnos[lefts[0]], rnos[rights[0]], ls, rs), lefts[0], rights[0]))
+        placed.append((Row("replace", ltext, rtext, lnos[a], rnos[b], ls, rs), a, b))
 
     def pair_up(lefts: list[int], rights: list[int]) -> None:
         """Changed rows of each side paired in order, the longer side's last ones alone."""
-        nonlocal timed_out
         for k in range(max(len(lefts), len(rights))):
             a = lefts[k] if k < len(lefts) else None
             b = rights[k] if k < len(rights) else None
             if a is not None and b is not None:
-                ltext, rtext = llines[a], rlines[b]
-                found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
-                if found is None:
-                    rough.add(len(placed))
-                    ls, rs = ((0, len(ltext)),), ((0, len(rtext)),)
-                else:
-                    ls, rs, late = found
-                    timed_out |= late
-                placed.append((Row("replace", ltext, rtext, lnos[a], rnos[b], ls, rs), a, b))
+                replaced(llines[a], rlines[b], a, b)
             elif a is not None:
                 placed.append((Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()), a, None))
             else:
