@@ -28,7 +28,6 @@ ZH = {
     "Document": "文档",
     "Members": "成员",
     "Size": "大小",
-    "Distance": "距离",
     "Similarity": "相似度",
     "Modified": "修改时间",
     "Encoding": "编码",
@@ -92,12 +91,10 @@ ZH = {
     "Waiting for another scan of this folder to end…": "正在等待这个文件夹的另一次扫描结束…",
     "Similarity of the texts, checked character by character": "逐字核对得到的文本相似度",
     "Share of the 64 fingerprint bits that agree (approximate)": "64 位指纹中相同位的比例（近似值）",
-    "Reading the texts of candidate pairs: %1 / %2": "正在读取候选文本：%1 / %2",
     "about %1 left": "约剩 %1",
     "%1 s": "%1 秒",
     "%1 min": "%1 分钟",
     "%1 / %2 files · %3 files/s": "%1 / %2 个文件 · 每秒 %3 个",
-    "Checking candidate pairs on their texts: %1 / %2": "正在逐一核对候选文本对：%1 / %2",
     "the engine's default": "引擎默认值",
     "Check each candidate pair on its text": "逐对核对候选文本",
     "Verification": "核对",
@@ -127,10 +124,6 @@ ZH = {
     "%1 groups are left alone because every copy in them is queued: mark one copy to keep.":
         "有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。",
     "Clean up": "清理",
-    "Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).":
-        "没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。",
-    "Move %1 files (%2) to the trash?": "把 %1 个文件（%2）移到废纸篓？",
-    "Move %1 files (%2) to %3?": "把 %1 个文件（%2）移到 %3？",
     "Each file is checked to be unchanged since the scan first; changed files are skipped.":
         "每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。",
     "Cleaning up…": "正在清理…",
@@ -188,7 +181,6 @@ ZH = {
     "The file name, then its folder; a group row names its first document": "先文件名，后所在文件夹；组行显示组中第一个文档",
     "How many documents the group holds": "组中的文档数",
     "The size of the file, or of the whole group": "文件大小，或整个组的大小",
-    "Fingerprint bits that differ from the group's first document (advanced)": "与组中第一个文档指纹不同的位数（高级）",
     "How much of the text the document shares with the group's first document, checked character by character "
     "(the figure the comparison shows)": "该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）",
     "When the file was last modified": "文件最后修改的时间",
@@ -257,6 +249,27 @@ ZH = {
     "No date in the text: the file's modification date": '正文中没有日期：这是文件的修改日期',
     'Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is '
     'sorted again once every one is read': '已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序',
+    'Bits apart': '相差位数',
+    "Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale": '与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度',
+    'Applies to the 1 group the filter shows': '作用于筛选后显示的 1 个组',
+    'Searching every text: %1 of %2 read so far…': '正在搜索全部正文：已读取 %1 / %2…',
+    '%1 of %2 groups shown by the filter': '筛选显示 %2 个组中的 %1 个',
+    'Checking %1 candidate pairs on their texts: %2%': '正在逐一核对 %1 对候选文本：%2%',
+    'Checking the candidate pairs on their texts: %1%': '正在逐一核对候选文本对：%1%',
+    'the %1 selected groups': '选中的 %1 个组',
+    'the 1 group the filter shows': '筛选后显示的 1 个组',
+    'the %1 groups the filter shows': '筛选后显示的 %1 个组',
+    'the only group': '唯一的组',
+    'all %1 groups': '全部 %1 个组',
+    'One copy marked to keep in 1 group': '已在 1 个组中标记保留一份',
+    ' (of %1)': '（范围：%1）',
+    '; 1 group left alone (no copy in the reference folder)': '；1 个组未处理（参照文件夹中没有副本）',
+    '1 file': '1 个文件',
+    '%1 files': '%1 个文件',
+    'Nothing to remove in %1. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).': '%1中没有要移除的文件。在组中标记要保留的副本（空格键），其余副本即会移除；也可以把单个副本加入待删队列（Delete 键）。',
+    'Move %1 (%2) from %3 to the trash?': '把%3中的 %1（%2）移到废纸篓？',
+    'Move %1 (%2) from %3 to %4?': '把%3中的 %1（%2）移到 %4？',
+    'S&how:': '显示(&H)：',
 }
 
 

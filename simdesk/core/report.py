@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
@@ -17,6 +18,10 @@ from simdesk.core.headline import Headline
 from simdesk.core.records import Group, Problem
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# a cell starting with a sign is a formula to a spreadsheet only when, past its signs and spaces, something a
+# formula is made of follows (a number, a name, a bracket, a reference, a quote): '-1+1', '+cmd|…', '- A1';
+# '-- 理查德·马修·斯托曼' (an attribution, a dash before a name in another script) is text and stays as written
+SIGNED_FORMULA = re.compile(r"[+-][+\-\s]*[0-9A-Za-z_(.$@=\"'!:\\|&{]")
 
 
 def write_groups_json(out: TextIO, root: str, threshold: int, documents: int, groups: Iterable[Group],
@@ -72,8 +77,15 @@ def _member(m, verified, decision: str | None, headline: Headline | None) -> dic
 
 
 def safe_cell(value: object) -> str:
+    """A CSV cell a spreadsheet will not run: a text it would read as a formula ('=…', '@…', a tab or a
+    carriage return first, or a sign followed by what a formula is made of: SIGNED_FORMULA) gets an
+    apostrophe first; other text is kept as written."""
     text = str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    if not text.startswith(FORMULA_START):
+        return text
+    if text[0] in "+-" and not SIGNED_FORMULA.match(text):
+        return text
+    return "'" + text
 
 
 CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent", "verified_similarity", "size",

@@ -34,13 +34,15 @@ class Checking:
     """How far the check of the candidate pairs is, from its two alternating counters: the texts read
     ("verifying", by the workers) and the pairs scored ("scoring", by the scanning process while the workers
     read the next step's texts). The two run side by side, so the time left is the longer of the two
-    counters' times left: the texts' at their rate since the check began, the pairs' at the rate they are
+    counters' times left: the texts' at their rate since the first were reported (the workers' start-up
+    took 22 s of a 190 s check at load 16, 2026-11-27), the pairs' at the rate they are
     scored between two reports of texts (a step of pairs waiting for its texts is not scoring: an early step
     waiting on a large read made the pairs' rate since their start several times too slow)."""
 
     def __init__(self, started: float) -> None:
         self.started = started
         self.scoring_started: float | None = None
+        self.first_read: tuple[float, int] | None = None  # the first texts reported: the workers had started
         self.read = self.reads = self.scored = self.pairs = 0
         self._last_scoring: tuple[float, int] | None = None  # the last scoring report since texts were reported
         self._scoring_s = 0.0  # time between two scoring reports with no texts reported in between
@@ -52,6 +54,8 @@ class Checking:
         if p.phase == "verifying":
             self.read, self.reads = p.done, p.total
             self._last_scoring = None
+            if self.first_read is None and p.done:
+                self.first_read = (now, p.done)
         elif p.phase == "scoring":
             if self._last_scoring is not None and p.done > self._last_scoring[1]:
                 self._scoring_s += now - self._last_scoring[0]
@@ -61,8 +65,8 @@ class Checking:
             if self.scoring_started is None:
                 self.scoring_started = now
         lefts = []
-        if self.read and now - self.started >= SETTLE_S:
-            lefts.append((self.reads - self.read) * (now - self.started) / self.read)
+        if self.first_read is not None and self.read > self.first_read[1] and now - self.first_read[0] >= SETTLE_S:
+            lefts.append((self.reads - self.read) * (now - self.first_read[0]) / (self.read - self.first_read[1]))
         if self._scoring_pairs and self._scoring_s >= SETTLE_S / 4:
             lefts.append((self.pairs - self.scored) * self._scoring_s / self._scoring_pairs)
         elif self.scored and self.scoring_started is not None and now - self.scoring_started >= SETTLE_S:

@@ -98,14 +98,14 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
             return
         window.show_group_row(largest_group_row(model))  # its members listed below it
         deadline = time.monotonic() + SCREENSHOT_WAIT_S
-        window.diff_shown.connect(lambda: QTimer.singleShot(300, when_read))
+        window.diff_shown.connect(lambda: QTimer.singleShot(300, window, when_read))
         window.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
 
     def when_read() -> None:
         if headlines_shown(window) or time.monotonic() > deadline:
-            QTimer.singleShot(100, save)  # the lists repaint first
+            QTimer.singleShot(100, window, save)  # the lists repaint first
         else:
-            QTimer.singleShot(200, when_read)
+            QTimer.singleShot(200, window, when_read)
 
     def save() -> None:
         try:

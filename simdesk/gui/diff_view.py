@@ -495,14 +495,14 @@ class DiffView(QWidget):
             self.current = -1
             self._show_titles()
             self.left.set_rows(built[0], [row.left_no for row in rows], rows, label)
-            QTimer.singleShot(0, second)
+            QTimer.singleShot(0, self, second)  # dropped with the view (a window closed meanwhile)
 
         def second() -> None:
             if generation != self._generation:
                 built[1].deleteLater()
                 return
             self.right.set_rows(built[1], [row.right_no for row in rows], rows, label)
-            QTimer.singleShot(0, third)
+            QTimer.singleShot(0, self, third)
 
         def third() -> None:
             if generation != self._generation:

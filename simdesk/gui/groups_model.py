@@ -240,6 +240,15 @@ COLUMNS: tuple[Column, ...] = (
            lambda r: fill(QCoreApplication.translate("GroupsModel", "Group %1: %2"), str(r.group.id),
                           file_then_folder(r.group.members[0].path)),
            lambda r: file_then_folder(r.member.path), "path", lambda r: r.member.path),
+    Column("similarity", QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
+           QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
+                                      "checked character by character (the figure the comparison shows)"), 80,
+           lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
+           _member_similarity_tip),
+    Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
+           QT_TRANSLATE_NOOP("GroupsModel", "What a clean-up does with the copy: keep; goes to the trash, because the "
+                                            "copy kept holds its text (the share in kept); stays, and why"), 120,
+           _group_status, _member_status, None, _member_status_tip),
     Column("title", QT_TRANSLATE_NOOP("GroupsModel", "Title"),
            QT_TRANSLATE_NOOP("GroupsModel", "The document's first meaningful line (a web page's own title), not a "
                                             "repost notice or a byline; a group row shows its first document's"),
@@ -258,24 +267,17 @@ COLUMNS: tuple[Column, ...] = (
     Column("size", QT_TRANSLATE_NOOP("GroupsModel", "Size"),
            QT_TRANSLATE_NOOP("GroupsModel", "The size of the file, or of the whole group"), 70,
            lambda r: human_size(r.group.total_size), lambda r: human_size(r.member.size), "size"),
-    Column("distance", QT_TRANSLATE_NOOP("GroupsModel", "Distance"),
-           QT_TRANSLATE_NOOP("GroupsModel", "Fingerprint bits that differ from the group's first document (advanced)"),
+    Column("distance", QT_TRANSLATE_NOOP("GroupsModel", "Bits apart"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Fingerprint bits (of 64) that differ from the group's first document "
+                                            "(advanced); checked groups reach further apart on long texts, so this "
+                                            "is not the slider's scale"),
            70, lambda r: r.group.max_distance, lambda r: r.member.distance, "distance"),
-    Column("similarity", QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
-           QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
-                                      "checked character by character (the figure the comparison shows)"), 80,
-           lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
-           _member_similarity_tip),
     Column("modified", QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
            QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"), 120,
            lambda r: _when(max(m.mtime_ns for m in r.group.members)), lambda r: _when(r.member.mtime_ns), "modified"),
     Column("encoding", QT_TRANSLATE_NOOP("GroupsModel", "Encoding"),
            QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"), 70,
            lambda r: None, lambda r: encoding_name(r.member.encoding)),
-    Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
-           QT_TRANSLATE_NOOP("GroupsModel", "What a clean-up does with the copy: keep; goes to the trash, because the "
-                                            "copy kept holds its text (the share in kept); stays, and why"), 120,
-           _group_status, _member_status, None, _member_status_tip),
 )
 COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = (

@@ -75,6 +75,7 @@ class MainWindow(WindowMessages):
         self._count_soon.setInterval(100)
         self._count_soon.timeout.connect(self._count_reviewed)
         self._closing = False
+        self._said: Callable[[], str] | None = None  # makes the status bar's message (see say)
         self._reading_headlines = False
         self._headlines_paused_until = 0.0  # time.monotonic(); read by the reader's thread between files
 
@@ -122,16 +123,25 @@ class MainWindow(WindowMessages):
         self.groups_model.headlines_wanted.connect(self.read_headlines, Qt.ConnectionType.QueuedConnection)
         self.groups_model.modelReset.connect(self.update_actions)
         self.groups_model.layoutChanged.connect(self.update_actions)
+        self.groups_model.layoutChanged.connect(self._show_counts)  # a filter changes what is shown
         self.diff_view.mode_changed.connect(self._diff_mode_changed)
         self.diff_view.shown.connect(self.diff_shown)
         self.diff_view.spans_wanted.connect(self._refine_diff)
         self.groups_view.horizontalHeader().sortIndicatorChanged.connect(self._sorted)  # after the view's sort
 
     def retranslate(self) -> None:
-        """Every visible text, so switching the language in the settings applies at once."""
+        """Every visible text, so switching the language in the settings applies at once (the status bar's
+        message, made again)."""
         self._retranslate_parts()
+        if self.statusBar().currentMessage() and self._said is not None:
+            self.statusBar().showMessage(self._said())
         self._show_counts()
         self.count_reviewed_soon()
+
+    def say(self, make: Callable[[], str], timeout_ms: int = 0) -> None:
+        """Show a message in the status bar, made by `make` (made again when the language changes)."""
+        self._said = make
+        self.statusBar().showMessage(make(), timeout_ms)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -204,14 +214,14 @@ class MainWindow(WindowMessages):
         else:
             self._set_review(review)
         if review.result is not None:
-            self.statusBar().showMessage(self.scan_summary(review))
+            self.say(partial(self.scan_summary, review))
         self._show_progress(False)
         self.review_ready.emit()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self._show_progress(False)
-        self.statusBar().showMessage(fill(self.tr("The scan failed: %1"), message))
+        self.say(lambda: fill(self.tr("The scan failed: %1"), message))
         self.warn("scan_failed", self.tr("The scan failed"), message)
         self.failed.emit(message)
 
@@ -250,7 +260,7 @@ class MainWindow(WindowMessages):
         self.helper.prepare()  # here, on the GUI thread: the helper's fork server lives as long as it
         self.save_decisions()
         if review.notice and (old is None or old.notice != review.notice):
-            self.statusBar().showMessage(review.notice)
+            self.say(lambda: review.notice)
             self.show_box("index_notice", QMessageBox.Icon.Information, self.tr("The index was updated"),
                               review.notice)
         self.threshold_bar.set_mode(review.min_similarity)
@@ -284,8 +294,9 @@ class MainWindow(WindowMessages):
         if g is None or self.review is None:
             self.threshold_bar.set_counts(0, 0, 0, 0)
             return
+        shown = len(self.groups_model.order) if self.groups_model.filtering() else None
         self.threshold_bar.set_counts(len(g), g.documents_in_groups, g.redundant, self.review.documents,
-                                      self.review.min_similarity)
+                                      self.review.min_similarity, shown)
 
     # -- selection and the diff -----------------------------------------------------------------------
     def current_pair(self) -> tuple[Member, Member] | None:
@@ -294,7 +305,7 @@ class MainWindow(WindowMessages):
     def _sorted(self) -> None:
         self.pause_headlines()
         if self.groups_model.partial_sort:
-            self.statusBar().showMessage(self.tr(
+            self.say(lambda: self.tr(
                 "Sorted on the titles, dates and sources read so far: the groups not read yet come last, and "
                 "the list is sorted again once every one is read"), 10_000)
 
@@ -359,9 +370,9 @@ class MainWindow(WindowMessages):
         """Ctrl+Z: the keep and trash marks as they were before the last action on them."""
         if self.review is not None and self.review.decisions.undo():
             self.groups_model.marks_changed()
-            self.statusBar().showMessage(self.tr("The last change of marks was undone"))
+            self.say(lambda: self.tr("The last change of marks was undone"))
         else:
-            self.statusBar().showMessage(self.tr("No change of marks to undo"))
+            self.say(lambda: self.tr("No change of marks to undo"))
 
     def toggle_keep(self) -> None:
         """Space: keep every selected copy, or none of them if the current one was kept."""
@@ -390,7 +401,7 @@ class MainWindow(WindowMessages):
         gid = self.review.next_undecided(self.groups_model.visible_group_ids(), current.id if current else None,
                                          self.threshold_bar.value())
         if gid is None:
-            self.statusBar().showMessage(self.tr("Every group shown is decided"))
+            self.say(lambda: self.tr("Every group shown is decided"))
             return
         self.show_group_row(self.groups_model.row_of_group(gid))
 
@@ -409,16 +420,7 @@ class MainWindow(WindowMessages):
             self._checkpoint()
             partly = review.apply_choices(chosen, threshold)
             self.groups_model.marks_changed()
-            text = (self.tr("One copy marked to keep in 1 group") if len(chosen) == 1 else
-                    fill(self.tr("One copy marked to keep in each of %1 groups"), f"{len(chosen):,}"))
-            text += fill(self.tr(" (of %1)"), self.scope_phrase(scope))
-            if partly:
-                text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"),
-                             f"{len(partly):,}")
-            if left_alone:
-                text += fill(self.tr("; %1 groups left alone (no copy in the reference folder)"),
-                             f"{len(left_alone):,}")
-            self.statusBar().showMessage(text)
+            self.say(partial(self.rule_summary, len(chosen), scope, len(partly), len(left_alone)))
 
     def choose_keep_rules(self) -> None:
         """The "Keep by rules" dialog (a chain of criteria, a reference folder); applied when accepted."""
@@ -548,7 +550,7 @@ class MainWindow(WindowMessages):
         if review is self.review and not self._closing:
             wait_ms = int((self._headlines_paused_until - time.monotonic()) * 1000)
             if wait_ms > 0:
-                QTimer.singleShot(min(wait_ms, 200), lambda: self._read_on(review, position))
+                QTimer.singleShot(min(wait_ms, 200), self, lambda: self._read_on(review, position))
             else:
                 self._read_headlines(review, position)
         else:
@@ -561,7 +563,7 @@ class MainWindow(WindowMessages):
             self.review.mark_not_duplicates(pair[0].path, pair[1].path)
             self.save_decisions()
             self.set_threshold(self.threshold_bar.value())
-            self.statusBar().showMessage(fill(self.tr("%1 and %2 will not be grouped together again"),
+            self.say(lambda: fill(self.tr("%1 and %2 will not be grouped together again"),
                                               pair[0].path, pair[1].path))
 
     def save_decisions(self) -> None:
@@ -569,7 +571,7 @@ class MainWindow(WindowMessages):
             self.writer.call(self.review.decisions.save, None, self._decision_failed)
 
     def _decision_failed(self, message: str) -> None:
-        self.statusBar().showMessage(fill(self.tr("Could not save the decision: %1"), message))
+        self.say(lambda: fill(self.tr("Could not save the decision: %1"), message))
 
     # -- clean-up and undo ----------------------------------------------------------------------------
     def trash_marked(self) -> None:
@@ -599,13 +601,13 @@ class MainWindow(WindowMessages):
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""
         assert self.review is not None
-        self.statusBar().showMessage(self.tr("Cleaning up…"))
+        self.say(lambda: self.tr("Cleaning up…"))
         self.background.call(partial(self.review.clean_up, plan, action, dest, action_log(self.data_dir)),
                              self._cleanup_finished, self._cleanup_failed)
 
     def _cleanup_finished(self, report: CleanupReport) -> None:
         self.last_report = report
-        self.statusBar().showMessage(self.cleanup_summary(report))
+        self.say(lambda: self.cleanup_summary(report))
         self.show_cleanup_report(report)
         self.cleanup_done.emit(report)
         self.rescan()  # the index learns what left, and the groups refresh
@@ -619,7 +621,7 @@ class MainWindow(WindowMessages):
                              self._cleanup_failed)
 
     def _undo_finished(self, report: UndoReport) -> None:
-        self.statusBar().showMessage(self.undo_summary(report))
+        self.say(lambda: self.undo_summary(report))
         self.show_undo_report(report)
         self.undo_done.emit(report)
         if report.restored and self.root is not None:
@@ -643,7 +645,7 @@ class MainWindow(WindowMessages):
                                  self._exported, failed)
 
     def _exported(self, path: Path) -> None:
-        self.statusBar().showMessage(fill(self.tr("Exported to %1"), str(path)))
+        self.say(lambda: fill(self.tr("Exported to %1"), str(path)))
         self.exported.emit(str(path))
 
     # -- settings, recent, close ----------------------------------------------------------------

@@ -85,6 +85,20 @@ class WindowMessages(WindowParts):
                 fill(self.tr("the %1 groups the filter shows"), n)
         return self.tr("the only group") if scope.count == 1 else fill(self.tr("all %1 groups"), n)
 
+    def rule_summary(self, chosen: int, scope: Scope, partly: int, left_alone: int) -> str:
+        """What a keep rule over many groups did: in how many groups of its scope it kept a copy, how many of
+        them still have copies below the threshold to the copy kept, how many it left alone."""
+        text = (self.tr("One copy marked to keep in 1 group") if chosen == 1 else
+                fill(self.tr("One copy marked to keep in each of %1 groups"), f"{chosen:,}"))
+        text += fill(self.tr(" (of %1)"), self.scope_phrase(scope))
+        if partly:
+            text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"),
+                         f"{partly:,}")
+        if left_alone:
+            text += (self.tr("; 1 group left alone (no copy in the reference folder)") if left_alone == 1 else
+                     fill(self.tr("; %1 groups left alone (no copy in the reference folder)"), f"{left_alone:,}"))
+        return text
+
     def files_text(self, n: int) -> str:
         return self.tr("1 file") if n == 1 else fill(self.tr("%1 files"), f"{n:,}")
 

@@ -19,7 +19,7 @@ LANGUAGES = ("system", "en", "zh_CN")
 
 
 # the layouts the window remembers across runs (QHeaderView/QSplitter.saveState blobs)
-VIEW_STATES = {"groups_header": "ui/groups_header", "review_splitter": "ui/review_splitter",
+VIEW_STATES = {"groups_header": "ui/groups_columns", "review_splitter": "ui/review_splitter",
                "diff_panes": "ui/diff_panes", "groups_split": "ui/groups_split"}
 
 

@@ -132,9 +132,12 @@ class ThresholdBar(QWidget):
         self.histogram.set_counts(counts)
 
     def set_counts(self, groups: int, documents: int, redundant: int, total: int,
-                   min_similarity: float | None = None) -> None:
+                   min_similarity: float | None = None, shown: int | None = None) -> None:
+        """The grouping's figures; `shown`: how many groups the filters show (None: no filter is on)."""
         text = fill(self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed"),
                     f"{groups:,}", f"{documents:,}", f"{redundant:,}", f"{total:,}")
+        if shown is not None:
+            text = fill(self.tr("%1 of %2 groups shown by the filter"), f"{shown:,}", f"{groups:,}") + " · " + text
         if min_similarity is not None:
             text += "\n" + fill(self.tr("Each pair checked on its text: at least %1% alike"),
                                 f"{min_similarity * 100:.0f}")

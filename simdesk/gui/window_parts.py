@@ -101,8 +101,13 @@ class WindowParts(QMainWindow):
         col = QVBoxLayout(left)
         col.setContentsMargins(4, 4, 4, 4)
         col.addWidget(self.threshold_bar)
+        # a combo box's accessible name is its current item on Linux (Qt): a screen reader names it by its
+        # label, this one
+        self.decided_label = QLabel(left)
+        self.decided_label.setBuddy(self.decided_filter)
         filters = QHBoxLayout()
         filters.addWidget(self.filter_edit, 1)
+        filters.addWidget(self.decided_label)
         filters.addWidget(self.decided_filter)
         col.addLayout(filters)
         self.filter_note = QLabel(left)  # while a filter waits for texts not read yet: how far it searched
@@ -333,6 +338,8 @@ class WindowParts(QMainWindow):
             "Moves the least similarity a pair needs to be grouped; the groups follow at once"))
         self.filter_edit.setAccessibleName(self.tr("Filter groups"))
         self.decided_filter.setAccessibleName(self.tr("Decided or undecided groups"))
+        self.decided_label.setText(self.tr("S&how:"))
+        self.decided_label.setAccessibleName(self.tr("Decided or undecided groups"))
         self.groups_view.setAccessibleName(self.tr("Groups of similar documents"))
         self.groups_view.setAccessibleDescription(self.tr(
             "One row per group; its documents are listed below. A rule keeps one copy in each selected group"))

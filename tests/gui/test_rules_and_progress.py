@@ -84,7 +84,7 @@ def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, wi
     with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert window.groups_model.keep == {"copies/poem-gbk.txt"}
-    assert "1 groups left alone" in window.statusBar().currentMessage()
+    assert "; 1 group left alone (no copy in the reference folder)" in window.statusBar().currentMessage()
     wait_for_count(qtbot, window, 1, 2)
 
 

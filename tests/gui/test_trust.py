@@ -166,6 +166,8 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
         qtbot.wait(1)  # deleted once closed
     for menu in window.menuBar().findChildren(type(menu)):
         english.update(menu_texts(menu))
+    message, histogram = window.statusBar().currentMessage(), window.threshold_bar.histogram.toolTip()
+    assert message.startswith("Scanned") and histogram.startswith("0 bits:")
     try:
         install_language(QApplication.instance(), "zh_CN")
         qtbot.waitUntil(lambda: window.menu_file.title() == "文件(&F)", timeout=5000)
@@ -177,6 +179,8 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
                          window.menu_help):
             shown.extend(t for t in menu_texts(bar_menu) if t not in window.settings.get("ui/recent_folders"))
         assert shown and not set(shown) & english, set(shown) & english
+        assert window.statusBar().currentMessage() not in ("", message)  # the scan's summary, translated
+        assert window.threshold_bar.histogram.toolTip() != histogram
     finally:
         install_language(QApplication.instance(), "en")
 
@@ -288,3 +292,23 @@ def test_the_screenshot_waits_for_the_titles_it_shows(qtbot, window, tmp_path):
     model = window.groups_model
     for column in ("title", "date"):
         assert all(model.index(r, COLUMN[column]).data() != NOT_READ for r in range(model.rowCount()))
+
+
+# -- 10: smaller things ------------------------------------------------------------------------------------
+def test_the_decided_box_is_named_by_its_label_and_the_counts_follow_the_filter(qtbot, window, tmp_path):
+    from PySide6.QtGui import QAccessible
+
+    combo = QAccessible.queryAccessibleInterface(window.decided_filter)
+    labels = [iface.text(QAccessible.Text.Name) for iface, _ in combo.relations(QAccessible.RelationFlag.Label)]
+    assert labels == ["Decided or undecided groups"]  # a screen reader says this, then the current item
+    open_and_wait(qtbot, window, four_groups(tmp_path))
+    counts = window.threshold_bar.counts_label
+    assert counts.text().startswith("4 groups")
+    window.filter_edit.setText("songs")
+    qtbot.waitUntil(lambda: counts.text().startswith("1 of 4 groups shown by the filter · 4 groups"), timeout=10_000)
+    window.filter_edit.clear()
+    qtbot.waitUntil(lambda: counts.text().startswith("4 groups"), timeout=10_000)
+    # the distance column says what its figures are
+    from simdesk.gui.groups_model import COL_DISTANCE
+
+    assert window.groups_model.headerData(COL_DISTANCE, Qt.Orientation.Horizontal) == "Bits apart"

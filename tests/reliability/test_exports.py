@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core.report import FORMULA_START, groups_csv, safe_cell
+from simdesk.core.report import FORMULA_START, SIGNED_FORMULA, groups_csv, safe_cell
 from tests.reliability.conftest import REPO, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
@@ -32,7 +32,8 @@ def formula_folder(tmp_path) -> Path:
 
 
 def risky(cell: str) -> bool:
-    return cell.startswith(FORMULA_START)
+    """What a spreadsheet would run: a formula start, a sign only when a formula's makings follow it."""
+    return cell.startswith(FORMULA_START) and not (cell[0] in "+-" and not SIGNED_FORMULA.match(cell))
 
 
 def text_cells(rows: list[list[str]]) -> list[str]:
@@ -43,6 +44,15 @@ def test_safe_cell_neutralises_every_formula_start():
     for start in FORMULA_START:
         assert safe_cell(start + "1+1") == "'" + start + "1+1"
     assert safe_cell("正文.txt") == "正文.txt" and safe_cell(3) == "3"
+
+
+def test_safe_cell_keeps_ordinary_text_that_starts_with_a_dash():
+    """An attribution or a list item is text to a spreadsheet: it stays as written; a sign before what a
+    formula is made of does not."""
+    for text in ("-- 理查德·马修·斯托曼", "—— 鲁迅", "- 第一条", "--《论语》", "+ 附录"):
+        assert safe_cell(text) == text
+    for formula in ("-1+1", "+cmd|' /C calc'!A0", "- A1", "--1", "-(1)", "+@SUM(A1)", "-=1", '-"a"&"b"'):
+        assert safe_cell(formula) == "'" + formula, formula
 
 
 def test_cli_csv_has_no_cell_a_spreadsheet_would_run(formula_folder, tmp_path):

@@ -3,118 +3,118 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../gui/diff_view.py" line="347" />
+        <location filename="../../gui/diff_view.py" line="419" />
         <source>◀ Previous change</source>
         <translation>◀ 上一处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="348" />
+        <location filename="../../gui/diff_view.py" line="420" />
         <source>Next change ▶</source>
         <translation>下一处改动 ▶</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="349" />
+        <location filename="../../gui/diff_view.py" line="421" />
         <source>Previous change (P)</source>
         <translation>上一处改动 (P)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="350" />
+        <location filename="../../gui/diff_view.py" line="422" />
         <source>Next change (N)</source>
         <translation>下一处改动 (N)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="351" />
+        <location filename="../../gui/diff_view.py" line="423" />
         <source>As normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="353" />
+        <location filename="../../gui/diff_view.py" line="425" />
         <source>On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and boilerplate lines are not changes). Off: compare the raw lines.</source>
         <translation>打开：按相似度的方式比较文本（换行、空格、全角/半角和套话行都不算改动）。关闭：比较原始行。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="355" />
+        <location filename="../../gui/diff_view.py" line="427" />
         <source>Reference text</source>
         <translation>参照文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="356" />
+        <location filename="../../gui/diff_view.py" line="428" />
         <source>Candidate text</source>
         <translation>对比文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="357" />
+        <location filename="../../gui/diff_view.py" line="429" />
         <source>The first document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第一个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="358" />
+        <location filename="../../gui/diff_view.py" line="430" />
         <source>The second document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第二个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="359" />
+        <location filename="../../gui/diff_view.py" line="431" />
         <source>Comparison summary</source>
         <translation>比较摘要</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="360" />
+        <location filename="../../gui/diff_view.py" line="432" />
         <source>Compare as normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="361" />
-        <location filename="../../gui/diff_view.py" line="382" />
+        <location filename="../../gui/diff_view.py" line="434" />
+        <location filename="../../gui/diff_view.py" line="456" />
         <source>[boilerplate] </source>
         <translation>[套话] </translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="373" />
+        <location filename="../../gui/diff_view.py" line="447" />
         <source>Select a group, or two members, to compare them side by side.</source>
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="395" />
+        <location filename="../../gui/diff_view.py" line="520" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="396" />
+        <location filename="../../gui/diff_view.py" line="521" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="399" />
+        <location filename="../../gui/diff_view.py" line="474" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="453" />
+        <location filename="../../gui/diff_view.py" line="557" />
         <source>1 change</source>
         <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="453" />
+        <location filename="../../gui/diff_view.py" line="557" />
         <source>%1 changes</source>
         <translation>%1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="454" />
+        <location filename="../../gui/diff_view.py" line="558" />
         <source>Similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="456" />
+        <location filename="../../gui/diff_view.py" line="560" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="458" />
+        <location filename="../../gui/diff_view.py" line="562" />
         <source> · boilerplate lines greyed: %1</source>
         <translation> · 灰色显示的套话行：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="460" />
+        <location filename="../../gui/diff_view.py" line="564" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -127,37 +127,42 @@
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="195" />
+        <location filename="../../gui/groups_model.py" line="205" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="198" />
+        <location filename="../../gui/groups_model.py" line="208" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="201" />
-        <source>Fingerprint bits that differ from the group's first document (advanced)</source>
-        <translation>与组中第一个文档指纹不同的位数（高级）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/groups_model.py" line="204" />
+        <location filename="../../gui/groups_model.py" line="183" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
+        <location filename="../../gui/groups_model.py" line="210" />
+        <source>Bits apart</source>
+        <translation>相差位数</translation>
+    </message>
+    <message>
         <location filename="../../gui/groups_model.py" line="211" />
+        <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
+        <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="216" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="214" />
+        <location filename="../../gui/groups_model.py" line="219" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="217" />
+        <location filename="../../gui/groups_model.py" line="190" />
         <source>Keep, to trash, or the group's representative</source>
         <translation>保留、移入废纸篓，或组的代表</translation>
     </message>
@@ -167,37 +172,32 @@
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="194" />
+        <location filename="../../gui/groups_model.py" line="204" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="197" />
+        <location filename="../../gui/groups_model.py" line="207" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="200" />
-        <source>Distance</source>
-        <translation>距离</translation>
-    </message>
-    <message>
-        <location filename="../../gui/groups_model.py" line="203" />
+        <location filename="../../gui/groups_model.py" line="182" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="210" />
+        <location filename="../../gui/groups_model.py" line="215" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="213" />
+        <location filename="../../gui/groups_model.py" line="218" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="216" />
+        <location filename="../../gui/groups_model.py" line="189" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
@@ -247,42 +247,42 @@
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="182" />
+        <location filename="../../gui/groups_model.py" line="192" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="183" />
+        <location filename="../../gui/groups_model.py" line="193" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="186" />
+        <location filename="../../gui/groups_model.py" line="196" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="187" />
+        <location filename="../../gui/groups_model.py" line="197" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="190" />
+        <location filename="../../gui/groups_model.py" line="200" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="191" />
+        <location filename="../../gui/groups_model.py" line="201" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="207" />
+        <location filename="../../gui/groups_model.py" line="186" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="209" />
+        <location filename="../../gui/groups_model.py" line="188" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -290,12 +290,12 @@
 <context>
     <name>Histogram</name>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="39" />
+        <location filename="../../gui/threshold_bar.py" line="44" />
         <source>%1 bits: %2 pairs</source>
         <translation>%1 位：%2 对</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="39" />
+        <location filename="../../gui/threshold_bar.py" line="44" />
         <source>%1/12: %2 pairs</source>
         <translation>%1/12：%2 对</translation>
     </message>
@@ -402,147 +402,142 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="252" />
+        <location filename="../../gui/main_window.py" line="273" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="157" />
+        <location filename="../../gui/main_window.py" line="174" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="173" />
+        <location filename="../../gui/main_window.py" line="190" />
         <source>Opening the index…</source>
         <translation>正在打开索引…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="180" />
+        <location filename="../../gui/main_window.py" line="197" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="207" />
+        <location filename="../../gui/main_window.py" line="224" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="208" />
+        <location filename="../../gui/main_window.py" line="225" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="287" />
+        <location filename="../../gui/main_window.py" line="309" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="316" />
+        <location filename="../../gui/main_window.py" line="340" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="334" />
+        <location filename="../../gui/main_window.py" line="361" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="346" />
+        <location filename="../../gui/main_window.py" line="373" />
         <source>The last change of marks was undone</source>
         <translation>已撤销上次对标记的更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="348" />
+        <location filename="../../gui/main_window.py" line="375" />
         <source>No change of marks to undo</source>
         <translation>没有可撤销的标记更改</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="395" />
-        <source>One copy marked to keep in each of %1 groups</source>
-        <translation>已在 %1 个组中各标记保留一份</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="397" />
-        <source>; %1 of them still have copies below the threshold to the copy kept</source>
-        <translation>；其中 %1 个组仍有副本与所保留的一份相似度低于阈值</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="400" />
-        <source>; %1 groups left alone (no copy in the reference folder)</source>
-        <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="426" />
+        <location filename="../../gui/main_window.py" line="446" />
         <source>Applies to every group (%1)</source>
         <translation>作用于所有组（%1 个）</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="428" />
+        <location filename="../../gui/main_window.py" line="448" />
         <source>Applies to the %1 selected groups</source>
         <translation>作用于选中的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="429" />
+        <location filename="../../gui/main_window.py" line="450" />
+        <source>Applies to the 1 group the filter shows</source>
+        <translation>作用于筛选后显示的 1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="451" />
         <source>Applies to the %1 groups the filter shows</source>
         <translation>作用于筛选后显示的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="448" />
+        <location filename="../../gui/main_window.py" line="470" />
         <source>Reviewed %1 of %2 groups</source>
         <translation>已审阅 %1 / %2 组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="536" />
+        <location filename="../../gui/main_window.py" line="543" />
+        <source>Searching every text: %1 of %2 read so far…</source>
+        <translation>正在搜索全部正文：已读取 %1 / %2…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/main_window.py" line="566" />
         <source>%1 and %2 will not be grouped together again</source>
         <translation>%1 和 %2 以后不会再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="544" />
+        <location filename="../../gui/main_window.py" line="574" />
         <source>Could not save the decision: %1</source>
         <translation>无法保存这个决定：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="551" />
+        <location filename="../../gui/main_window.py" line="581" />
         <source>Move the duplicates to…</source>
         <translation>把重复文档移到…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="574" />
+        <location filename="../../gui/main_window.py" line="604" />
         <source>Cleaning up…</source>
         <translation>正在清理…</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="586" />
+        <location filename="../../gui/main_window.py" line="616" />
         <source>Clean-up failed</source>
         <translation>清理失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="604" />
+        <location filename="../../gui/main_window.py" line="634" />
         <source>Export groups</source>
         <translation>导出分组</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="618" />
+        <location filename="../../gui/main_window.py" line="648" />
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="613" />
+        <location filename="../../gui/main_window.py" line="643" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="243" />
+        <location filename="../../gui/main_window.py" line="264" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="377" />
+        <location filename="../../gui/main_window.py" line="404" />
         <source>Every group shown is decided</source>
         <translation>显示的每个组都已决定</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="629" />
+        <location filename="../../gui/main_window.py" line="659" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -645,37 +640,42 @@
 <context>
     <name>ThresholdBar</name>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="98" />
+        <location filename="../../gui/threshold_bar.py" line="103" />
         <source>Threshold</source>
         <translation>阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="100" />
+        <location filename="../../gui/threshold_bar.py" line="106" />
         <source>Largest Hamming distance between near-duplicates (bits of 64)</source>
         <translation>近似重复之间允许的最大汉明距离（64 位中的位数）</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="103" />
+        <location filename="../../gui/threshold_bar.py" line="109" />
         <source>Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate.</source>
         <translation>显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="130" />
+        <location filename="../../gui/threshold_bar.py" line="137" />
         <source>%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed</source>
         <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="133" />
+        <location filename="../../gui/threshold_bar.py" line="140" />
+        <source>%1 of %2 groups shown by the filter</source>
+        <translation>筛选显示 %2 个组中的 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../gui/threshold_bar.py" line="142" />
         <source>Each pair checked on its text: at least %1% alike</source>
         <translation>每一对都核对过文本：相似度至少 %1%</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="155" />
+        <location filename="../../gui/threshold_bar.py" line="164" />
         <source>≤ %1 bits (~%2% similar)</source>
         <translation>≤ %1 位（约 %2% 相似）</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="158" />
+        <location filename="../../gui/threshold_bar.py" line="167" />
         <source>≥ %1% similar · reach %2/12</source>
         <translation>≥ %1% 相似 · 范围 %2/12</translation>
     </message>
@@ -683,137 +683,202 @@
 <context>
     <name>WindowMessages</name>
     <message>
-        <location filename="../../gui/messages.py" line="36" />
+        <location filename="../../gui/messages.py" line="39" />
         <source>Waiting for another scan of this folder to end…</source>
         <translation>正在等待这个文件夹的另一次扫描结束…</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="38" />
+        <location filename="../../gui/messages.py" line="41" />
         <source>Listing files… %1 found</source>
         <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="26" />
+        <location filename="../../gui/messages.py" line="29" />
         <source>about %1 left</source>
         <translation>约剩 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="31" />
+        <location filename="../../gui/messages.py" line="34" />
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="32" />
+        <location filename="../../gui/messages.py" line="35" />
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="40" />
+        <location filename="../../gui/messages.py" line="43" />
         <source>%1 / %2 files · %3 files/s</source>
         <translation>%1 / %2 个文件 · 每秒 %3 个</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="43" />
-        <source>Reading the texts of candidate pairs: %1 / %2</source>
-        <translation>正在读取候选文本：%1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="46" />
-        <source>Checking candidate pairs on their texts: %1 / %2</source>
-        <translation>正在逐一核对候选文本对：%1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="48" />
+        <location filename="../../gui/messages.py" line="51" />
         <source>Grouping…</source>
         <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="53" />
+        <location filename="../../gui/messages.py" line="56" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="54" />
+        <location filename="../../gui/messages.py" line="57" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="59" />
+        <location filename="../../gui/messages.py" line="62" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="80" />
+        <location filename="../../gui/messages.py" line="113" />
         <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
         <translation>这些组中另有 %1 个副本尚未决定：它们留在原处。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="83" />
+        <location filename="../../gui/messages.py" line="116" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="89" />
+        <location filename="../../gui/messages.py" line="122" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
     <message>
+        <location filename="../../gui/messages.py" line="48" />
+        <source>Checking %1 candidate pairs on their texts: %2%</source>
+        <translation>正在逐一核对 %1 对候选文本：%2%</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="49" />
+        <source>Checking the candidate pairs on their texts: %1%</source>
+        <translation>正在逐一核对候选文本对：%1%</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="82" />
+        <source>the %1 selected groups</source>
+        <translation>选中的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="84" />
+        <source>the 1 group the filter shows</source>
+        <translation>筛选后显示的 1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="85" />
+        <source>the %1 groups the filter shows</source>
+        <translation>筛选后显示的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="86" />
+        <source>the only group</source>
+        <translation>唯一的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="86" />
+        <source>all %1 groups</source>
+        <translation>全部 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="91" />
+        <source>One copy marked to keep in 1 group</source>
+        <translation>已在 1 个组中标记保留一份</translation>
+    </message>
+    <message>
         <location filename="../../gui/messages.py" line="92" />
-        <source>Nothing to remove. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
-        <translation>没有要删除的文件。在组中标记要保留的一份（空格键），其余的会被清理；或逐个加入待删除（Delete 键）。</translation>
+        <source>One copy marked to keep in each of %1 groups</source>
+        <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="96" />
-        <source>Move %1 files (%2) to the trash?</source>
-        <translation>把 %1 个文件（%2）移到废纸篓？</translation>
+        <location filename="../../gui/messages.py" line="93" />
+        <source> (of %1)</source>
+        <translation>（范围：%1）</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="97" />
-        <source>Move %1 files (%2) to %3?</source>
-        <translation>把 %1 个文件（%2）移到 %3？</translation>
+        <location filename="../../gui/messages.py" line="95" />
+        <source>; %1 of them still have copies below the threshold to the copy kept</source>
+        <translation>；其中 %1 个组仍有副本与所保留的一份相似度低于阈值</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="98" />
+        <source>; 1 group left alone (no copy in the reference folder)</source>
+        <translation>；1 个组未处理（参照文件夹中没有副本）</translation>
     </message>
     <message>
         <location filename="../../gui/messages.py" line="99" />
+        <source>; %1 groups left alone (no copy in the reference folder)</source>
+        <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="103" />
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="103" />
+        <source>%1 files</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="125" />
+        <source>Nothing to remove in %1. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
+        <translation>%1中没有要移除的文件。在组中标记要保留的副本（空格键），其余副本即会移除；也可以把单个副本加入待删队列（Delete 键）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="130" />
+        <source>Move %1 (%2) from %3 to the trash?</source>
+        <translation>把%3中的 %1（%2）移到废纸篓？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="131" />
+        <source>Move %1 (%2) from %3 to %4?</source>
+        <translation>把%3中的 %1（%2）移到 %4？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="134" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="108" />
+        <location filename="../../gui/messages.py" line="143" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="109" />
+        <location filename="../../gui/messages.py" line="144" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="112" />
+        <location filename="../../gui/messages.py" line="147" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="114" />
+        <location filename="../../gui/messages.py" line="149" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="119" />
+        <location filename="../../gui/messages.py" line="154" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="123" />
+        <location filename="../../gui/messages.py" line="158" />
         <source>Nothing to undo.</source>
         <translation>没有可撤销的清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="124" />
+        <location filename="../../gui/messages.py" line="159" />
         <source>%1 files restored, %2 not restored.</source>
         <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="128" />
+        <location filename="../../gui/messages.py" line="163" />
         <source>Undo last clean-up</source>
         <translation>撤销上一次清理</translation>
     </message>
@@ -821,326 +886,332 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="259" />
+        <location filename="../../gui/window_parts.py" line="269" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="260" />
+        <location filename="../../gui/window_parts.py" line="270" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="261" />
+        <location filename="../../gui/window_parts.py" line="271" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="263" />
+        <location filename="../../gui/window_parts.py" line="273" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="265" />
+        <location filename="../../gui/window_parts.py" line="275" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="266" />
+        <location filename="../../gui/window_parts.py" line="276" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="267" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="268" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>All groups</source>
         <translation>全部组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Undecided groups</source>
         <translation>未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Decided groups</source>
         <translation>已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
         <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="273" />
+        <location filename="../../gui/window_parts.py" line="283" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="274" />
+        <location filename="../../gui/window_parts.py" line="284" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="275" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="278" />
+        <location filename="../../gui/window_parts.py" line="288" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="278" />
+        <location filename="../../gui/window_parts.py" line="288" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="289" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="280" />
+        <location filename="../../gui/window_parts.py" line="290" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="291" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="291" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="282" />
+        <location filename="../../gui/window_parts.py" line="292" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="282" />
+        <location filename="../../gui/window_parts.py" line="292" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="283" />
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="293" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="284" />
-        <location filename="../../gui/window_parts.py" line="288" />
+        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
-        <location filename="../../gui/window_parts.py" line="289" />
+        <location filename="../../gui/window_parts.py" line="295" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="286" />
-        <location filename="../../gui/window_parts.py" line="290" />
+        <location filename="../../gui/window_parts.py" line="296" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="291" />
+        <location filename="../../gui/window_parts.py" line="301" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
         <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="292" />
+        <location filename="../../gui/window_parts.py" line="302" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="293" />
+        <location filename="../../gui/window_parts.py" line="303" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="304" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="295" />
+        <location filename="../../gui/window_parts.py" line="305" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="296" />
+        <location filename="../../gui/window_parts.py" line="306" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="297" />
+        <location filename="../../gui/window_parts.py" line="307" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="308" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="299" />
+        <location filename="../../gui/window_parts.py" line="309" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="299" />
+        <location filename="../../gui/window_parts.py" line="309" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="310" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="310" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="311" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="311" />
         <source>&amp;Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="302" />
+        <location filename="../../gui/window_parts.py" line="312" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="306" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="308" />
+        <location filename="../../gui/window_parts.py" line="318" />
         <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
         <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="310" />
+        <location filename="../../gui/window_parts.py" line="320" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="311" />
+        <location filename="../../gui/window_parts.py" line="321" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="312" />
+        <location filename="../../gui/window_parts.py" line="322" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="313" />
+        <location filename="../../gui/window_parts.py" line="323" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="314" />
+        <location filename="../../gui/window_parts.py" line="324" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="315" />
+        <location filename="../../gui/window_parts.py" line="325" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="316" />
+        <location filename="../../gui/window_parts.py" line="326" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="317" />
+        <location filename="../../gui/window_parts.py" line="327" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="326" />
+        <location filename="../../gui/window_parts.py" line="336" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="328" />
+        <location filename="../../gui/window_parts.py" line="338" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="329" />
+        <location filename="../../gui/window_parts.py" line="339" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="330" />
+        <location filename="../../gui/window_parts.py" line="340" />
+        <location filename="../../gui/window_parts.py" line="342" />
         <source>Decided or undecided groups</source>
         <translation>已决定或未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="331" />
+        <location filename="../../gui/window_parts.py" line="341" />
+        <source>S&amp;how:</source>
+        <translation>显示(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_parts.py" line="343" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="333" />
+        <location filename="../../gui/window_parts.py" line="345" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="334" />
+        <location filename="../../gui/window_parts.py" line="346" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="336" />
+        <location filename="../../gui/window_parts.py" line="348" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="337" />
+        <location filename="../../gui/window_parts.py" line="349" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="338" />
+        <location filename="../../gui/window_parts.py" line="350" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
