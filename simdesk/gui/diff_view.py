@@ -324,7 +324,9 @@ class ElidedTitle(QLabel):
         self.mode = mode
         self.widest = widest
         self.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # asking for its width up to `widest` (a status bar's label), else taking what the layout gives
+        self.setSizePolicy(QSizePolicy.Policy.Preferred if widest else QSizePolicy.Policy.Ignored,
+                           QSizePolicy.Policy.Fixed)
 
     def shown_text(self) -> str:
         """The text as drawn at the label's width."""

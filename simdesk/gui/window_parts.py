@@ -22,6 +22,10 @@ from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
 
 
+UNCHECKED_BOX = ("QTableView::indicator:unchecked { width: 11px; height: 11px; border: 1px solid palette(text); "
+                 "background: palette(base); }")
+
+
 class ElideEnd(QStyledItemDelegate):
     """Cuts a long cell at its end ('城市更新条例草案…'): a title's beginning says what it is."""
 
@@ -152,6 +156,8 @@ class WindowParts(QMainWindow):
         view.setWordWrap(False)
         view.setAlternatingRowColors(True)
         view.setTabKeyNavigation(False)  # Tab moves on to the next widget
+        # an empty keep box drawn in the text's colour: the styles draw it in a shade lost on a dark base
+        view.setStyleSheet(UNCHECKED_BOX)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(partial(self.show_context_menu, view))
         rows = view.verticalHeader()

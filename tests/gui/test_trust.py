@@ -14,8 +14,11 @@ from tests.gui.window_driver import group_index_containing, member_index, open_a
 HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理世车"
 
 
-def sentence(rng: random.Random) -> str:
-    return "".join(rng.choice(HAN) for _ in range(rng.randint(12, 40))) + rng.choice("。！？")
+def sentence(rng: random.Random, chars: str = HAN) -> str:
+    return "".join(rng.choice(chars) for _ in range(rng.randint(12, 40))) + rng.choice("。！？")
+
+
+EVERY_HAN = "".join(chr(c) for c in range(0x4E00, 0x9FA6))  # the text layout meets thousands of glyphs
 
 
 def large_pair(tmp_path: Path) -> Path:
@@ -23,10 +26,10 @@ def large_pair(tmp_path: Path) -> Path:
     sentence a line) and big/b.txt, the same with a few sentences changed."""
     root = small_folder(tmp_path)
     rng = random.Random(24)
-    lines = [sentence(rng) for _ in range(13_000)]  # a row per line, as many rows as a 1 MB text has
+    lines = [sentence(rng, EVERY_HAN) for _ in range(13_000)]  # a row per line, as many as a 1 MB text has
     edited = list(lines)
     for k in range(0, len(edited), 1000):
-        edited[k] = sentence(rng) + edited[k]
+        edited[k] = sentence(rng, EVERY_HAN) + edited[k]
     (root / "big").mkdir(parents=True)
     (root / "big" / "a.txt").write_text("\n".join(lines), encoding="utf-8")
     (root / "big" / "b.txt").write_text("\n".join(edited), encoding="utf-8")
@@ -312,3 +315,31 @@ def test_the_decided_box_is_named_by_its_label_and_the_counts_follow_the_filter(
     from simdesk.gui.groups_model import COL_DISTANCE
 
     assert window.groups_model.headerData(COL_DISTANCE, Qt.Orientation.Horizontal) == "Bits apart"
+
+
+def test_an_empty_keep_box_is_seen_in_a_dark_theme(qtbot, window, tmp_path):
+    """The members list's unchecked keep box is drawn in the text's colour on the base, light or dark."""
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QApplication
+
+    from simdesk.gui.diff_view import contrast
+
+    from tools.screenshots import dark_palette as full_dark_palette
+
+    app = QApplication.instance()
+    before, style = app.palette(), app.style().name()
+    app.setStyle("Fusion")  # as the screenshots are taken
+    app.setPalette(full_dark_palette())
+    try:
+        open_and_wait(qtbot, window, small_folder(tmp_path))
+        window.show_group_row(0)
+        view = window.members_view
+        rect = view.visualRect(window.members_model.index(1, 0))
+        qtbot.wait(50)
+        image = view.viewport().grab(rect).toImage()
+        base = view.palette().base().color()
+        colours = {image.pixelColor(x, y).rgb() for x in range(18) for y in range(image.height())}  # the box
+        assert max(contrast(QColor.fromRgb(c), base) for c in colours) >= 3.0  # a box edge stands out
+    finally:
+        app.setStyle(style)
+        app.setPalette(before)
