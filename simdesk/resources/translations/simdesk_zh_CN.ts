@@ -3,118 +3,128 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../gui/diff_view.py" line="419" />
+        <location filename="../../gui/diff_view.py" line="421" />
         <source>◀ Previous change</source>
         <translation>◀ 上一处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="420" />
+        <location filename="../../gui/diff_view.py" line="422" />
         <source>Next change ▶</source>
         <translation>下一处改动 ▶</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="421" />
+        <location filename="../../gui/diff_view.py" line="423" />
         <source>Previous change (P)</source>
         <translation>上一处改动 (P)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="422" />
+        <location filename="../../gui/diff_view.py" line="424" />
         <source>Next change (N)</source>
         <translation>下一处改动 (N)</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="423" />
+        <location filename="../../gui/diff_view.py" line="425" />
         <source>As normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="425" />
+        <location filename="../../gui/diff_view.py" line="427" />
         <source>On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and boilerplate lines are not changes). Off: compare the raw lines.</source>
         <translation>打开：按相似度的方式比较文本（换行、空格、全角/半角和套话行都不算改动）。关闭：比较原始行。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="427" />
+        <location filename="../../gui/diff_view.py" line="429" />
         <source>Reference text</source>
         <translation>参照文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="428" />
+        <location filename="../../gui/diff_view.py" line="430" />
         <source>Candidate text</source>
         <translation>对比文本</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="429" />
+        <location filename="../../gui/diff_view.py" line="431" />
         <source>The first document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第一个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="430" />
+        <location filename="../../gui/diff_view.py" line="432" />
         <source>The second document of the pair, with its changes highlighted</source>
         <translation>两个文档中的第二个，改动处高亮显示</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="431" />
+        <location filename="../../gui/diff_view.py" line="433" />
         <source>Comparison summary</source>
         <translation>比较摘要</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="432" />
+        <location filename="../../gui/diff_view.py" line="434" />
         <source>Compare as normalised</source>
         <translation>按规范化比较</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="434" />
-        <location filename="../../gui/diff_view.py" line="456" />
+        <location filename="../../gui/diff_view.py" line="436" />
+        <location filename="../../gui/diff_view.py" line="458" />
         <source>[boilerplate] </source>
         <translation>[套话] </translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="447" />
+        <location filename="../../gui/diff_view.py" line="449" />
         <source>Select a group, or two members, to compare them side by side.</source>
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="520" />
+        <location filename="../../gui/diff_view.py" line="522" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="521" />
+        <location filename="../../gui/diff_view.py" line="523" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="474" />
+        <location filename="../../gui/diff_view.py" line="476" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="557" />
+        <location filename="../../gui/diff_view.py" line="559" />
         <source>1 change</source>
         <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="557" />
+        <location filename="../../gui/diff_view.py" line="559" />
         <source>%1 changes</source>
         <translation>%1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="558" />
+        <location filename="../../gui/diff_view.py" line="578" />
+        <source>All of the right text is in the left one; it is %1 of its length</source>
+        <translation>右侧文本全部包含在左侧文本中，长度为左侧的 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/diff_view.py" line="581" />
+        <source>All of the left text is in the right one; it is %1 of its length</source>
+        <translation>左侧文本全部包含在右侧文本中，长度为右侧的 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/diff_view.py" line="583" />
         <source>Similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="560" />
+        <location filename="../../gui/diff_view.py" line="562" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="562" />
+        <location filename="../../gui/diff_view.py" line="564" />
         <source> · boilerplate lines greyed: %1</source>
         <translation> · 灰色显示的套话行：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="564" />
+        <location filename="../../gui/diff_view.py" line="566" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -122,87 +132,82 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="178" />
+        <location filename="../../gui/groups_model.py" line="239" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="205" />
+        <location filename="../../gui/groups_model.py" line="265" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="208" />
+        <location filename="../../gui/groups_model.py" line="268" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="183" />
+        <location filename="../../gui/groups_model.py" line="244" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="210" />
+        <location filename="../../gui/groups_model.py" line="270" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="211" />
+        <location filename="../../gui/groups_model.py" line="271" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="216" />
+        <location filename="../../gui/groups_model.py" line="276" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="219" />
+        <location filename="../../gui/groups_model.py" line="279" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="190" />
-        <source>Keep, to trash, or the group's representative</source>
-        <translation>保留、移入废纸篓，或组的代表</translation>
-    </message>
-    <message>
-        <location filename="../../gui/groups_model.py" line="177" />
+        <location filename="../../gui/groups_model.py" line="238" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="204" />
+        <location filename="../../gui/groups_model.py" line="264" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="207" />
+        <location filename="../../gui/groups_model.py" line="267" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="182" />
+        <location filename="../../gui/groups_model.py" line="243" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="215" />
+        <location filename="../../gui/groups_model.py" line="275" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="218" />
+        <location filename="../../gui/groups_model.py" line="278" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="189" />
+        <location filename="../../gui/groups_model.py" line="248" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="179" />
+        <location filename="../../gui/groups_model.py" line="240" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
@@ -217,72 +222,157 @@
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="144" />
+        <location filename="../../gui/groups_model.py" line="138" />
+        <source>inside · %1</source>
+        <translation>被包含 · %1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="150" />
+        <source>All of this document is in %1; it is %2 of that document's length</source>
+        <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="153" />
+        <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
+        <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="163" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="146" />
+        <location filename="../../gui/groups_model.py" line="165" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="147" />
+        <location filename="../../gui/groups_model.py" line="166" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="153" />
+        <location filename="../../gui/groups_model.py" line="175" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="155" />
+        <location filename="../../gui/groups_model.py" line="177" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="156" />
+        <location filename="../../gui/groups_model.py" line="179" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="192" />
+        <location filename="../../gui/groups_model.py" line="182" />
+        <source>goes: %1 in kept</source>
+        <translation>移除：%1 在保留的副本中</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="183" />
+        <source>goes</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="185" />
+        <source>stays: not seen</source>
+        <translation>保留：未看过</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="187" />
+        <source>stays: a passage</source>
+        <translation>保留：只是片段</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="188" />
+        <source>stays: %1 in kept</source>
+        <translation>保留：仅 %1 在保留的副本中</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="189" />
+        <source>stays: no copy</source>
+        <translation>保留：不是副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="200" />
+        <source>You sent this copy to the trash</source>
+        <translation>你已把这份副本加入待删除</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="202" />
+        <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
+        <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="204" />
+        <source>Goes to the trash: a copy of %1, the copy kept</source>
+        <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="207" />
+        <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
+        <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="210" />
+        <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
+        <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="214" />
+        <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
+        <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="217" />
+        <source>Stays: no copy kept holds its text</source>
+        <translation>保留：没有保留的副本包含它的文本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="249" />
+        <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
+        <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="252" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="193" />
+        <location filename="../../gui/groups_model.py" line="253" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="196" />
+        <location filename="../../gui/groups_model.py" line="256" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="197" />
+        <location filename="../../gui/groups_model.py" line="257" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="200" />
+        <location filename="../../gui/groups_model.py" line="260" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="201" />
+        <location filename="../../gui/groups_model.py" line="261" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="186" />
+        <location filename="../../gui/groups_model.py" line="157" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="188" />
+        <location filename="../../gui/groups_model.py" line="147" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -886,332 +976,332 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="269" />
+        <location filename="../../gui/window_parts.py" line="275" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="270" />
+        <location filename="../../gui/window_parts.py" line="276" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="271" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="273" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="275" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="276" />
+        <location filename="../../gui/window_parts.py" line="282" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="283" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="278" />
+        <location filename="../../gui/window_parts.py" line="284" />
         <source>Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>All groups</source>
         <translation>全部组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>Undecided groups</source>
         <translation>未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>Decided groups</source>
         <translation>已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
         <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="283" />
+        <location filename="../../gui/window_parts.py" line="289" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="284" />
+        <location filename="../../gui/window_parts.py" line="290" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="291" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="293" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="293" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="288" />
+        <location filename="../../gui/window_parts.py" line="294" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="288" />
+        <location filename="../../gui/window_parts.py" line="294" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="289" />
+        <location filename="../../gui/window_parts.py" line="295" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="290" />
+        <location filename="../../gui/window_parts.py" line="296" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="291" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="291" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="292" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="292" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="293" />
-        <location filename="../../gui/window_parts.py" line="297" />
+        <location filename="../../gui/window_parts.py" line="299" />
+        <location filename="../../gui/window_parts.py" line="303" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="304" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="295" />
-        <location filename="../../gui/window_parts.py" line="299" />
+        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="305" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="296" />
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_parts.py" line="302" />
+        <location filename="../../gui/window_parts.py" line="306" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="307" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
         <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="302" />
+        <location filename="../../gui/window_parts.py" line="308" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_parts.py" line="309" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="304" />
+        <location filename="../../gui/window_parts.py" line="310" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="305" />
+        <location filename="../../gui/window_parts.py" line="311" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="306" />
+        <location filename="../../gui/window_parts.py" line="312" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="307" />
+        <location filename="../../gui/window_parts.py" line="313" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="308" />
+        <location filename="../../gui/window_parts.py" line="314" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="309" />
+        <location filename="../../gui/window_parts.py" line="315" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="309" />
+        <location filename="../../gui/window_parts.py" line="315" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="310" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="310" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="311" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="311" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>&amp;Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="312" />
+        <location filename="../../gui/window_parts.py" line="318" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="316" />
+        <location filename="../../gui/window_parts.py" line="322" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="318" />
+        <location filename="../../gui/window_parts.py" line="324" />
         <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
         <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="320" />
+        <location filename="../../gui/window_parts.py" line="326" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="321" />
+        <location filename="../../gui/window_parts.py" line="327" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="322" />
+        <location filename="../../gui/window_parts.py" line="328" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="323" />
+        <location filename="../../gui/window_parts.py" line="329" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="324" />
+        <location filename="../../gui/window_parts.py" line="330" />
         <source>Keep in every group shown (or selected)</source>
         <translation>在显示（或选中）的每个组中保留</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="325" />
+        <location filename="../../gui/window_parts.py" line="331" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="326" />
+        <location filename="../../gui/window_parts.py" line="332" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="327" />
+        <location filename="../../gui/window_parts.py" line="333" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="336" />
+        <location filename="../../gui/window_parts.py" line="342" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="338" />
+        <location filename="../../gui/window_parts.py" line="344" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="339" />
+        <location filename="../../gui/window_parts.py" line="345" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="340" />
-        <location filename="../../gui/window_parts.py" line="342" />
+        <location filename="../../gui/window_parts.py" line="346" />
+        <location filename="../../gui/window_parts.py" line="348" />
         <source>Decided or undecided groups</source>
         <translation>已决定或未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="341" />
+        <location filename="../../gui/window_parts.py" line="347" />
         <source>S&amp;how:</source>
         <translation>显示(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="343" />
+        <location filename="../../gui/window_parts.py" line="349" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="345" />
+        <location filename="../../gui/window_parts.py" line="351" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="346" />
+        <location filename="../../gui/window_parts.py" line="352" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="348" />
+        <location filename="../../gui/window_parts.py" line="354" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="349" />
+        <location filename="../../gui/window_parts.py" line="355" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="350" />
+        <location filename="../../gui/window_parts.py" line="356" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
