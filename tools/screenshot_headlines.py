@@ -31,7 +31,7 @@ def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -
     settings = Settings.at(work / f"settings-{language}.ini")
     settings.set("ui/language", language)
     window = make_window(settings, work / "data")
-    window.resize(1800, 950)  # wide enough for the Title, Date and Source columns beside the diff
+    window.resize(1400, 850)  # the groups list shows Similarity and Status, then the titles
     window.show()
     read: list[float] = []
     shown: list[float] = []
@@ -57,7 +57,7 @@ def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -
                        for n, m in enumerate(model.group_at(r).members)
                        if n > 0 and headlines.of(m).source.startswith("转自")
                        and not headlines.of(model.group_at(r).members[0]).source)
-    window.review_page.setSizes([1060, 740])
+    window.review_page.setSizes([800, 600])
     window.groups_view.horizontalHeader().resizeSection(0, 250)
     window.show_group_row(row)
     window.select_members([window.members_model.index(member, 0)])

@@ -1,13 +1,17 @@
 """The window's screenshots in docs/: a re-flowed repost compared as normalised and raw, an edited pair in a
 dark theme and in Chinese, a 1 MB pair. Each is taken offscreen on a collection made here:
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots.py docs/
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots.py docs/ [MEDIUM [INDEX]]
 
 - the small test collection (bench.corpus, seed 7) with a re-flowed repost of one of its articles: the
   same text wrapped at another width, with half-width commas and a repost notice that twelve documents of
   the collection carry (so the scan finds it to be boilerplate);
 - the medium collection (bench.corpus, seed 3: 20,000 documents) in a dark theme, English and Chinese;
 - a 1 MB pair made from the medium collection's texts by bench.gui_bench.one_megabyte_pair.
+
+MEDIUM: the medium collection made before (else made here); INDEX, an index of it made before (`simdesk scan
+MEDIUM --db INDEX`), saves its first scan. The window is 1,400 x 850: the size at which the groups list
+shows its Similarity and Status columns without scrolling.
 """
 from __future__ import annotations
 
@@ -27,13 +31,14 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.corpus import build  # noqa: E402
 from bench.gui_bench import one_megabyte_pair  # noqa: E402
+from simdesk.core import index_path  # noqa: E402
 from simdesk.gui import refcount_guard  # noqa: E402
 from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
 from simdesk.gui.settings import Settings  # noqa: E402
 from tests.gui.window_driver import member_index  # noqa: E402
 
 NOTICE = "本文转载自新华网，版权归原作者所有，如有侵权请联系删除。"
-SIZE = (1500, 900)
+SIZE = (1400, 850)
 
 
 def wait_for(signal, timeout_s: float = 600) -> None:
@@ -157,8 +162,13 @@ def main(argv: list[str]) -> int:
               work)
         shoot(app, docs / "window-reflowed-raw-zh_CN.png", root, (None, copy), "zh_CN", False, "raw", work)
         shoot(app, docs / "window-edited-dark-zh_CN.png", root, None, "zh_CN", True, "normalised", work)
-        medium = work / "medium"
-        build(medium, "medium", 3)
+        medium = Path(argv[2]) if len(argv) > 2 else work / "medium"
+        if len(argv) <= 2:
+            build(medium, "medium", 3)
+        if len(argv) > 3:  # an index made before: no first scan
+            target = index_path(medium.resolve(), work / "data")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(argv[3], target)
         # the window at 20,000 documents (~4,400 groups) in a dark theme, English and Chinese (the light theme's
         # are tools/screenshot_headlines.py's)
         for name, language, dark in (("dark-en", "en", True), ("dark-zh_CN", "zh_CN", True)):

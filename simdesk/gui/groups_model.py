@@ -236,13 +236,13 @@ class Column:
 
 COLUMNS: tuple[Column, ...] = (
     Column("document", QT_TRANSLATE_NOOP("GroupsModel", "Document"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The file name, then its folder; a group row names its first document"), 310,
+           QT_TRANSLATE_NOOP("GroupsModel", "The file name, then its folder; a group row names its first document"), 280,
            lambda r: fill(QCoreApplication.translate("GroupsModel", "Group %1: %2"), str(r.group.id),
                           file_then_folder(r.group.members[0].path)),
            lambda r: file_then_folder(r.member.path), "path", lambda r: r.member.path),
     Column("similarity", QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
            QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
-                                      "checked character by character (the figure the comparison shows)"), 80,
+                                      "checked character by character (the figure the comparison shows)"), 104,
            lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
            _member_similarity_tip),
     Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
