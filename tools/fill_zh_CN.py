@@ -198,7 +198,6 @@ ZH = {
     "Space keeps the selected copies, Delete queues them for the trash": "空格保留选中的副本，Delete 把它们放入待删除队列",
     "Files that could not be read": "无法读取的文件",
     "Side-by-side comparison": "并排比较",
-    "Keep in every group shown (or selected)": "在显示（或选中）的每个组中保留",
     "Undo the last &marks": "撤销上次标记(&M)",
     "The last change of marks was undone": "已撤销上次对标记的更改",
     "No change of marks to undo": "没有可撤销的标记更改",
@@ -289,6 +288,7 @@ ZH = {
     'Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)': '保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）',
     'Stays: no copy kept holds its text': '保留：没有保留的副本包含它的文本',
     'What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why': '清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因',
+    'Keep one in %1': '在%1中各保留一份',
 }
 
 

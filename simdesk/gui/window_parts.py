@@ -237,6 +237,8 @@ class WindowParts(QMainWindow):
         self.menu_file.addAction(self.act_settings)
         self.menu_file.addAction(self.act_quit)
         self.menu_review = bar.addMenu("")
+        # the rules' submenu names the groups they will act on as the menu opens
+        self.menu_review.aboutToShow.connect(lambda: self.menu_keep_rules_all.setTitle(self.keep_everywhere_title()))
         self.menu_review.addAction(self.act_keep)
         self.menu_review.addAction(self.act_queue)
         self.menu_review.addAction(self.act_undo_marks)
@@ -327,7 +329,7 @@ class WindowParts(QMainWindow):
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_review.setTitle(self.tr("&Review"))
         self.menu_keep_rules.setTitle(self.tr("Keep in this group"))
-        self.menu_keep_rules_all.setTitle(self.tr("Keep in every group shown (or selected)"))
+        self.menu_keep_rules_all.setTitle(self.keep_everywhere_title())
         self.menu_document.setTitle(self.tr("&Document"))
         self.menu_view.setTitle(self.tr("&View"))
         self.menu_help.setTitle(self.tr("&Help"))
@@ -380,6 +382,11 @@ class WindowParts(QMainWindow):
         self.settings.set_view_state("review_splitter", self.review_page.saveState())
         self.settings.set_view_state("diff_panes", self.diff_view.panes.saveState())
 
+    def keep_everywhere_title(self) -> str:
+        """The title of the menu of rules over many groups: which groups they will act on (rule_scope), made
+        again each time the menu opens."""
+        return fill(self.tr("Keep one in %1"), self.scope_phrase(self.rule_scope()))
+
     def context_menu(self) -> QMenu:
         """The lists' context menu, built anew for each use from the actions the window owns (its texts are
         the current language's): the Review and Document menus' actions on the selection. Its submenus are
@@ -390,7 +397,7 @@ class WindowParts(QMainWindow):
         menu.addAction(self.act_queue)
         menu.addAction(self.act_undo_marks)
         for title, actions in ((self.menu_keep_rules.title(), list(self.act_keep_rules.values())),
-                               (self.menu_keep_rules_all.title(),
+                               (self.keep_everywhere_title(),
                                 [*self.act_keep_rules_all.values(), None, self.act_keep_chain])):
             sub = menu.addMenu(title)
             for a in actions:

@@ -94,6 +94,7 @@ def test_a_click_looks_a_multi_selection_chooses_and_esc_clears(qtbot, window, t
     assert window.rule_scope().groups == tuple(sorted(
         window.groups_model.group(group_index_containing(window, p)).id for p in ("snow.txt", "songs/a.txt")))
     assert window.rule_scope_text() == "Applies to the 2 selected groups"
+    assert "Keep one in the 2 selected groups" in [a.text() for a in window.context_menu().actions()]  # it says so
     qtbot.waitUntil(lambda: window.scans.current is None, timeout=10_000)  # else Esc cancels the scan
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Escape)
@@ -164,7 +165,7 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
         menu = window.show_context_menu(window.groups_view, QPoint(10, 10))
         qtbot.waitUntil(menu.isVisible, timeout=5000)
         english.update(menu_texts(menu))
-        assert "Keep the &oldest" in english and "Keep in every group shown (or selected)" in english
+        assert "Keep the &oldest" in english and "Keep one in all 2 groups" in english
         menu.close()
         qtbot.wait(1)  # deleted once closed
     for menu in window.menuBar().findChildren(type(menu)):

@@ -976,332 +976,332 @@
 <context>
     <name>WindowParts</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="275" />
+        <location filename="../../gui/window_parts.py" line="277" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="276" />
+        <location filename="../../gui/window_parts.py" line="278" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="277" />
+        <location filename="../../gui/window_parts.py" line="279" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="279" />
+        <location filename="../../gui/window_parts.py" line="281" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="281" />
+        <location filename="../../gui/window_parts.py" line="283" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="282" />
+        <location filename="../../gui/window_parts.py" line="284" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="283" />
+        <location filename="../../gui/window_parts.py" line="285" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="284" />
+        <location filename="../../gui/window_parts.py" line="286" />
         <source>Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>All groups</source>
         <translation>全部组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>Undecided groups</source>
         <translation>未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="285" />
+        <location filename="../../gui/window_parts.py" line="287" />
         <source>Decided groups</source>
         <translation>已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="287" />
+        <location filename="../../gui/window_parts.py" line="289" />
         <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
         <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="289" />
+        <location filename="../../gui/window_parts.py" line="291" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="290" />
+        <location filename="../../gui/window_parts.py" line="292" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="291" />
+        <location filename="../../gui/window_parts.py" line="293" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="293" />
+        <location filename="../../gui/window_parts.py" line="295" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="293" />
+        <location filename="../../gui/window_parts.py" line="295" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="296" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="294" />
+        <location filename="../../gui/window_parts.py" line="296" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="295" />
+        <location filename="../../gui/window_parts.py" line="297" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="296" />
+        <location filename="../../gui/window_parts.py" line="298" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="297" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="297" />
+        <location filename="../../gui/window_parts.py" line="299" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="298" />
+        <location filename="../../gui/window_parts.py" line="300" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="299" />
-        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_parts.py" line="301" />
+        <location filename="../../gui/window_parts.py" line="305" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="300" />
-        <location filename="../../gui/window_parts.py" line="304" />
+        <location filename="../../gui/window_parts.py" line="302" />
+        <location filename="../../gui/window_parts.py" line="306" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="301" />
-        <location filename="../../gui/window_parts.py" line="305" />
+        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_parts.py" line="307" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="302" />
-        <location filename="../../gui/window_parts.py" line="306" />
+        <location filename="../../gui/window_parts.py" line="304" />
+        <location filename="../../gui/window_parts.py" line="308" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="307" />
+        <location filename="../../gui/window_parts.py" line="309" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
         <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="308" />
+        <location filename="../../gui/window_parts.py" line="310" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="309" />
+        <location filename="../../gui/window_parts.py" line="311" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="310" />
+        <location filename="../../gui/window_parts.py" line="312" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="311" />
+        <location filename="../../gui/window_parts.py" line="313" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="312" />
+        <location filename="../../gui/window_parts.py" line="314" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="313" />
+        <location filename="../../gui/window_parts.py" line="315" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="314" />
+        <location filename="../../gui/window_parts.py" line="316" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="315" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="315" />
+        <location filename="../../gui/window_parts.py" line="317" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="316" />
+        <location filename="../../gui/window_parts.py" line="318" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="316" />
+        <location filename="../../gui/window_parts.py" line="318" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="317" />
+        <location filename="../../gui/window_parts.py" line="319" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="317" />
+        <location filename="../../gui/window_parts.py" line="319" />
         <source>&amp;Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="318" />
+        <location filename="../../gui/window_parts.py" line="320" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="322" />
+        <location filename="../../gui/window_parts.py" line="324" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="324" />
+        <location filename="../../gui/window_parts.py" line="326" />
         <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
         <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="326" />
+        <location filename="../../gui/window_parts.py" line="328" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="327" />
+        <location filename="../../gui/window_parts.py" line="329" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="328" />
+        <location filename="../../gui/window_parts.py" line="330" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="329" />
+        <location filename="../../gui/window_parts.py" line="331" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="330" />
-        <source>Keep in every group shown (or selected)</source>
-        <translation>在显示（或选中）的每个组中保留</translation>
+        <location filename="../../gui/window_parts.py" line="388" />
+        <source>Keep one in %1</source>
+        <translation>在%1中各保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="331" />
+        <location filename="../../gui/window_parts.py" line="333" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="332" />
+        <location filename="../../gui/window_parts.py" line="334" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="333" />
+        <location filename="../../gui/window_parts.py" line="335" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="342" />
+        <location filename="../../gui/window_parts.py" line="344" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="344" />
+        <location filename="../../gui/window_parts.py" line="346" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="345" />
+        <location filename="../../gui/window_parts.py" line="347" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="346" />
         <location filename="../../gui/window_parts.py" line="348" />
+        <location filename="../../gui/window_parts.py" line="350" />
         <source>Decided or undecided groups</source>
         <translation>已决定或未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="347" />
+        <location filename="../../gui/window_parts.py" line="349" />
         <source>S&amp;how:</source>
         <translation>显示(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="349" />
+        <location filename="../../gui/window_parts.py" line="351" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="351" />
+        <location filename="../../gui/window_parts.py" line="353" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="352" />
+        <location filename="../../gui/window_parts.py" line="354" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="354" />
+        <location filename="../../gui/window_parts.py" line="356" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="355" />
+        <location filename="../../gui/window_parts.py" line="357" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="356" />
+        <location filename="../../gui/window_parts.py" line="358" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
