@@ -168,8 +168,8 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
         assert "Keep the &oldest" in english and "Keep one in all 2 groups" in english
         menu.close()
         qtbot.wait(1)  # deleted once closed
-    for menu in window.menuBar().findChildren(type(menu)):
-        english.update(menu_texts(menu))
+    for bar_menu in window.menuBar().findChildren(type(menu)):
+        english.update(menu_texts(bar_menu))
     message, histogram = window.statusBar().currentMessage(), window.threshold_bar.histogram.toolTip()
     assert message.startswith("Scanned") and histogram.startswith("0 bits:")
     try:
@@ -324,7 +324,6 @@ def test_an_empty_keep_box_is_seen_in_a_dark_theme(qtbot, window, tmp_path):
     from PySide6.QtWidgets import QApplication
 
     from simdesk.gui.diff_view import contrast
-
     from tools.screenshots import dark_palette as full_dark_palette
 
     app = QApplication.instance()
