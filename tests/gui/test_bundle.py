@@ -60,7 +60,10 @@ def test_a_bundle_behaves_in_the_window_as_a_scanned_folder(qtbot, window, corpu
     qtbot.waitUntil(saved, timeout=5000)
     import_into_index(str(tmp_path / "b"), str(db), str(tmp_path / "decisions.parquet"))
     rows = pq.read_table(tmp_path / "decisions.parquet").to_pylist()
-    assert [(r["path"], r["decision"], r["uri"]) for r in rows] == [(a, "keep", str(corpus.resolve() / a))]
+    assert all(r["uri"] == str(corpus.resolve() / r["path"]) for r in rows)
+    # the keep mark, and the copies the clean-up plan removes for it: the rest of a's plain group
+    (group,) = [g for g in shown_groups(window) if a in g]
+    assert {(r["path"], r["decision"]) for r in rows} == {(a, "keep")} | {(p, "trash") for p in group - {a}}
 
 
 def test_a_bundle_of_an_object_store_shows_texts_fetched_by_uri(qtbot, window, corpus, tmp_path, data_dir):

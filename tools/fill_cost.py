@@ -4,7 +4,7 @@ whole normalised text left out of their profiles (no template_fill check beyond 
 rounds; CPU time (which other work on a shared machine disturbs less than wall time), the median of the rounds.
 
     python -m simdesk scan FOLDER --db DB      # first: an analysed index
-    python -m bench.fill_cost FOLDER DB [--rounds 3]
+    python tools/fill_cost.py FOLDER DB [--rounds 3]
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def timed(pairs: list[tuple[Profile, Profile]]) -> tuple[float, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.fill_cost", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python tools/fill_cost.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("db", type=Path)
