@@ -272,6 +272,7 @@ ZH = {
     'All of the right text is in the left one; it is %1 of its length': '右侧文本全部包含在左侧文本中，长度为左侧的 %1',
     'All of the left text is in the right one; it is %1 of its length': '左侧文本全部包含在右侧文本中，长度为右侧的 %1',
     'inside · %1': '被包含 · %1',
+    '%1 inside': '%1 个被包含',
     "All of this document is in %1; it is %2 of that document's length": '本文档全部包含在 %1 中，长度为该文档的 %2',
     "Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one": '逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中',
     'goes: %1 in kept': '移除：%1 在保留的副本中',

@@ -125,10 +125,17 @@ def _date_tip(r: Row) -> str | None:
 
 
 def _group_similarity(g: Group) -> str:
-    scores = [s for m in g.members[1:] if (s := m.score) is not None]
-    if scores:  # verified on the texts: the least similar member
-        least = min(scores)
-        return percent(least) if least >= 1.0 else "≥ " + percent(least)
+    """The least similarity of a member to the first document, over the members that are not held whole
+    inside it (those are counted: "4 inside"), as the members list shows them."""
+    inside = sum(1 for m in g.members[1:] if contained(m.held, m.holds))
+    scores = [s for m in g.members[1:] if (s := m.score) is not None and not contained(m.held, m.holds)]
+    if scores or inside:  # verified on the texts: the least similar member
+        least = min(scores, default=1.0)
+        text = percent(least) if least >= 1.0 else "≥ " + percent(least)
+        if not inside:
+            return text
+        count = fill(QCoreApplication.translate("GroupsModel", "%1 inside"), f"{inside:,}")
+        return f"{text} · {count}" if scores else count
     return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
 
 

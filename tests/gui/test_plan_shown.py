@@ -45,6 +45,8 @@ def test_a_quote_is_shown_inside_the_article_not_as_a_similarity(qtbot, verified
     cell = member_index(window, "quote.txt").siblingAtColumn(COL_SIMILARITY)
     assert cell.data().startswith("inside") and "100" not in cell.data()
     assert "All of this document is in article.txt" in cell.data(3)
+    model = window.groups_model
+    assert model.index(model.row_of_path("quote.txt"), COL_SIMILARITY).data() == "1 inside"  # the group row
     show_pair(qtbot, window, "article.txt", "quote.txt")
     header = window.diff_view.summary.text()
     assert "Similarity" not in header and "All of the right text is in the left one" in header, header

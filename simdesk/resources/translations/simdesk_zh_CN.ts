@@ -132,82 +132,82 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="239" />
+        <location filename="../../gui/groups_model.py" line="246" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="265" />
+        <location filename="../../gui/groups_model.py" line="272" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="268" />
+        <location filename="../../gui/groups_model.py" line="275" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="244" />
+        <location filename="../../gui/groups_model.py" line="251" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="270" />
+        <location filename="../../gui/groups_model.py" line="277" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="271" />
+        <location filename="../../gui/groups_model.py" line="278" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="276" />
+        <location filename="../../gui/groups_model.py" line="283" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="279" />
+        <location filename="../../gui/groups_model.py" line="286" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="238" />
+        <location filename="../../gui/groups_model.py" line="245" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="264" />
+        <location filename="../../gui/groups_model.py" line="271" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="267" />
+        <location filename="../../gui/groups_model.py" line="274" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="243" />
+        <location filename="../../gui/groups_model.py" line="250" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="275" />
+        <location filename="../../gui/groups_model.py" line="282" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="278" />
+        <location filename="../../gui/groups_model.py" line="285" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="248" />
+        <location filename="../../gui/groups_model.py" line="255" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="240" />
+        <location filename="../../gui/groups_model.py" line="247" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
@@ -222,157 +222,162 @@
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="138" />
+        <location filename="../../gui/groups_model.py" line="137" />
+        <source>%1 inside</source>
+        <translation>%1 个被包含</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="145" />
         <source>inside · %1</source>
         <translation>被包含 · %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="150" />
+        <location filename="../../gui/groups_model.py" line="157" />
         <source>All of this document is in %1; it is %2 of that document's length</source>
         <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="153" />
+        <location filename="../../gui/groups_model.py" line="160" />
         <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
         <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="163" />
+        <location filename="../../gui/groups_model.py" line="170" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="165" />
+        <location filename="../../gui/groups_model.py" line="172" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="166" />
+        <location filename="../../gui/groups_model.py" line="173" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="175" />
+        <location filename="../../gui/groups_model.py" line="182" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="177" />
+        <location filename="../../gui/groups_model.py" line="184" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="179" />
+        <location filename="../../gui/groups_model.py" line="186" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="182" />
+        <location filename="../../gui/groups_model.py" line="189" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="183" />
+        <location filename="../../gui/groups_model.py" line="190" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="185" />
+        <location filename="../../gui/groups_model.py" line="192" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="187" />
+        <location filename="../../gui/groups_model.py" line="194" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="188" />
+        <location filename="../../gui/groups_model.py" line="195" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="189" />
+        <location filename="../../gui/groups_model.py" line="196" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="200" />
+        <location filename="../../gui/groups_model.py" line="207" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="202" />
+        <location filename="../../gui/groups_model.py" line="209" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="204" />
+        <location filename="../../gui/groups_model.py" line="211" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="207" />
+        <location filename="../../gui/groups_model.py" line="214" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="210" />
+        <location filename="../../gui/groups_model.py" line="217" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="214" />
+        <location filename="../../gui/groups_model.py" line="221" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="217" />
+        <location filename="../../gui/groups_model.py" line="224" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="249" />
+        <location filename="../../gui/groups_model.py" line="256" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="252" />
+        <location filename="../../gui/groups_model.py" line="259" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="253" />
+        <location filename="../../gui/groups_model.py" line="260" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="256" />
+        <location filename="../../gui/groups_model.py" line="263" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="257" />
+        <location filename="../../gui/groups_model.py" line="264" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="260" />
+        <location filename="../../gui/groups_model.py" line="267" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="261" />
+        <location filename="../../gui/groups_model.py" line="268" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="157" />
+        <location filename="../../gui/groups_model.py" line="164" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="147" />
+        <location filename="../../gui/groups_model.py" line="154" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
