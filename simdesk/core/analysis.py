@@ -44,9 +44,10 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.copies import Copies, identical_copies, with_copies
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
-from simdesk.core.groups import Grouper, exact_copies
+from simdesk.core.groups import Grouper
 from simdesk.core.index import Index, Snapshot
 from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.pairs import pairs_within
@@ -83,6 +84,17 @@ BAND_MIN_SCORE = 0.85
 # candidates and 214 of them grouped (212 within 24 bits); the others scored below 0.7 or, beyond the
 # radius, below BAND_MIN_SCORE. Pairs sharing two bands or more (14,125; 9,184 grouped) are all kept.
 SINGLE_BAND_RADIUS = 24
+# A fingerprint held by more texts than this (after identical copies are one class) is a crowd: one-liners of
+# one template filled with other numbers (the features leave numbers out), a page saved again and again with
+# another date or counter. Its texts would make every pair a candidate (6,000 such one-liners: 18 M pairs,
+# over 10 minutes and 2.5 GB); instead one of them stands in for all in the search, and each is compared with
+# the crowd's first text (its pivot: a crowd of copies groups whole around it) and with the CROWD_WINDOW texts
+# next to it in order of length, then path; a text the search finds near the crowd with the pivot and the
+# CROWD_WINDOW crowd texts nearest its length (see crowd_pairs). What this can miss: two texts of a crowd that
+# are copies of each other but not of the pivot, and further apart in that order (MinHash bands still propose
+# them when they share a band key fewer than minhash.MAX_BUCKET texts hold: a copy keeps its numbers).
+CROWD_LIMIT = 16
+CROWD_WINDOW = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +350,125 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
     return _normalised(i, j, d, chars, verify)
 
 
+def crowd_stand_ins(fps: np.ndarray, rows: np.ndarray, limit: int = CROWD_LIMIT) -> np.ndarray:
+    """For every snapshot row, the row that stands for it in the candidate search when it is in a crowd (one
+    of more than `limit` of `rows` with one fingerprint: the first of them in path order), else -1."""
+    out = np.full(len(fps), -1, dtype=np.int64)
+    if not len(rows):
+        return out
+    values = fps[rows]
+    order = rows[np.lexsort((rows, values))]
+    starts = np.flatnonzero(np.r_[True, fps[order][1:] != fps[order][:-1]])
+    counts = np.diff(np.r_[starts, len(order)])
+    crowded = counts > limit
+    for start, count in zip(starts[crowded].tolist(), counts[crowded].tolist()):
+        out[order[start:start + count]] = order[start]
+    return out
+
+
+def crowd_pairs(i: np.ndarray, j: np.ndarray, stand_in: np.ndarray, chars: np.ndarray,
+                window: int = CROWD_WINDOW) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pairs of rows (i < j) from the pairs the search found among stand-ins (`i`, `j`; a crowd
+    is searched through its stand-in, crowd_stand_ins), each crowd's texts ordered by length, then path:
+    - in a crowd, each text with its pivot (the stand-in) and with the `window` texts after it;
+    - a pair of a stand-in and another row x: x with the pivot and with the `window` crowd texts nearest to its
+      length; when x stands in for a crowd too, each of its texts likewise (and the other way round).
+    Every other pair stays. Each text so gets at most ~3 `window` pairs and the pivots one per crowd text:
+    linear in the crowd's size."""
+    members = np.flatnonzero(stand_in >= 0)
+    if not len(members):
+        return i, j
+    order = members[np.lexsort((members, chars[members], stand_in[members]))]  # by crowd, length, path
+    crowd = stand_in[order]
+    bounds = np.flatnonzero(np.r_[True, crowd[1:] != crowd[:-1], True])
+    pivots = crowd[bounds[:-1]]
+    rank = np.full(len(stand_in), -1, dtype=np.int64)  # stand-in row -> its crowd's number
+    rank[pivots] = np.arange(len(pivots))
+    lo, hi = bounds[:-1], bounds[1:]
+    longest = np.int64(chars.max()) + 1
+    keys = rank[crowd] * longest + chars[order]  # sorted: where a length falls in a crowd's order
+    out_i, out_j = [crowd], [order]  # within a crowd: the pivot with each...
+    for step in range(1, window + 1):  # ... and each with the next `window`
+        same = crowd[:-step] == crowd[step:]
+        out_i.append(order[:-step][same])
+        out_j.append(order[step:][same])
+    touched = (rank[i] >= 0) | (rank[j] >= 0)
+    out_i.append(i[~touched])
+    out_j.append(j[~touched])
+    for near, pivot in ((i[touched], j[touched]), (j[touched], i[touched])):
+        toward = rank[pivot] >= 0
+        near, pivot = near[toward], pivot[toward]
+        # the texts standing behind `near`: its crowd's when it stands in for one, else itself
+        own = rank[near]
+        sizes = np.where(own >= 0, (hi - lo)[own], 1)
+        k = np.repeat(np.arange(len(near)), sizes)
+        offsets = np.arange(len(k)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        texts = np.where(own[k] >= 0, order[np.minimum(lo[own[k]] + offsets, len(order) - 1)], near[k])
+        target = rank[pivot[k]]
+        out_i.append(texts)
+        out_j.append(pivot[k])
+        # the crowd's texts nearest in length: a window around where this text's length falls in its order
+        at = np.searchsorted(keys, target * longest + chars[texts])
+        begin = np.clip(at - window // 2, lo[target], np.maximum(hi[target] - window, lo[target]))
+        for step in range(window):
+            pos = begin + step
+            ok = pos < hi[target]
+            out_i.append(texts[ok])
+            out_j.append(order[pos[ok]])
+    a, b = np.concatenate(out_i), np.concatenate(out_j)
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    n = np.int64(max(len(stand_in), 1))
+    codes = np.unique((a * n + b)[a != b])
+    return codes // n, codes % n
+
+
+def candidates(fps: np.ndarray, snap: Snapshot, copies: Copies, dirty: np.ndarray, keys: np.ndarray,
+               empty: np.ndarray, kept_scores: Callable[[], dict[tuple[int, int], float]],
+               verify: VerifySettings) -> tuple[np.ndarray, ...]:
+    """The candidate pairs (i, j, distance, scaled distance) among the representatives of identical copies
+    (`copies`; the other copies get their pairs in with_copies): SimHash pairs within the radius (texts
+    without features, fingerprint 0, never: every one would pair with every other), crowds searched through
+    a stand-in each and bounded (crowd_pairs), and MinHash band pairs (with_band_pairs). `fps`: the clean
+    fingerprints; `dirty`: the representatives whose pairs must be searched again (incremental when few and
+    no crowd); `kept_scores()`: the index's kept scores, read only for an incremental search."""
+    chars = snap.chars
+    reps = copies.representatives
+    searchable = reps[snap.fingerprints[reps] != 0]
+    stand_in = crowd_stand_ins(fps, searchable)
+    rows = searchable[(stand_in[searchable] < 0) | (stand_in[searchable] == searchable)]
+    if not (stand_in >= 0).any() and dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET:
+        found = changed_candidates(fps[rows], chars[rows], snap.ids[rows], dirty[rows], kept_scores(), verify)
+        band_dirty: np.ndarray | None = dirty
+    else:  # a crowd's pairs are made again from its stand-in's: the kept ones do not list them all
+        found = candidate_pairs(fps[rows], chars[rows], verify)
+        band_dirty = None
+    i, j = crowd_pairs(rows[found[0]], rows[found[1]], stand_in, chars)
+    d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+    # a crowd text longer than its stand-in has a narrower radius (a kept pair the bands found lies beyond it)
+    within = (d <= pair_radius(np.minimum(chars[i], chars[j]), verify)) | ((stand_in[i] < 0) & (stand_in[j] < 0))
+    found = _normalised(i[within], j[within], d[within], chars, verify)
+    copy = np.ones(len(fps), dtype=bool)
+    copy[reps] = False
+    return with_band_pairs(found, fps, chars, keys, empty | copy, band_dirty, verify)
+
+
+def _copied(values: np.ndarray, source: np.ndarray, identical: float) -> np.ndarray:
+    """Per-pair `values` of representatives given to the pairs with_copies made (`identical` for a copy and its
+    representative)."""
+    out = np.full(len(source), identical, dtype=values.dtype)
+    has = source >= 0
+    out[has] = values[source[has]]
+    return out
+
+
+def _copied_shares(held: np.ndarray, source: np.ndarray, swapped: np.ndarray) -> np.ndarray:
+    """The shares (of i in j, of j in i; verify_pairs' `held`) of representatives given to the pairs with_copies
+    made, in their rows' order; a copy and its representative hold each other whole."""
+    out = _copied(held, source, 1.0)
+    out[swapped] = out[swapped][:, ::-1]
+    return out
+
+
 def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
                  boilerplate: frozenset[int], jobs: int = 0,
                  cancel: CancelToken | None = None,
@@ -501,7 +632,8 @@ def _collection_boilerplate(lines: LineHashes, documents: int) -> frozenset[int]
 def verify_rules(verify: VerifySettings) -> str:
     """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
     return f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
-           f"{verify.short_radius} {verify.short_chars} {BAND_RULES} {SINGLE_BAND_RADIUS}"
+           f"{verify.short_radius} {verify.short_chars} {BAND_RULES} {SINGLE_BAND_RADIUS} " \
+           f"copies crowds {CROWD_LIMIT} {CROWD_WINDOW}"
 
 
 def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.ndarray, keys: np.ndarray,
@@ -537,7 +669,8 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
                  boilerplate: frozenset[int] | None = None) -> Grouper:
     """The verified groups an index holds without analysing anything: the pairs scored by earlier analyses
     (kept in the index) and the identical copies (scored 1.0, as verification scores them), at the
-    distances of the fingerprints their pairs were searched with. What a cancelled scan shows: whole-array
+    distances of the fingerprints their pairs were searched with, each class of identical copies given its
+    representative's pairs (copies.with_copies). What a cancelled scan shows: whole-array
     work and three reads of the index (0.3 s at 20,000 documents), where an analysis takes a minute. An
     analysis passes the snapshot and the boilerplate it read (`snap`, `boilerplate`: else read here)."""
     snap = index.snapshot() if snap is None else snap
@@ -558,16 +691,17 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
         rows.append((by_id[at] if len(sorted_ids) else at, sorted_ids[at] == ids if len(sorted_ids) else at < 0))
     (i, found_i), (j, found_j) = rows
     both = found_i & found_j
-    ei, ej, _ = exact_copies(snap)
-    i, j = np.r_[i[both], ei].astype(np.int64), np.r_[j[both], ej].astype(np.int64)
-    s = np.r_[s[both], np.ones(len(ei))]
-    h = np.r_[h[both], np.ones((len(ei), 2))]
+    copies = identical_copies(snap.hashes, known)  # the representatives analyse chose
+    fps = fps[copies.rep]  # a copy's fingerprint is its representative's (a copy not searched has its plain one)
+    i, j, s, h = copies.rep[i[both]], copies.rep[j[both]], s[both], h[both]
     swap = i > j  # the shares follow the pair's rows: (share of i in j, share of j in i)
     h[swap] = h[swap][:, ::-1]
     i, j = np.minimum(i, j), np.maximum(i, j)
     n = max(len(snap), 1)
-    _, first = np.unique(i * n + j, return_index=True)  # a pair both scored and identical: once
-    i, j, s, h = i[first], j[first], s[first], h[first]
+    _, first = np.unique(i * n + j, return_index=True)  # a pair kept twice (an index of before the classes): once
+    first = first[i[first] != j[first]]
+    i, j, source, swapped = with_copies(copies, i[first], j[first])
+    s, h = _copied(s[first], source, 1.0), _copied_shares(h[first], source, swapped)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
@@ -608,15 +742,13 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()
-    dirty = ~known | (paired != fps)
+    searched = known & (paired == fps)
+    copies = identical_copies(snap.hashes, searched)  # a class searched before keeps its representative
+    dirty = np.zeros(len(fps), dtype=bool)
+    dirty[copies.representatives] = ~searched[copies.representatives]
     keys, empty = index.band_keys(DESKTOP.bands)
-    if dirty.sum() * len(fps) <= INCREMENTAL_BUDGET:
-        found = changed_candidates(fps, snap.chars, snap.ids, dirty, index.scores(), verify)
-        i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, dirty, verify)
-    else:
-        found = candidate_pairs(fps, snap.chars, verify)
-        i, j, d, scaled = with_band_pairs(found, fps, snap.chars, keys, empty, None, verify)
-    del keys, empty, found, paired  # ~100 MB at a million documents, not held while verifying
+    i, j, d, scaled = candidates(fps, snap, copies, dirty, keys, empty, index.scores, verify)
+    del keys, empty, paired  # ~100 MB at a million documents, not held while verifying
     if cancel.cancelled:
         return kept_grouper(index, verify, snap, boilerplate)
     radius = pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
@@ -632,6 +764,8 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     report("done", len(i), len(i))
     # a pair only the bands propose needs BAND_MIN_SCORE, or the large copy groups' score (verify_pairs)
     keep = ~beyond | (scores >= BAND_MIN_SCORE) | (plain_near & ~np.isnan(scores))
-    i, j, scaled, scores, held = i[keep], j[keep], scaled[keep], scores[keep], held[keep]
+    i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
+    scaled, scores = _copied(scaled[keep], source, 0), _copied(scores[keep], source, 1.0)
+    held = _copied_shares(held[keep], source, swapped)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate, held=held)

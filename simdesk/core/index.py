@@ -130,10 +130,11 @@ def _segment_ids(docs: str) -> np.ndarray:
 
 
 def _segments_added(row: str) -> str:
-    """The SQL statement that adds the entries of trigger row `row` ('new') to the segment table."""
+    """The SQL statement that adds the entries of trigger row `row` ('new') to the segment table, unless its
+    fingerprint is 0 (a text without features: see FEATURELESS_SQL)."""
     fp, doc_id = f"{row}.fingerprint", f"{row}.id"
     values = ", ".join(f"({_segment_key(k, fp)}, {_segment_entry(k, doc_id, fp)})" for k in range(4))
-    return (f"INSERT INTO segments(key, docs) VALUES {values} "
+    return (f"INSERT INTO segments(key, docs) SELECT column1, column2 FROM (VALUES {values}) WHERE {fp} != 0 "
             "ON CONFLICT(key) DO UPDATE SET docs = docs || excluded.docs;")
 
 
@@ -173,12 +174,17 @@ SEGMENT_SQL = (
 # Every document's entries at once (a migration; the triggers keep them from then on).
 SEGMENTS_FROM_DOCUMENTS = "INSERT INTO segments(key, docs) " + " UNION ALL ".join(
     f"SELECT {_segment_key(k, 'fingerprint')} AS key, group_concat({_segment_entry(k, 'id', 'fingerprint')}, '') "
-    f"FROM documents GROUP BY key" for k in range(4))
+    f"FROM documents WHERE fingerprint != 0 GROUP BY key" for k in range(4))
+# Texts without features (whitespace alone) have fingerprint 0, all of them: in the segment table they would
+# share four rows that every insert rewrites whole (20,000 such files: quadratic). They are found by a partial
+# index that holds them alone (no byte for any other document) and a B-tree insert each.
+FEATURELESS_SQL = "CREATE INDEX IF NOT EXISTS documents_featureless ON documents(id) WHERE fingerprint = 0"
 
 
 # Hand-written DDL where sqlite-utils has no word for it:
 RAW_DDL = (
     *SEGMENT_SQL,
+    FEATURELESS_SQL,
     # a pair's score keyed by the pair alone (WITHOUT ROWID): one b-tree instead of a table and its key index
     # and the shares of each text the other holds (verify.Relation: a_in_b, the share of a's text found in b's)
     """CREATE TABLE IF NOT EXISTS scores (
@@ -398,6 +404,8 @@ class Index:
                              defaults=spec.get("defaults"), foreign_keys=spec.get("foreign_keys"))
         self.db.table("documents").create_index(["path"], index_name="documents_path", unique=True,
                                                 if_not_exists=True)
+        for name in self._stale_triggers():  # an older rule: made again below
+            self.conn.execute(f'DROP TRIGGER "{name}"')
         for statement in RAW_DDL:
             self.conn.execute(statement)
         for column in SCORE_SHARES:  # an index of schema 10 scored pairs before the shares were kept
@@ -406,6 +414,17 @@ class Index:
 
     def _score_columns(self) -> set[str]:
         return {row[1] for row in self.conn.execute("PRAGMA table_info(scores)")}
+
+    def _stale_triggers(self) -> list[str]:
+        """The triggers of this layout whose stored statement differs from the one this version writes (the
+        segment triggers of before texts without features were left out of the segment table)."""
+        wanted = {}
+        for statement in RAW_DDL:
+            words = statement.split()
+            if words[:5] == ["CREATE", "TRIGGER", "IF", "NOT", "EXISTS"]:
+                wanted[words[5]] = " ".join(words[:2] + words[5:])
+        stored = self.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        return [name for name, sql in stored if name in wanted and " ".join(sql.split()) != wanted[name]]
 
     def _upgrade(self, kind: str) -> None:
         version = self._stored_version(kind)
@@ -418,7 +437,7 @@ class Index:
                 self.set_meta("schema_version", str(SCHEMA_VERSION))
             self.conn.execute("VACUUM")  # give back the pages of what the migration dropped
         if version == str(SCHEMA_VERSION):
-            if self._missing_tables_or_columns():
+            if self._missing_tables_or_columns() or self._stale_triggers():
                 with self.transaction():
                     self._ensure_tables()  # an additive change: nothing dropped, nothing to say
             return
@@ -640,7 +659,8 @@ class Index:
 
         Exact for any radius 0..16: each of the 4 blocks is probed for the values within radius // 4 bits of
         the query's block (pigeonhole: a document within `radius` is that close in at least one block): the
-        segment rows of those values, each entry kept when its low bits are among theirs.
+        segment rows of those values, each entry kept when its low bits are among theirs; the texts without
+        features (fingerprint 0) from their own index when 0 is within `radius`.
         """
         if not 0 <= radius <= NEAR_MAX_RADIUS:
             raise ValueError(f"radius must be between 0 and {NEAR_MAX_RADIUS}, not {radius}")
@@ -658,6 +678,9 @@ class Index:
             key = np.repeat([k for k, _ in rows], [len(docs) // 2 for _, docs in rows])
             low = (1 << SEGMENT_LOW_BITS) - 1
             found.append(x[np.isin((key << SEGMENT_LOW_BITS) | (x & low), wanted)] >> SEGMENT_LOW_BITS)
+        if int(fingerprint).bit_count() <= radius:  # texts without features: not in the segment table
+            found.append(np.array([r[0] for r in self.conn.execute(
+                "SELECT id FROM documents INDEXED BY documents_featureless WHERE fingerprint = 0")], dtype=np.int64))
         seen: dict[str, tuple[Document, int]] = {}
         ids = np.unique(np.concatenate(found)).tolist() if found else []
         for start in range(0, len(ids), 900):

@@ -121,6 +121,15 @@ class Group:
     def total_size(self) -> int:
         return sum(m.size for m in self.members)
 
+    @property
+    def copies(self) -> tuple[tuple[Member, ...], ...]:
+        """The members as classes of identical copies (one content hash each; a class of one is a member with no
+        copy in the group), in the order of their first member: what "N identical copies" stands for."""
+        classes: dict[str, list[Member]] = {}
+        for m in self.members:
+            classes.setdefault(m.content_hash, []).append(m)
+        return tuple(tuple(c) for c in classes.values())
+
 
 @dataclass(frozen=True, slots=True)
 class Relation:
