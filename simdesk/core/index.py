@@ -66,13 +66,17 @@ TABLES: dict[str, dict] = {
         # encoding: NULL for COMMON_ENCODING
         columns={"id": int, "path": str, "size": int, "mtime_ns": int, "content_hash": bytes, "encoding": str,
                  "chars": int, "fingerprint": int,
+                 # 1: found through the partial index UNSEGMENTED_SQL, not the segment table (an identical copy of
+                 # a document indexed before it; 1 B a document)
+                 "unsegmented": int,
                  # the boilerplate-free fingerprint (NULL: the plain one), whether it was computed without the
                  # document's lines in `clean_boilerplate` (a flag: 0 bytes, where a key of those lines took 8),
                  # and whether its candidate pairs were searched with it (a flag: the trigger below resets both
                  # whenever either fingerprint changes)
                  "clean_fp": int, "clean": int, "paired": int},
-        pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "chars", "fingerprint", "clean", "paired"},
-        defaults={"clean": 0, "paired": 0}),
+        pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "chars", "fingerprint", "clean", "paired",
+                           "unsegmented"},
+        defaults={"clean": 0, "paired": 0, "unsegmented": 0}),
     # only for documents with candidate boilerplate lines or notices: their sorted uint32 line hashes
     # (boilerplate.py; long lines, tagged by the low bit, add 0.4 B a document on the medium collection).
     # Their SimHash votes are not stored (132 B a document, more than the segment index): a scan keeps them
@@ -99,6 +103,15 @@ TABLES: dict[str, dict] = {
                      not_null={"content_hash"},
                      foreign_keys=[_cascade("reviewed", "keep_id"), _cascade("reviewed", "member_id")]),
 }
+
+
+# Documents that many others may share a fingerprint with are not in the segment table: each insert of one
+# rewrote rows holding all the others (20,000 copies of 3 pages: 15 s of the scan's 65, quadratic). They are
+# the texts without features (whitespace alone: fingerprint 0, all of them) and the identical copies of a
+# document indexed before them (Index.upsert_documents); a partial index holds them alone (no byte for any
+# other document, a B-tree insert each) and near() compares them one by one.
+UNSEGMENTED = "fingerprint = 0 OR unsegmented"
+UNSEGMENTED_SQL = f"CREATE INDEX IF NOT EXISTS documents_unsegmented ON documents(fingerprint) WHERE {UNSEGMENTED}"
 
 
 def _segment_key(k: int, fingerprint: str) -> str:
@@ -130,11 +143,12 @@ def _segment_ids(docs: str) -> np.ndarray:
 
 
 def _segments_added(row: str) -> str:
-    """The SQL statement that adds the entries of trigger row `row` ('new') to the segment table, unless its
-    fingerprint is 0 (a text without features: see FEATURELESS_SQL)."""
+    """The SQL statement that adds the entries of trigger row `row` ('new') to the segment table, unless the
+    partial index UNSEGMENTED_SQL holds the document."""
     fp, doc_id = f"{row}.fingerprint", f"{row}.id"
     values = ", ".join(f"({_segment_key(k, fp)}, {_segment_entry(k, doc_id, fp)})" for k in range(4))
-    return (f"INSERT INTO segments(key, docs) SELECT column1, column2 FROM (VALUES {values}) WHERE {fp} != 0 "
+    return (f"INSERT INTO segments(key, docs) SELECT column1, column2 FROM (VALUES {values}) "
+            f"WHERE NOT ({fp} = 0 OR {row}.unsegmented) "  # UNSEGMENTED
             "ON CONFLICT(key) DO UPDATE SET docs = docs || excluded.docs;")
 
 
@@ -164,8 +178,8 @@ SEGMENT_SQL = (
     BEGIN
         {_segments_removed("old")}
     END""",
-    f"""CREATE TRIGGER IF NOT EXISTS segments_move AFTER UPDATE OF fingerprint ON documents
-        WHEN old.fingerprint != new.fingerprint
+    f"""CREATE TRIGGER IF NOT EXISTS segments_move AFTER UPDATE OF fingerprint, unsegmented ON documents
+        WHEN old.fingerprint != new.fingerprint OR old.unsegmented != new.unsegmented
     BEGIN
         {_segments_removed("old")}
         {_segments_added("new")}
@@ -174,17 +188,13 @@ SEGMENT_SQL = (
 # Every document's entries at once (a migration; the triggers keep them from then on).
 SEGMENTS_FROM_DOCUMENTS = "INSERT INTO segments(key, docs) " + " UNION ALL ".join(
     f"SELECT {_segment_key(k, 'fingerprint')} AS key, group_concat({_segment_entry(k, 'id', 'fingerprint')}, '') "
-    f"FROM documents WHERE fingerprint != 0 GROUP BY key" for k in range(4))
-# Texts without features (whitespace alone) have fingerprint 0, all of them: in the segment table they would
-# share four rows that every insert rewrites whole (20,000 such files: quadratic). They are found by a partial
-# index that holds them alone (no byte for any other document) and a B-tree insert each.
-FEATURELESS_SQL = "CREATE INDEX IF NOT EXISTS documents_featureless ON documents(id) WHERE fingerprint = 0"
+    f"FROM documents WHERE NOT ({UNSEGMENTED}) GROUP BY key" for k in range(4))
 
 
 # Hand-written DDL where sqlite-utils has no word for it:
 RAW_DDL = (
     *SEGMENT_SQL,
-    FEATURELESS_SQL,
+    UNSEGMENTED_SQL,
     # a pair's score keyed by the pair alone (WITHOUT ROWID): one b-tree instead of a table and its key index
     # and the shares of each text the other holds (verify.Relation: a_in_b, the share of a's text found in b's)
     """CREATE TABLE IF NOT EXISTS scores (
@@ -275,6 +285,8 @@ def _from_9(db: sqlite_utils.Database) -> None:
     conn.execute("ALTER TABLE documents RENAME COLUMN stored_encoding TO encoding")
     spec = TABLES["segments"]
     db.table("segments").create(spec["columns"], pk=spec["pk"], not_null=spec["not_null"])
+    if "unsegmented" not in db.table("documents").columns_dict:  # what SEGMENTS_FROM_DOCUMENTS reads
+        db.table("documents").add_column("unsegmented", int, not_null_default=0)
     conn.execute(SEGMENTS_FROM_DOCUMENTS)
     # schema 9 kept 16 keys of 4 bytes (minhash.DESKTOP); the low BAND_KEY_BYTES of each stay. A pair whose keys
     # agree only in those bytes becomes a candidate when one of the two next changes (the kept pairs are not
@@ -572,19 +584,26 @@ class Index:
         """Every document is read and fingerprinted again by the next scan (other feature settings)."""
         self.conn.execute("UPDATE documents SET size = -1")
 
-    def upsert_documents(self, docs: Iterable[Document]) -> None:
-        """Insert or update documents by path (call inside a transaction)."""
+    def upsert_documents(self, docs: Iterable[Document], indexed: set[str] | None = None) -> None:
+        """Insert or update documents by path (call inside a transaction). `indexed`: content hashes of
+        documents in the index other than these; a document holding one, or the hash of one before it in
+        `docs`, is an identical copy and stays out of the segment table (UNSEGMENTED). The set is not changed."""
         docs = list(docs)
         self.written += len(docs)
+        seen = set(indexed or ())
+        copy = []
+        for d in docs:
+            copy.append(int(d.content_hash in seen))
+            seen.add(d.content_hash)
         # hand-written executemany, the scan's one write per file: sqlite-utils' upsert_all of the same rows
         # took 1.46x as long (20,000 documents inserted then all updated, best of 3: 1.73 s against 1.18 s)
         self.conn.executemany(
-            f"""INSERT INTO documents({DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+            f"""INSERT INTO documents({DOCUMENT_COLUMNS}, unsegmented) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns,
                  content_hash=excluded.content_hash, encoding=excluded.encoding, chars=excluded.chars,
-                 fingerprint=excluded.fingerprint""",
+                 fingerprint=excluded.fingerprint, unsegmented=excluded.unsegmented""",
             [(d.path, d.size, d.mtime_ns, bytes.fromhex(d.content_hash), None if d.encoding == COMMON_ENCODING
-              else d.encoding, d.chars, to_signed(d.fingerprint)) for d in docs])
+              else d.encoding, d.chars, to_signed(d.fingerprint), c) for d, c in zip(docs, copy)])
         self.conn.executemany(
             "INSERT OR REPLACE INTO line_hashes(doc_id, hashes) SELECT id, ? FROM documents WHERE path = ?",
             [(d.line_hashes, d.path) for d in docs if d.line_hashes])
@@ -659,8 +678,8 @@ class Index:
 
         Exact for any radius 0..16: each of the 4 blocks is probed for the values within radius // 4 bits of
         the query's block (pigeonhole: a document within `radius` is that close in at least one block): the
-        segment rows of those values, each entry kept when its low bits are among theirs; the texts without
-        features (fingerprint 0) from their own index when 0 is within `radius`.
+        segment rows of those values, each entry kept when its low bits are among theirs; and the documents
+        the segment table leaves out (UNSEGMENTED: texts without features, identical copies), one by one.
         """
         if not 0 <= radius <= NEAR_MAX_RADIUS:
             raise ValueError(f"radius must be between 0 and {NEAR_MAX_RADIUS}, not {radius}")
@@ -678,9 +697,10 @@ class Index:
             key = np.repeat([k for k, _ in rows], [len(docs) // 2 for _, docs in rows])
             low = (1 << SEGMENT_LOW_BITS) - 1
             found.append(x[np.isin((key << SEGMENT_LOW_BITS) | (x & low), wanted)] >> SEGMENT_LOW_BITS)
-        if int(fingerprint).bit_count() <= radius:  # texts without features: not in the segment table
-            found.append(np.array([r[0] for r in self.conn.execute(
-                "SELECT id FROM documents INDEXED BY documents_featureless WHERE fingerprint = 0")], dtype=np.int64))
+        # the documents the segment table leaves out (UNSEGMENTED), compared one by one
+        found.append(np.array([doc_id for doc_id, fp in self.conn.execute(
+            f"SELECT id, fingerprint FROM documents INDEXED BY documents_unsegmented WHERE {UNSEGMENTED}")
+            if hamming(to_unsigned(fp), fingerprint) <= radius], dtype=np.int64))
         seen: dict[str, tuple[Document, int]] = {}
         ids = np.unique(np.concatenate(found)).tolist() if found else []
         for start in range(0, len(ids), 900):

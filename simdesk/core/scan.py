@@ -169,6 +169,9 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
     else:
         gone = [p for p in stored if p not in listed and not any(p.startswith(f) for f in folder_problems)]
     moved_from = {stored[p][3]: p for p in gone if stored[p][1] >= 0}
+    # the contents indexed besides what is read now: a file read with one of them is an identical copy
+    rereading = {e.rel for e in to_read}
+    indexed = {s[3] for p, s in stored.items() if s[1] >= 0 and p not in rereading}
     counts = {"new": 0, "changed": 0, "moved": 0, "chars": 0}
     pending_docs: list[Document] = []
     pending_moves: list[_Moved] = []
@@ -182,7 +185,8 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
         with index.transaction():
             for m in pending_moves:
                 index.move_document(m.old_path, m.path, m.size, m.mtime_ns)
-            index.upsert_documents(pending_docs)
+            index.upsert_documents(pending_docs, indexed)
+        indexed.update(d.content_hash for d in pending_docs)
         pending_docs.clear()
         pending_moves.clear()
         last_commit = time.perf_counter()

@@ -34,6 +34,11 @@ def _analysed(root, db):
         return grouper, index.scores(), kept_grouper(index, VERIFY)
 
 
+def _segment_entries(db) -> int:
+    with Index(db) as index:
+        return sum(len(docs) // 2 for docs, in index.conn.execute("SELECT docs FROM segments"))
+
+
 def _groups(grouper) -> list[list[str]]:
     return sorted(sorted(m.path for m in g.members) for g in grouper.at(grouper.max_threshold))
 
@@ -55,6 +60,7 @@ def test_thousands_of_copies_of_three_pages_make_one_candidate_and_three_groups(
     _write(root, files)
     grouper, scores, kept = _analysed(root, tmp_path / "i.sqlite")
     assert len(scores) == 1
+    assert _segment_entries(tmp_path / "i.sqlite") == 4 * 5  # the copies are not in the segment table
     groups = _groups(grouper)
     expected = sorted([sorted(p for p, t in files.items() if t == text) for text in SHORT]
                       + [["article.txt", "repost.txt"]])

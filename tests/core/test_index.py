@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.documents import content_hash
 from simdesk.core.fingerprint import hamming
-from simdesk.core.index import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, Index, _segment_ids,
+from simdesk.core.index import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, UNSEGMENTED, Index, _segment_ids,
                                 blocks_of)
 from simdesk.core.minhash import DESKTOP, text_bands
 from simdesk.core.records import Document, Problem
@@ -60,10 +60,11 @@ def segment_entries(index: Index) -> set[tuple[int, int]]:
 
 
 def expected_entries(index: Index) -> set[tuple[int, int]]:
-    """The postings of every document row, computed from its fingerprint."""
+    """The postings of every document row the segment table holds (not texts without features nor identical
+    copies: UNSEGMENTED), computed from its fingerprint."""
     low = (1 << SEGMENT_LOW_BITS) - 1
     out = set()
-    for doc_id, fp in index.conn.execute("SELECT id, fingerprint FROM documents"):
+    for doc_id, fp in index.conn.execute(f"SELECT id, fingerprint FROM documents WHERE NOT ({UNSEGMENTED})"):
         for k, value in enumerate(blocks_of(fp & (2**64 - 1))):
             key = (k << (16 - SEGMENT_LOW_BITS)) | (value >> SEGMENT_LOW_BITS)
             out.add((key, (doc_id << SEGMENT_LOW_BITS) | (value & low)))
@@ -75,7 +76,7 @@ def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
     fps = clustered(rng, 6, 5, 6)
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():
-            index.upsert_documents(doc(f"d{k:03d}", fp) for k, fp in enumerate(fps))
+            index.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
             # ids whose entries take 3, 4 and 5 bytes (a lead character past the surrogates), and the largest
             for doc_id in (30_000, 900_000, MAX_DOCUMENT_ID - 1):
                 index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, encoding, chars, "
@@ -83,14 +84,19 @@ def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
                                    (doc_id, f"big{doc_id}", int(rng.integers(-2**63, 2**63 - 1))))
         assert segment_entries(index) == expected_entries(index)
         with index.transaction():
-            changed = [doc(f"d{k:03d}", fp ^ (1 << (k % 64)), "changed") for k, fp in enumerate(fps[:10])]
-            index.upsert_documents(changed + [doc("d001", fps[1])])  # and one changed back
+            changed = [doc(f"d{k:03d}", fp ^ (1 << (k % 64)), f"changed{k}") for k, fp in enumerate(fps[:10])]
+            index.upsert_documents(changed + [doc("d001", fps[1], "c1")])  # and one changed back
             index.delete_paths(["d011", "d012", "big900000"])
             index.move_document("d013", "moved", 10, 2)
             index.mark_all_stale()
         assert segment_entries(index) == expected_entries(index)
         with index.transaction():
-            index.upsert_documents(doc(f"d{k:03d}", fp) for k, fp in enumerate(fps) if k not in (11, 12, 13))
+            index.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps) if k not in (11, 12, 13))
+            # identical copies of a document indexed before: found by near(), not in the segment table
+            index.upsert_documents([doc("d014", fps[0], "c0"), doc("d015", fps[0], "c0")], {content_hash(b"c0")})
+            index.upsert_documents([doc("d014", fps[14], "c14")], set())  # no more a copy: in the table again
+        assert segment_entries(index) == expected_entries(index)
+        assert index.conn.execute("SELECT path FROM documents WHERE unsegmented").fetchall() == [("d015",)]
         live = {d.path: d.fingerprint for d in index.documents()}
         for query in (fps[0], fps[3] ^ 0b1011, 0):
             for radius in (0, 5, 12):

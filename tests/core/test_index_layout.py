@@ -222,7 +222,7 @@ def test_a_schema_9_index_is_migrated_in_place_with_its_decisions_and_a_segment_
 
     with Index(db) as index:
         assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
-        assert sorted(i.name for i in index.db.table("documents").indexes) == ["documents_featureless", "documents_path"]
+        assert sorted(i.name for i in index.db.table("documents").indexes) == ["documents_path", "documents_unsegmented"]
         assert (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(),
                 index.stored_states(), index.band_keys(16)[0].tolist()) == kept
         assert {fp: index.near(fp, 12) for fp in near} == near
