@@ -455,7 +455,7 @@ def candidates(fps: np.ndarray, snap: Snapshot, copies: Copies, dirty: np.ndarra
 def _copied(values: np.ndarray, source: np.ndarray, identical: float) -> np.ndarray:
     """Per-pair `values` of representatives given to the pairs with_copies made (`identical` for a copy and its
     representative)."""
-    out = np.full(len(source), identical, dtype=values.dtype)
+    out = np.full((len(source), *values.shape[1:]), identical, dtype=values.dtype)
     has = source >= 0
     out[has] = values[source[has]]
     return out

@@ -90,9 +90,11 @@ def test_a_class_of_copies_takes_its_representatives_pairs(tmp_path):
     assert sorted(sorted(m.path for m in c) for c in group.copies) == [["a1.txt", "a2.txt", "a3.txt"],
                                                                       ["b1.txt", "b2.txt"]]
     assert not group.identical
-    (score,) = scores.values()
+    (score,) = (r.score for r in scores.values())
     first = group.members[0]
     assert all(m.score == (1.0 if m.content_hash == first.content_hash else score) for m in group.members[1:])
+    same = [grouping.snapshot_row(m.path) for m in group.members[1:] if m.content_hash == first.content_hash]
+    assert same and all(grouping.held(r, rep) == grouping.held(rep, r) == 1.0 for r in same)  # copies: whole
     assert _groups(kept) == _groups(grouper)
 
 
