@@ -175,8 +175,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="scan throughput on every N-th file of the large collection (default 12: 16,667 files, "
                          "enough that start-up costs do not dominate, few enough for the 10-minute budget)")
     ap.add_argument("--fingerprints", type=int, help="synthetic fingerprints for the pair figures (default 1,000,000)")
-    ap.add_argument("--only", action="append", choices=["pairs", "peers", "throughput", "large"],
-                    help="run only these parts (repeatable)")
+    ap.add_argument("--only", action="append", choices=["pairs", "peers", "throughput", "large", "crowds"],
+                    help="run only these parts (repeatable; crowds, many copies of a few texts (bench/crowds.py), "
+                         "runs only when asked)")
     ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     args = ap.parse_args(argv)
     parts = set(args.only or ["pairs", "peers", "throughput", "large"])
@@ -186,6 +187,12 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     out([("cpu_count", os.cpu_count() or 1, "cores"), ("load_average_1min", os.getloadavg()[0], "(before the run)")])
 
+    if "crowds" in parts:  # collections of its own
+        from bench.crowds import crowd_figures
+
+        out(crowd_figures(work / "crowds"))
+        if parts == {"crowds"}:
+            return
     medium = args.medium or corpus.ensure_collection(work / "medium", "medium")
     if args.quick:
         large, every, n_fps = medium, 2, args.fingerprints or 200_000

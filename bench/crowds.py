@@ -106,9 +106,10 @@ def path_of(k: int) -> str:
     return f"d{k // PER_FOLDER:03d}/f{k:06d}.txt"
 
 
-def scan_measured(root: Path, db: Path) -> tuple[float, float, dict]:
+def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float, dict]:
     """Wall seconds and the peak RSS (MB, the process tree summed) of the default `simdesk scan ROOT --format
-    json` on a fresh index, and its report."""
+    json` on a fresh index, and its report; `code`: the folder whose `simdesk` package runs (another version's
+    for a baseline)."""
     import psutil
 
     from bench.scan_run import PeakRss
@@ -118,7 +119,7 @@ def scan_measured(root: Path, db: Path) -> tuple[float, float, dict]:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format",
-                                 "json"], stdout=out, stderr=err, cwd=REPO)
+                                 "json"], stdout=out, stderr=err, cwd=code, env=dict(os.environ, PYTHONPATH=str(code)))
         with PeakRss(children_every_s=0.1, proc=psutil.Process(proc.pid)) as tree:
             proc.wait()
         seconds = time.perf_counter() - started
@@ -130,11 +131,20 @@ def scan_measured(root: Path, db: Path) -> tuple[float, float, dict]:
     return seconds, tree.peak / 2**20, report
 
 
-def crowd_figures(work: Path, sizes: dict[str, int] = SIZES) -> Iterator[Figure]:
-    """Each collection at a tenth of its size, then whole: time, memory, groups, the ratio of the times."""
+def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | None = None) -> Iterator[Figure]:
+    """Each collection at a tenth of its size, then whole: time, memory, groups, the ratio of the times; with
+    `baseline` (a folder holding another version's `simdesk` package), that version's time at a tenth first."""
     work.mkdir(parents=True, exist_ok=True)
     for name, full in sizes.items():
         seconds = {}
+        if baseline is not None:
+            root, _ = ensure(work, name, full // 10)
+            load = os.getloadavg()[0]
+            s, mb, report = scan_measured(root, work / f"{name}-baseline.sqlite", baseline)
+            seconds["baseline"] = s
+            yield f"crowds_{name}_{full // 10}_baseline_seconds", s, f"s ({baseline}, load {load:.1f})"
+            yield f"crowds_{name}_{full // 10}_baseline_peak_rss_mb", mb, "MB"
+            yield f"crowds_{name}_{full // 10}_baseline_groups", len(report["groups"]), "groups"
         for n in (full // 10, full):
             root, pairs = ensure(work, name, n)
             load = os.getloadavg()[0]
@@ -156,6 +166,8 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES) -> Iterator[Figure]
                 yield f"crowds_oneliners_{n}_planted_grouped", found, f"of {len(pairs)} planted copies grouped alone"
                 yield f"crowds_oneliners_{n}_other_groups", len(groups) - found, "groups of notices with other numbers"
         yield f"crowds_{name}_ratio", seconds[full] / seconds[full // 10], "x (time whole / time at a tenth; 10 linear)"
+        if baseline is not None:
+            yield f"crowds_{name}_speedup", seconds["baseline"] / seconds[full // 10], "x (baseline / this, at a tenth)"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -164,10 +176,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench" / "crowds")
     ap.add_argument("--only", action="append", choices=list(SIZES), help="these collections only (repeatable)")
     ap.add_argument("--scale", type=float, default=1.0, help="sizes times this (e.g. 0.1 for a smoke run)")
+    ap.add_argument("--baseline", type=Path, help="a folder with another version's simdesk package (e.g. `git "
+                    "archive REV simdesk | tar -x -C DIR`): its time at a tenth of each size, in the same run")
     args = ap.parse_args(argv)
     sizes = {k: max(20, round(v * args.scale)) for k, v in SIZES.items() if not args.only or k in args.only}
     print(f"cpu_count {os.cpu_count()} cores", flush=True)
-    for name, value, unit in crowd_figures(args.work, sizes):
+    for name, value, unit in crowd_figures(args.work, sizes, args.baseline):
         print(f"{name} {value:.4g} {unit}" if isinstance(value, float) else f"{name} {value} {unit}", flush=True)
 
 

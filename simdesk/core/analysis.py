@@ -9,7 +9,11 @@ Steps, each incremental through the index:
 2. Each document that contains boilerplate gets a fingerprint without it: its SimHash votes (kept from the
    scan on the same connection, computed again from the text otherwise) minus the votes of its boilerplate
    lines (no document is segmented again after a scan); the others keep their own.
-3. Candidates: pairs within a radius set by the length of the shorter text (12 bits; 16 under 1,500
+3. Candidates, among one representative of each class of identical copies (copies.py: the other copies get
+   its pairs after verification, so n copies of a page cost one search and one verification, not n^2 / 2),
+   leaving out texts without features (fingerprint 0: all alike) and searching each crowd (a fingerprint held
+   by more than CROWD_LIMIT texts) through a stand-in, its texts compared with a bounded few (crowd_pairs):
+   pairs within a radius set by the length of the shorter text (12 bits; 16 under 1,500
    characters; 18 under 400), since near-duplicates with fewer features lie further apart. Each pair's
    distance is scaled to its radius (d * 12 / radius, rounded up), so one slider of 0..12 bits serves all.
    Pairs whose texts share a MinHash band of their shingles (minhash.py, keys kept at scan time) join
