@@ -708,7 +708,8 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     s, h = _copied(s[first], source, 1.0), _copied_shares(h[first], source, swapped)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
-    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
+    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
+                     copies.rep)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=s, min_score=verify.min_score, held=h,
                    boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate)
@@ -771,5 +772,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = _copied(scaled[keep], source, 0), _copied(scores[keep], source, 1.0)
     held = _copied_shares(held[keep], source, swapped)
+    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
+                     copies.rep)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate, held=held)

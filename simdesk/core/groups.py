@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from functools import cached_property
 
 import numpy as np
@@ -255,13 +256,14 @@ class Grouping:
     def paired(self, a: int, b: int) -> bool:
         """Whether two snapshot rows are a grouping pair at this threshold (one holds the other's text as a
         copy): a member is always paired with its group's representative, with another member not always."""
-        return self._pair_at(a, b) is not None
+        return self._pair_at(*self._standing_for(a, b)) is not None
 
     def held(self, copy: int, keeper: int) -> float | None:
         """The share of snapshot row `copy`'s text found in row `keeper`'s, when the two are a grouping pair
         (None when they are not; NaN when the share was not measured: plain groups, or relations kept
         before shares were). A clean-up keeping `keeper` may remove `copy` only when it reaches the least
         similarity (holds)."""
+        copy, keeper = self._standing_for(copy, keeper)
         at = self._pair_at(copy, keeper)
         if at is None:
             return None
@@ -274,6 +276,22 @@ class Grouping:
         groups, where every pair within the threshold is a copy)."""
         share = self.held(copy, keeper)
         return share is not None and not (self.min_score is not None and share < self.min_score)
+
+    def _standing_for(self, a: int, b: int) -> tuple[int, int]:
+        """The rows of the pair that stands for rows a and b: themselves, or, for identical copies the
+        analysis paired through their representatives (Snapshot.copy_of, copies.with_copies), the pair of a
+        copy and the other's representative, of the two representatives, or of a copy and its own
+        representative (identical texts: whole in each other)."""
+        copy_of = self.snapshot.copy_of
+        if copy_of is None or self._pair_at(a, b) is not None:
+            return a, b
+        ra, rb = int(copy_of[a]), int(copy_of[b])
+        if ra == rb:
+            return (ra, a) if a != ra else (a, b)
+        for x, y in ((a, rb), (ra, b), (ra, rb)):
+            if self._pair_at(x, y) is not None:
+                return x, y
+        return a, b
 
     def _pair_at(self, a: int, b: int) -> int | None:
         codes = self._scores_by_pair[0]
@@ -330,6 +348,7 @@ class Grouping:
 
     def _relation(self, rep: int, row: int) -> tuple[float, float, float] | None:
         """(score, share of `row`'s text in `rep`'s, share of `rep`'s in `row`'s) of a verified pair."""
+        rep, row = self._standing_for(rep, row)
         at = self._pair_at(rep, row)
         if at is None:
             return None
@@ -341,7 +360,7 @@ class Grouping:
         """The verification score of two snapshot rows, when that pair was verified."""
         if self._pairs[2] is None:
             return None
-        at = self._pair_at(a, b)
+        at = self._pair_at(*self._standing_for(a, b))
         return None if at is None else float(self._scores_by_pair[1][at])
 
     def group(self, k: int, keep: bool = True) -> Group:
@@ -485,7 +504,9 @@ def exact_grouper(index, min_score: float | None = None) -> Grouper:
     scores identical texts) when `min_score` asks for verified groups."""
     snap = index.snapshot()
     i, j, d = exact_copies(snap)
-    return Grouper(snap, i, j, d, ignored=index.ignored_pairs(),
+    copy_of = np.arange(len(snap))
+    copy_of[j] = i  # a star around each first copy: two others pair through it (Grouping._standing_for)
+    return Grouper(replace(snap, copy_of=copy_of), i, j, d, ignored=index.ignored_pairs(),
                    scores=np.ones(len(i)) if min_score else None, min_score=min_score or None,
                    held=np.ones((len(i), 2)) if min_score else None)
 

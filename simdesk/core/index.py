@@ -345,6 +345,9 @@ class Snapshot:
     paths: list[str]
     hashes: list[str]
     encodings: list[str]
+    # the analysis's representative of each row's class of identical copies (copies.py), whose pairs the
+    # others were given: a pair of two copies is looked up as the pair of their representatives (groups.py)
+    copy_of: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.ids)

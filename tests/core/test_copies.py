@@ -95,6 +95,13 @@ def test_a_class_of_copies_takes_its_representatives_pairs(tmp_path):
     assert all(m.score == (1.0 if m.content_hash == first.content_hash else score) for m in group.members[1:])
     same = [grouping.snapshot_row(m.path) for m in group.members[1:] if m.content_hash == first.content_hash]
     assert same and all(grouping.held(r, rep) == grouping.held(rep, r) == 1.0 for r in same)  # copies: whole
+    # any copy may be the one kept: it holds what its representative holds (a2 keeps a3 and both reposts)
+    row = {p: grouping.snapshot_row(p) for p in files}
+    assert grouping.held(row["a3.txt"], row["a2.txt"]) == 1.0 and grouping.holds(row["a2.txt"], row["a3.txt"])
+    for b in ("b1.txt", "b2.txt"):
+        assert grouping.held(row[b], row["a2.txt"]) == grouping.held(row["b1.txt"], row["a1.txt"]) is not None
+        assert grouping.held(row["a3.txt"], row[b]) == grouping.held(row["a1.txt"], row["b1.txt"]) is not None
+        assert grouping.pair_score(row["a3.txt"], row[b]) == score
     assert _groups(kept) == _groups(grouper)
 
 
