@@ -106,10 +106,10 @@ def path_of(k: int) -> str:
     return f"d{k // PER_FOLDER:03d}/f{k:06d}.txt"
 
 
-def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float, dict]:
+def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float, dict, float]:
     """Wall seconds and the peak RSS (MB, the process tree summed) of the default `simdesk scan ROOT --format
-    json` on a fresh index, and its report; `code`: the folder whose `simdesk` package runs (another version's
-    for a baseline)."""
+    json` on a fresh index, its report, and the CPU seconds of its process tree (what a loaded machine
+    disturbs least); `code`: the folder whose `simdesk` package runs (another version's for a baseline)."""
     import psutil
 
     from bench.scan_run import PeakRss
@@ -121,14 +121,26 @@ def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float
         proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format",
                                  "json"], stdout=out, stderr=err, cwd=code, env=dict(os.environ, PYTHONPATH=str(code)))
         with PeakRss(children_every_s=0.1, proc=psutil.Process(proc.pid)) as tree:
-            proc.wait()
+            _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode:
             err.seek(0)
             raise RuntimeError(f"simdesk scan failed: {err.read().decode(errors='replace')[-2000:]}")
         out.seek(0)
         report = json.loads(out.read().decode("utf-8"))
-    return seconds, tree.peak / 2**20, report
+    return seconds, tree.peak / 2**20, report, usage.ru_utime + usage.ru_stime + tree.children_cpu()
+
+
+def plain_scan_seconds(root: Path, db: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the scan alone (list, read, fingerprint, index; plain pairs within 3 bits, no
+    verification) on a fresh index, in a fresh process (bench/scan_run.py): what the files cost to read."""
+    for p in db.parent.glob(db.name + "*"):
+        p.unlink()
+    out = subprocess.run([sys.executable, "-m", "bench.scan_run", str(root), str(db)], check=True,
+                         capture_output=True, text=True, cwd=REPO)
+    run = json.loads(out.stdout.strip().splitlines()[-1])
+    return run["seconds"], run["cpu_seconds"]
 
 
 def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | None = None) -> Iterator[Figure]:
@@ -140,7 +152,7 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
         if baseline is not None:
             root, _ = ensure(work, name, full // 10)
             load = os.getloadavg()[0]
-            s, mb, report = scan_measured(root, work / f"{name}-baseline.sqlite", baseline)
+            s, mb, report, _ = scan_measured(root, work / f"{name}-baseline.sqlite", baseline)
             seconds["baseline"] = s
             yield f"crowds_{name}_{full // 10}_baseline_seconds", s, f"s ({baseline}, load {load:.1f})"
             yield f"crowds_{name}_{full // 10}_baseline_peak_rss_mb", mb, "MB"
@@ -148,12 +160,13 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
         for n in (full // 10, full):
             root, pairs = ensure(work, name, n)
             load = os.getloadavg()[0]
-            s, mb, report = scan_measured(root, work / f"{name}-{n}.sqlite")
+            s, mb, report, cpu = scan_measured(root, work / f"{name}-{n}.sqlite")
             seconds[n] = s
             groups = [sorted(m["path"] for m in g["members"]) for g in report["groups"]]
             files = report["documents"]
             where = f"({files} files, load {load:.1f}"
             yield f"crowds_{name}_{n}_seconds", s, f"s {where}; target at {full:,}: {TARGETS[name]})"
+            yield f"crowds_{name}_{n}_cpu_seconds", cpu, "s (CPU, all processes of the scan)"
             yield f"crowds_{name}_{n}_peak_rss_mb", mb, f"MB {where}, all processes of the scan)"
             sizes_seen = sorted(len(g) for g in groups)
             yield f"crowds_{name}_{n}_groups", len(groups), f"groups {where}; sizes {sizes_seen[:3]}..{sizes_seen[-3:]})"
@@ -166,6 +179,12 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
                 yield f"crowds_oneliners_{n}_planted_grouped", found, f"of {len(pairs)} planted copies grouped alone"
                 yield f"crowds_oneliners_{n}_other_groups", len(groups) - found, "groups of notices with other numbers"
         yield f"crowds_{name}_ratio", seconds[full] / seconds[full // 10], "x (time whole / time at a tenth; 10 linear)"
+        root, _ = ensure(work, name, full)
+        load = os.getloadavg()[0]
+        plain, plain_cpu = plain_scan_seconds(root, work / f"{name}-plain.sqlite")
+        yield f"crowds_{name}_{full}_plain_scan_seconds", plain, f"s (the scan alone, no verification, load {load:.1f})"
+        yield f"crowds_{name}_{full}_plain_scan_cpu_seconds", plain_cpu, "s (CPU)"
+        yield f"crowds_{name}_vs_plain_scan", seconds[full] / plain, "x (whole verified scan / the scan alone)"
         if baseline is not None:
             yield f"crowds_{name}_speedup", seconds["baseline"] / seconds[full // 10], "x (baseline / this, at a tenth)"
 
