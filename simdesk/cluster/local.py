@@ -1,20 +1,22 @@
 """The local engine: the cluster plan on one machine. Items are fingerprinted in a process pool (the desktop
 scan's pool, jieba preloaded), pairs come from the desktop's numpy pair search, verified candidates from the
-desktop's length-aware candidate search, scores from the desktop's similarity (core.verify), groups from core.groups.
+desktop's length-aware candidate search among one representative of each class of identical copies, scores from the desktop's similarity (core.verify), groups from core.groups.
 So on one collection it gives exactly the fingerprints, pairs and groups of `simdesk scan`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 
 import numpy as np
 
 from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.analysis import boilerplate_votes, candidate_pairs, clean_fingerprint
+from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
 from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.copies import copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.features import FeatureSettings
 from simdesk.core.groups import Grouper
 from simdesk.core.pairs import pairs_within
@@ -98,7 +100,8 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
                 col.clean[row] = np.uint64(clean_fingerprint(col.docs[row].votes, hh, line_votes,
                                                              int(col.fingerprints[row])))
     snap = col.snapshot(col.clean)
-    i, j, d, scaled = candidate_pairs(col.clean, col.chars, verify)
+    copies = identical_copies(snap.hashes)  # one representative searched and verified per content
+    (i, j, d, scaled), _ = simhash_candidates(col.clean, col.fingerprints, col.chars, snap.ids, copies, verify)
     rows = np.unique(np.concatenate([i, j])).tolist()
     chunks = [(source, [col.items[r] for r in rows[s:s + CHUNK_ITEMS]], boilerplate)
               for s in range(0, len(rows), CHUNK_ITEMS)]
@@ -108,6 +111,10 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     found = [relation(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())]
     scores = np.array([r.score for r in found], dtype=np.float64)
     held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
+    i, j, source, swapped = with_copies(copies, i, j)  # the other copies get their representative's pairs
+    d, scaled = copied_values(d, source, 0), copied_values(scaled, source, 0)
+    scores, held = copied_values(scores, source, 1.0), copied_shares(held, source, swapped)
+    snap = replace(snap, copy_of=copies.rep)
     grouper = Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
                       min_score=verify.min_score, held=held)
     grouping = grouper.at(plan.group_threshold)

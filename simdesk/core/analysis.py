@@ -48,7 +48,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
-from simdesk.core.copies import Copies, identical_copies, with_copies
+from simdesk.core.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
 from simdesk.core.groups import Grouper
@@ -426,51 +426,41 @@ def crowd_pairs(i: np.ndarray, j: np.ndarray, stand_in: np.ndarray, chars: np.nd
     return codes // n, codes % n
 
 
-def candidates(fps: np.ndarray, snap: Snapshot, copies: Copies, dirty: np.ndarray, keys: np.ndarray,
-               empty: np.ndarray, kept_scores: Callable[[], dict[tuple[int, int], float]],
-               verify: VerifySettings) -> tuple[np.ndarray, ...]:
-    """The candidate pairs (i, j, distance, scaled distance) among the representatives of identical copies
-    (`copies`; the other copies get their pairs in with_copies): SimHash pairs within the radius (texts
-    without features, fingerprint 0, never: every one would pair with every other), crowds searched through
-    a stand-in each and bounded (crowd_pairs), and MinHash band pairs (with_band_pairs). `fps`: the clean
-    fingerprints; `dirty`: the representatives whose pairs must be searched again (incremental when few and
-    no crowd); `kept_scores()`: the index's kept scores, read only for an incremental search."""
-    chars = snap.chars
+def simhash_candidates(fps: np.ndarray, plain: np.ndarray, chars: np.ndarray, ids: np.ndarray, copies: Copies,
+                       verify: VerifySettings, dirty: np.ndarray | None = None,
+                       kept_scores: Callable[[], dict] | None = None) -> tuple[tuple[np.ndarray, ...], bool]:
+    """The SimHash candidate pairs (i, j, distance, scaled distance) among the representatives of identical
+    copies (`copies`; the other copies get their pairs in with_copies), and whether the search was
+    incremental. Texts without features (`plain` fingerprint 0) never pair: every one would pair with every
+    other. A crowd is searched through a stand-in and its texts compared with a bounded few (crowd_pairs).
+    `fps`: the clean fingerprints; with `dirty` (the representatives whose pairs must be searched again) and
+    `kept_scores()` (the index's kept scores), only the dirty ones are searched when few and no crowd."""
     reps = copies.representatives
-    searchable = reps[snap.fingerprints[reps] != 0]
+    searchable = reps[plain[reps] != 0]
     stand_in = crowd_stand_ins(fps, searchable)
     rows = searchable[(stand_in[searchable] < 0) | (stand_in[searchable] == searchable)]
-    if not (stand_in >= 0).any() and dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET:
-        found = changed_candidates(fps[rows], chars[rows], snap.ids[rows], dirty[rows], kept_scores(), verify)
-        band_dirty: np.ndarray | None = dirty
+    incremental = dirty is not None and kept_scores is not None and not (stand_in >= 0).any() and \
+        dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET
+    if incremental:
+        found = changed_candidates(fps[rows], chars[rows], ids[rows], dirty[rows], kept_scores(), verify)
     else:  # a crowd's pairs are made again from its stand-in's: the kept ones do not list them all
         found = candidate_pairs(fps[rows], chars[rows], verify)
-        band_dirty = None
     i, j = crowd_pairs(rows[found[0]], rows[found[1]], stand_in, chars)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     # a crowd text longer than its stand-in has a narrower radius (a kept pair the bands found lies beyond it)
     within = (d <= pair_radius(np.minimum(chars[i], chars[j]), verify)) | ((stand_in[i] < 0) & (stand_in[j] < 0))
-    found = _normalised(i[within], j[within], d[within], chars, verify)
+    return _normalised(i[within], j[within], d[within], chars, verify), incremental
+
+
+def candidates(fps: np.ndarray, snap: Snapshot, copies: Copies, dirty: np.ndarray, keys: np.ndarray,
+               empty: np.ndarray, kept_scores: Callable[[], dict], verify: VerifySettings) -> tuple[np.ndarray, ...]:
+    """The candidate pairs (i, j, distance, scaled distance) among the representatives of identical copies:
+    simhash_candidates and the MinHash band pairs (with_band_pairs) of the representatives."""
+    found, incremental = simhash_candidates(fps, snap.fingerprints, snap.chars, snap.ids, copies, verify, dirty,
+                                            kept_scores)
     copy = np.ones(len(fps), dtype=bool)
-    copy[reps] = False
-    return with_band_pairs(found, fps, chars, keys, empty | copy, band_dirty, verify)
-
-
-def _copied(values: np.ndarray, source: np.ndarray, identical: float) -> np.ndarray:
-    """Per-pair `values` of representatives given to the pairs with_copies made (`identical` for a copy and its
-    representative)."""
-    out = np.full((len(source), *values.shape[1:]), identical, dtype=values.dtype)
-    has = source >= 0
-    out[has] = values[source[has]]
-    return out
-
-
-def _copied_shares(held: np.ndarray, source: np.ndarray, swapped: np.ndarray) -> np.ndarray:
-    """The shares (of i in j, of j in i; verify_pairs' `held`) of representatives given to the pairs with_copies
-    made, in their rows' order; a copy and its representative hold each other whole."""
-    out = _copied(held, source, 1.0)
-    out[swapped] = out[swapped][:, ::-1]
-    return out
+    copy[copies.representatives] = False
+    return with_band_pairs(found, fps, snap.chars, keys, empty | copy, dirty if incremental else None, verify)
 
 
 def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
@@ -705,7 +695,7 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     _, first = np.unique(i * n + j, return_index=True)  # a pair kept twice (an index of before the classes): once
     first = first[i[first] != j[first]]
     i, j, source, swapped = with_copies(copies, i[first], j[first])
-    s, h = _copied(s[first], source, 1.0), _copied_shares(h[first], source, swapped)
+    s, h = copied_values(s[first], source, 1.0), copied_shares(h[first], source, swapped)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
@@ -770,8 +760,8 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     # a pair only the bands propose needs BAND_MIN_SCORE, or the large copy groups' score (verify_pairs)
     keep = ~beyond | (scores >= BAND_MIN_SCORE) | (plain_near & ~np.isnan(scores))
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
-    scaled, scores = _copied(scaled[keep], source, 0), _copied(scores[keep], source, 1.0)
-    held = _copied_shares(held[keep], source, swapped)
+    scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
+    held = copied_shares(held[keep], source, swapped)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
                      copies.rep)
     return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),

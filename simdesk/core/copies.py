@@ -109,3 +109,20 @@ def with_copies(copies: Copies, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarra
     out_turned.append(np.zeros(len(members), dtype=bool))
     a, b = np.concatenate(out_i), np.concatenate(out_j)
     return np.minimum(a, b), np.maximum(a, b), np.concatenate(out_src), np.concatenate(out_turned) ^ (a > b)
+
+
+def copied_values(values: np.ndarray, source: np.ndarray, identical: float) -> np.ndarray:
+    """Per-pair `values` of representatives given to the pairs with_copies made (`identical` for a copy and its
+    representative)."""
+    out = np.full((len(source), *values.shape[1:]), identical, dtype=values.dtype)
+    has = source >= 0
+    out[has] = values[source[has]]
+    return out
+
+
+def copied_shares(held: np.ndarray, source: np.ndarray, swapped: np.ndarray) -> np.ndarray:
+    """The shares (of i in j, of j in i; verify_pairs' `held`) of representatives given to the pairs with_copies
+    made, in their rows' order; a copy and its representative hold each other whole."""
+    out = copied_values(held, source, 1.0)
+    out[swapped] = out[swapped][:, ::-1]
+    return out
