@@ -83,8 +83,12 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     """(pairs table, groups table) of a fingerprinted collection, as `simdesk scan` pairs and groups it."""
     if not plan.verified:
         snap = col.snapshot()
-        i, j, d = plain_pairs(snap.fingerprints, plan.radius)
-        grouping = Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
+        same = identical_copies(snap.fingerprints)  # one fingerprint searched once, as groups.grouper_for
+        reps = same.representatives
+        i, j, d = plain_pairs(snap.fingerprints[reps], plan.radius)
+        i, j, source, _ = with_copies(same, reps[i], reps[j])
+        d = copied_values(d, source, 0)
+        grouping = Grouper(replace(snap, copy_of=same.rep), i, j, d, max_threshold=plan.radius).at(plan.radius)
         return pairs_table(col.doc_ids, i, j, d, d, None), groups_table(grouping)
     verify = plan.verify
     per_doc = col.line_hashes()

@@ -62,15 +62,16 @@ class Copies:
         return order[start[rep]:start[rep + 1]]
 
 
-def identical_copies(hashes: list[str], preferred: np.ndarray | None = None) -> Copies:
-    """The classes of the rows (path order) with one content hash. Each class's representative is its first
-    row among those flagged in `preferred` (e.g. already searched and verified: their kept scores stay valid),
-    else its first row."""
+def identical_copies(hashes: list[str] | np.ndarray, preferred: np.ndarray | None = None) -> Copies:
+    """The classes of the rows (path order) with one content hash (or one value of an array: plain groups
+    class documents by fingerprint). Each class's representative is its first row among those flagged in
+    `preferred` (e.g. already searched and verified: their kept scores stay valid), else its first row."""
     n = len(hashes)
     if n == 0:
         return Copies(np.zeros(0, dtype=np.int64))
     # bytes, not str: 32 B a document instead of 128 at a million documents
-    _, cls = np.unique(np.array(hashes, dtype="S"), return_inverse=True)
+    keys = hashes if isinstance(hashes, np.ndarray) else np.array(hashes, dtype="S")
+    _, cls = np.unique(keys, return_inverse=True)
     cls = cls.ravel()
     rows = np.arange(n)
     later = np.zeros(n, dtype=bool) if preferred is None else ~np.asarray(preferred, dtype=bool)

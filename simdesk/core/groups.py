@@ -513,7 +513,15 @@ def exact_grouper(index, min_score: float | None = None) -> Grouper:
 
 def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
     """Read the index once and pair every document within `max_threshold` bits, honouring the editor's
-    "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory."""
+    "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory.
+    Documents with one fingerprint are searched through the first of them and given its pairs after
+    (copies.with_copies): n of them at distance 0 made n (n - 1) / 2 pairs (20,002 files of 3 contents: 66 M)."""
+    from simdesk.core.copies import copied_values, identical_copies, with_copies
+
     snap = index.snapshot()
-    i, j, d = pairs_within(snap.fingerprints, max_threshold)
-    return Grouper(snap, i, j, d, max_threshold=max_threshold, ignored=index.ignored_pairs())
+    same = identical_copies(snap.fingerprints)
+    reps = same.representatives
+    i, j, d = pairs_within(snap.fingerprints[reps], max_threshold)
+    i, j, source, _ = with_copies(same, reps[i], reps[j])
+    return Grouper(replace(snap, copy_of=same.rep), i, j, copied_values(d, source, 0), max_threshold=max_threshold,
+                   ignored=index.ignored_pairs())
