@@ -132,17 +132,6 @@ def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float
     return seconds, tree.peak / 2**20, report, usage.ru_utime + usage.ru_stime + tree.children_cpu()
 
 
-def plain_scan_seconds(root: Path, db: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of the scan alone (list, read, fingerprint, index; plain pairs within 3 bits, no
-    verification) on a fresh index, in a fresh process (bench/scan_run.py): what the files cost to read."""
-    for p in db.parent.glob(db.name + "*"):
-        p.unlink()
-    out = subprocess.run([sys.executable, "-m", "bench.scan_run", str(root), str(db)], check=True,
-                         capture_output=True, text=True, cwd=REPO)
-    run = json.loads(out.stdout.strip().splitlines()[-1])
-    return run["seconds"], run["cpu_seconds"]
-
-
 def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | None = None) -> Iterator[Figure]:
     """Each collection at a tenth of its size, then whole: time, memory, groups, the ratio of the times; with
     `baseline` (a folder holding another version's `simdesk` package), that version's time at a tenth first."""
@@ -179,12 +168,6 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
                 yield f"crowds_oneliners_{n}_planted_grouped", found, f"of {len(pairs)} planted copies grouped alone"
                 yield f"crowds_oneliners_{n}_other_groups", len(groups) - found, "groups of notices with other numbers"
         yield f"crowds_{name}_ratio", seconds[full] / seconds[full // 10], "x (time whole / time at a tenth; 10 linear)"
-        root, _ = ensure(work, name, full)
-        load = os.getloadavg()[0]
-        plain, plain_cpu = plain_scan_seconds(root, work / f"{name}-plain.sqlite")
-        yield f"crowds_{name}_{full}_plain_scan_seconds", plain, f"s (the scan alone, no verification, load {load:.1f})"
-        yield f"crowds_{name}_{full}_plain_scan_cpu_seconds", plain_cpu, "s (CPU)"
-        yield f"crowds_{name}_vs_plain_scan", seconds[full] / plain, "x (whole verified scan / the scan alone)"
         if baseline is not None:
             yield f"crowds_{name}_speedup", seconds["baseline"] / seconds[full // 10], "x (baseline / this, at a tenth)"
 
