@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -762,7 +762,5 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
-    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
-                     copies.rep)
-    return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
+    return Grouper(replace(clean, copy_of=copies.rep), i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
                    scores=scores, min_score=verify.min_score, boilerplate=boilerplate, held=held)
