@@ -1,5 +1,5 @@
 """The SQLite segment index of one folder: documents and their fingerprints (each fingerprint's four 16-bit
-blocks in a segment table of posting lists), each document's candidate boilerplate line hashes, verified
+blocks in a segment table of posting lists; identical copies and texts without features in a partial index), each document's candidate boilerplate line hashes, verified
 scores, the editor's decisions, and the problems of the last scan.
 
 One writer at a time (the scanning process); readers see committed data (WAL mode). A file is used as an
