@@ -1,16 +1,16 @@
 """Side-by-side comparison of two texts: aligned rows with the changed runs inside each line, and the one
 similarity figure (analysis.text_similarity, the score the groups table and the slider show).
 
-Two modes. "normalised" (the default) compares the texts as the engine does: folded as text.fold folds
-them (full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces ignored, and line
-wrapping ignored (each text's lines are joined and cut again after every sentence end, so two copies
-wrapped differently show the same rows); the collection's boilerplate lines (repost notices, footers:
-boilerplate.py) are shown greyed as "boilerplate" rows where they stand between sentences, and are
-compared out of the rows they begin or end where a re-flowed copy joined them to a sentence; they never
-count as changes. On a 1 MB copy re-flowed as one paragraph, in the 20,000-document test collection, this
-left 581 changed places of 2,913 (2026-11-24): a frequent line joined into the middle of a sentence is
-still compared as text, and so is one of under CUT_BOILERPLATE_CHARS characters. "raw" compares the
-decoded lines as they are.
+Two modes. "normalised" (the default) compares the texts as the engine does: folded as text.fold folds them
+(invisible characters out, full/half-width, case, traditional/simplified Chinese, Latin look-alikes), spaces
+ignored, and line wrapping ignored (each text's lines are joined and cut again after every sentence end, so
+two copies wrapped differently show the same rows); the collection's boilerplate lines (repost notices,
+footers: boilerplate.py) are shown greyed as "boilerplate" rows where they stand between sentences, and are
+compared out of the rows they begin or end where a re-flowed copy joined them to a sentence; they never count
+as changes. On a 1 MB copy re-flowed as one paragraph, in the 20,000-document test collection, this left 581
+changed places of 2,913 (2026-11-24): a frequent line joined into the middle of a sentence is still compared
+as text, and so is one of under CUT_BOILERPLATE_CHARS characters. "raw" compares the decoded lines as they
+are.
 
 Built on diff-match-patch (Google's Myers diff with a time bound, maintained as the `diff-match-patch`
 package): rows are aligned first, then each pair of changed rows is diffed again on tokens, where a token
@@ -41,7 +41,7 @@ from diff_match_patch import diff_match_patch
 from simdesk.core.boilerplate import boilerplate_lines, folded_boilerplate_lines
 from simdesk.core.documents import read_text_file
 from simdesk.core.records import MAX_FILE_BYTES
-from simdesk.core.text import fold
+from simdesk.core.text import fold, without_invisible
 from simdesk.core.analysis import text_relation
 
 BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
@@ -191,7 +191,8 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
     space-separated script (so the spacing, like the wrapping, is the same for every copy), cut after every
     sentence end; and the boilerplate lines apart where they stand between sentences (one that stands inside
     a sentence, as a manual page's frequent line does, is joined to it as the other copy joins it). Rows
-    show the original characters; they are compared folded (text.fold)."""
+    show the original characters but the invisible ones (text.without_invisible); they are compared folded
+    (text.fold)."""
     drop = boilerplate_lines(text, boilerplate)
     rows: list[str] = []
     numbers: list[int | None] = []
@@ -225,7 +226,7 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
             length = 0
             extra.append((len(rows), line.strip(), no))
             continue
-        piece = " ".join(line.split())
+        piece = " ".join(without_invisible(line).split())  # a soft hyphen or zero-width space is no change
         if not piece:
             continue
         if " " in piece:  # a space only between two words of a space-separated script

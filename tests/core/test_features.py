@@ -57,11 +57,15 @@ PINNED = {
     "今天天气很好，我们一起去公园散步吧。": 0xD92A8784849F839F,
     "The quick brown fox jumps over the lazy dog.": 0x451804CC1DCFD800,
     "床前明月光，疑是地上霜。举头望明月，低头思故乡。": 0x720492FF326DFAB0,
+    # invisible characters fold out (version 6; before, 0xC0448908CD959941)
+    "The adminis\u200btra\u200btor imp\u00adoses a quo\u00adta; it d\u200doesn't apply.": 0x83E5E31BBD904143,
 }
+PINNED_VERSION = 6
 
 
 def test_pinned_fingerprints():
     assert {t: fp(t) for t in PINNED} == PINNED
+    assert DEFAULT_FEATURES.version == PINNED_VERSION  # pinned anew, the version is raised with them
 
 
 def test_fingerprints_are_equal_in_a_fresh_process():

@@ -1,15 +1,21 @@
-"""Text normalisation: traditional and simplified Chinese, full width, case and Latin look-alikes fold alike."""
+"""Text normalisation: traditional and simplified Chinese, full width, case and Latin look-alikes fold alike;
+invisible characters (soft hyphens, zero-width characters, bidirectional marks, inner byte-order marks) go,
+the same in the scan, verification, the diff and the search."""
 from __future__ import annotations
+
+import unicodedata
 
 import opencc
 
-from simdesk.core.analysis import VerifySettings, analyse
-from simdesk.core.features import weighted_terms
+from simdesk.core.analysis import VerifySettings, analyse, text_similarity
+from simdesk.core.diff import compare_texts
+from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
 from simdesk.core.fingerprint import hamming, simhash
+from simdesk.core.headline import search_form
 from simdesk.core.index import Index
 from simdesk.core.records import ScanOptions
 from simdesk.core.scan import scan
-from simdesk.core.text import fold, normalize
+from simdesk.core.text import fold, normalize, without_invisible
 
 ARTICLE = ("台湾软件公司发布了新的数据库系统，支持简体中文和繁体中文的全文检索。"
            "开发团队表示，这个系统里面的搜索引擎经过三年的测试，性能提高了一倍。\n"
@@ -54,3 +60,76 @@ def test_a_traditional_repost_groups_with_its_original(tmp_path):
         assert hamming(index.document("taiwan.txt").fingerprint, index.document("original.txt").fingerprint) == 0
         groups = [sorted(m.path for m in g.members) for g in analyse(root, index, verify=VerifySettings(jobs=1)).at(12)]
         assert groups == [["original.txt", "taiwan.txt"]]
+
+
+# An English passage and a copy as web pages, editors and watermarks leave them: soft hyphens at hyphenation
+# points, zero-width spaces, a joiner, a word joiner, bidirectional marks and an isolate, an inner byte-order mark
+PASSAGE = ("The administrator imposes a quota on every account. It doesn't apply to accounts created before "
+           "the migration, which keep their original limits until an administrator reviews them.\n\n"
+           "Requests for a larger quota go to the support desk with the account's identifier and a reason.")
+MARKED = ("The adminis\u200btra\u200btor imp\u00adoses a quo\u00adta on every ac\u00adcount. It d\u200doesn't apply "
+          "to accounts cre\u2060ated before the mi\u00adgra\u00adtion,\u200e which keep their orig\u200cinal limits "
+          "until an ad\u00admin\u00adis\u00adtra\u00adtor reviews them.\n\n\ufeff\u2066Requests for a lar\u200bger "
+          "quota go to the sup\u00adport desk with the account's iden\u00adti\u00adfi\u00ader and a reason.\u2069")
+
+
+def format_characters() -> list[str]:
+    """Every character of Unicode category Cf this interpreter knows, read one by one."""
+    return [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+
+
+def test_invisible_characters_fold_out_and_no_longer_cut_words():
+    assert normalize("imp\u00adoses adminis\u200btra\u200btor d\u200doesn't") == "imposes administrator doesn t"
+    assert normalize(MARKED) == normalize(PASSAGE)
+    assert fold("\ufeff第一\u200b章\u200d总则\u00ad") == "第一章总则"  # Chinese too
+    assert fold("a\ufe0fb\u034fc\U000e0101d") == "abcd"  # variation selectors, the grapheme joiner
+
+
+def test_every_format_character_goes_and_visible_text_stays_as_it_was():
+    everything = "".join(format_characters())
+    assert len(everything) >= 160 and without_invisible("x" + everything + "y") == "xy"
+    for char in format_characters():  # the fast screen lets none of them through
+        assert without_invisible(f"中{char}文") == "中文", hex(ord(char))
+    visible = "中文，“引号”—…「」 ＡＢＣ café ÿ Ωμέγα עברית العربية 𠀋 😀 \u3000\xa0\t\n"
+    assert without_invisible(visible) is visible
+    assert without_invisible(PASSAGE) is PASSAGE  # ASCII: returned at once
+
+
+def test_an_english_copy_with_invisible_characters_is_the_same_text_everywhere(tmp_path):
+    assert weighted_terms(MARKED) == weighted_terms(PASSAGE)
+    assert text_similarity(PASSAGE, MARKED) == 1.0
+    assert search_form(MARKED) == search_form(PASSAGE) and "administrator" in search_form(MARKED)
+    result = compare_texts(PASSAGE, MARKED)  # the diff's normalised mode: no change
+    assert result.hunks == () and all(row.kind == "equal" for row in result.rows)
+    assert compare_texts(PASSAGE, MARKED, mode="raw").hunks
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "original.txt").write_text(PASSAGE, encoding="utf-8")
+    (root / "copy.txt").write_text(MARKED, encoding="utf-8")
+    (root / "page.html").write_text(
+        "<html><body><p>" + MARKED.replace("\u00ad", "&shy;").replace("\u200b", "&#8203;").replace("\n\n", "</p><p>")
+        + "</p></body></html>", encoding="utf-8")
+    (root / "other.txt").write_text("The support desk answers requests within two working days. " * 4, encoding="utf-8")
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        assert index.document("copy.txt").fingerprint == index.document("original.txt").fingerprint
+        grouping = analyse(root, index, verify=VerifySettings(jobs=1)).at(12)
+        assert [sorted(m.path for m in g.members) for g in grouping] == [["copy.txt", "original.txt", "page.html"]]
+
+
+def test_an_index_of_the_former_folding_is_fingerprinted_again(tmp_path):
+    """The features version changes with the folding: an index written before reads every document again."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "original.txt").write_text(PASSAGE, encoding="utf-8")
+    (root / "copy.txt").write_text(MARKED, encoding="utf-8")
+    former = FeatureSettings(version=DEFAULT_FEATURES.version - 1)
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1), settings=former)
+        # as the former folding left it: the copy's words cut apart, another fingerprint (forced here)
+        with index.transaction():
+            index.conn.execute("UPDATE documents SET fingerprint = fingerprint + 1 WHERE path = 'copy.txt'")
+        stale = index.document("copy.txt").fingerprint
+        result = scan(root, index, ScanOptions(jobs=1))
+        assert result.stats.changed + result.stats.new == 2
+        assert index.document("copy.txt").fingerprint == index.document("original.txt").fingerprint != stale
