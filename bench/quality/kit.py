@@ -265,6 +265,22 @@ BUILDERS = {"script": script_class, "markup": markup_class, "long": long_class, 
             "short": short_class, "combined": combined_class, "template": template_class}
 
 
+def write_collection(kit: Kit, builders: dict[str, Callable[[Kit], None]]) -> dict[str, int]:
+    """Write a collection to `kit.root`, replacing it: each class's builder in turn (the classes in the order of
+    `builders`), then truth.json; returns the file count per class."""
+    out = kit.root
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for build_class in builders.values():
+        build_class(kit)
+    classes = list(builders)
+    kinds = sorted({e for v in kit.truth.values() for e in v["edits"]})
+    (out / "truth.json").write_text(json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": classes},
+                                               ensure_ascii=False, indent=0), encoding="utf-8")
+    return {klass: sum(v["class"] == klass for v in kit.truth.values()) for klass in classes}
+
+
 def build(out: Path, size: str = "small", seed: int = 11, classes: tuple[str, ...] = CLASSES) -> dict[str, int]:
     """Write the kit's collection (size, seed) to `out`, replacing it; returns the file count per class.
     `classes`: only these (("template",) needs no installed source text)."""
@@ -272,15 +288,5 @@ def build(out: Path, size: str = "small", seed: int = 11, classes: tuple[str, ..
         raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
     if unknown := set(classes) - set(CLASSES):
         raise ValueError(f"classes must be among {', '.join(CLASSES)}, not {', '.join(sorted(unknown))}")
-    out = Path(out)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    kit = Kit(out, random.Random(seed), SIZES[size], tuple(classes))
-    for klass in CLASSES:
-        if klass in classes:
-            BUILDERS[klass](kit)
-    kinds = sorted({e for v in kit.truth.values() for e in v["edits"]})
-    (out / "truth.json").write_text(json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": [c for c in CLASSES if c in classes]},
-                                               ensure_ascii=False, indent=0), encoding="utf-8")
-    return {klass: sum(v["class"] == klass for v in kit.truth.values()) for klass in classes}
+    return write_collection(Kit(Path(out), random.Random(seed), SIZES[size], tuple(classes)),
+                            {klass: BUILDERS[klass] for klass in CLASSES if klass in classes})

@@ -215,3 +215,99 @@ def insert_english(text: str, passages: list[str], rng: random.Random) -> str:
 def repost_header(text: str, rng: random.Random) -> str:
     site = rng.choice(("轉載自 PTT 實業坊", "转自微信公众号", "來源：聯合新聞網", "本文转载自知乎", "摘自 LIHKG 討論區"))
     return f"{site}（{rng.randint(2015, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}）\n\n{text}"
+
+
+# ---- invisible characters ----
+
+SOFT_HYPHEN = "\u00ad"
+ZERO_WIDTH = ("\u200b", "\u200b", "\u200c", "\u200d", "\u2060")  # space (the commonest), non-joiner, joiner, word joiner
+WATERMARK_BITS = ("\u200c", "\u200d")  # 0 and 1 of a hidden id, as text watermarks write them
+BIDI_MARKS = ("\u200e", "\u200f", "\u061c")  # left-to-right, right-to-left, Arabic letter mark
+BIDI_PAIRS = (("\u2066", "\u2069"), ("\u2067", "\u2069"), ("\u202a", "\u202c"), ("\u202b", "\u202c"))  # isolates, embeddings
+BOM = "\ufeff"
+LATIN_WORD = re.compile(r"[A-Za-z]{6,}")
+HAN_PAIR = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])")
+INNER_LETTER = re.compile(r"(?<=[A-Za-z])(?=[A-Za-z])|(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])")
+
+
+def _put_in(text: str, spots: list[int], marks: list[str]) -> str:
+    """`text` with marks[k] put in before position spots[k] (spots ascending)."""
+    out, last = [], 0
+    for spot, mark in zip(spots, marks):
+        out += [text[last:spot], mark]
+        last = spot
+    out.append(text[last:])
+    return "".join(out)
+
+
+def soft_hyphens(text: str, rng: random.Random, share: float = 0.5) -> str:
+    """Hyphenation points in about `share` of the Latin words of six letters or more, as a web page's
+    hyphenation (&shy;) leaves them: one every 2-4 letters, none within two letters of either end ('imp-oses',
+    'adminis-tra-tor'); in Chinese text, between two ideographs now and then (a page hyphenated as Latin)."""
+    spots = []
+    for m in LATIN_WORD.finditer(text):
+        if rng.random() < share:
+            at = m.start() + rng.randint(2, 4)
+            while at <= m.end() - 2:
+                spots.append(at)
+                at += rng.randint(2, 4)
+    spots += [m.start() for m in HAN_PAIR.finditer(text) if rng.random() < share / 20]
+    spots.sort()
+    return _put_in(text, spots, [SOFT_HYPHEN] * len(spots))
+
+
+def zero_width(text: str, rng: random.Random, rate: float = 0.04) -> str:
+    """Zero-width spaces, joiners, non-joiners and word joiners inside words and between ideographs, about
+    one every 1/`rate` places ('adminis\\u200btra\\u200btor', 'd\\u200doesn't'), as editors, messengers and
+    copies out of PDF or web pages leave them."""
+    spots = [m.start() for m in INNER_LETTER.finditer(text) if rng.random() < rate]
+    return _put_in(text, spots, [rng.choice(ZERO_WIDTH) for _ in spots])
+
+
+def watermark(text: str, rng: random.Random, every: int = 300) -> str:
+    """A hidden 24-bit id written in zero-width non-joiners (0) and joiners (1) between word joiners, put
+    inside a word about every `every` characters (at least once): how text watermarks trace a leak."""
+    mark = "\u2060" + "".join(WATERMARK_BITS[rng.getrandbits(1)] for _ in range(24)) + "\u2060"
+    inner = [m.start() for m in INNER_LETTER.finditer(text)]
+    if not inner:
+        return text
+    spots = sorted(set(rng.sample(inner, max(1, min(len(inner), len(text) // every)))))
+    return _put_in(text, spots, [mark] * len(spots))
+
+
+def bidi_marks(text: str, rng: random.Random, share: float = 0.2) -> str:
+    """Bidirectional marks after about `share` of the punctuation marks and numbers, and about `share` of
+    the lines wrapped in an isolate or embedding pair (as right-to-left aware editors and chat clients
+    write them)."""
+    spots = [m.end() for m in re.finditer(r"[0-9]+|[.,;:!?，。；：！？]", text) if rng.random() < share]
+    text = _put_in(text, spots, [rng.choice(BIDI_MARKS) for _ in spots])
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if line.strip() and rng.random() < share:
+            start, end = rng.choice(BIDI_PAIRS)
+            lines[k] = start + line + end
+    return "\n".join(lines)
+
+
+def inner_boms(text: str, rng: random.Random, count: int = 3) -> str:
+    """Byte-order marks inside the text: at the start of up to `count` paragraphs (files saved with a BOM and
+    concatenated) and once inside a line (a piece pasted from such a file)."""
+    starts = [m.end() for m in re.finditer(r"\n\n+", text)]
+    spots = rng.sample(starts, min(count, len(starts)))
+    inner = [m.start() for m in INNER_LETTER.finditer(text)]
+    if inner:
+        spots.append(rng.choice(inner))
+    spots = sorted(set(spots))
+    return _put_in(text, spots, [BOM] * len(spots))
+
+
+INVISIBLE = {"soft_hyphen": soft_hyphens, "zero_width": zero_width, "watermark": watermark, "bidi": bidi_marks,
+             "inner_bom": inner_boms}
+# how a page writes them: named or numeric character references (resiliparse reads them back as characters)
+INVISIBLE_ENTITIES = {SOFT_HYPHEN: "&shy;", "\u200b": "&#8203;", "\u200c": "&zwnj;", "\u200d": "&zwj;",
+                      "\u200e": "&lrm;", "\u200f": "&rlm;", "\u2060": "&#x2060;", BOM: "&#xFEFF;"}
+
+
+def with_entities(page: str) -> str:
+    """A page with its invisible characters written as character references (&shy;, &#8203;, &zwj;...)."""
+    return re.sub("[" + "".join(INVISIBLE_ENTITIES) + "]", lambda m: INVISIBLE_ENTITIES[m.group()], page)

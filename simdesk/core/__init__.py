@@ -48,7 +48,8 @@ _WHERE = {
     "fingerprint": ("similarity_percent", "simhash"),
     "pairs": ("brute_force_pairs", "pairs_within"),
     "segmenter": ("default_segmenter", "segmenter_choice"),
-    "evaluation": ("ClassScores", "Scores", "load_truth", "score_classes", "score_groups"),
+    "evaluation": ("ClassScores", "CleanupScores", "Scores", "files_left", "load_truth", "score_classes",
+                   "score_cleanup", "score_groups"),
     "demo": ("ensure_demo",),
     "resources": ("resource",),
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,3 +133,49 @@ def score_classes(truth: dict[str, TruthFile], groups: Iterable[Iterable[str]]) 
             right += sum(pairs(n) for n in Counter(truth[f].group for f in members if in_class(truth[f], c)).values())
         out[c] = ClassScores(len(files), true_pairs, found_pairs, right)
     return out
+
+
+@dataclass(frozen=True)
+class CleanupScores:
+    """What a clean-up left of a collection, against its truth. A true group is one document: it is lost when
+    none of its files is left. Each file of a group beyond one is a redundant copy; a removal is right when
+    its group keeps a file."""
+    files: int
+    groups: int
+    removed: int
+    lost: tuple[str, ...]  # the true groups with no file left
+    wrong_removals: int  # files removed from the lost groups
+
+    @property
+    def documents_lost(self) -> int:
+        return len(self.lost)
+
+    @property
+    def redundant(self) -> int:
+        return self.files - self.groups
+
+    @property
+    def removal_recall(self) -> float:
+        """The share of the redundant copies removed (1.0 for a collection without any)."""
+        return (self.removed - self.wrong_removals) / self.redundant if self.redundant else 1.0
+
+    def lines(self, prefix: str = "") -> list[str]:
+        """`name value` lines."""
+        return [f"{prefix}documents_lost {self.documents_lost}", f"{prefix}removal_recall {self.removal_recall:.4f}",
+                f"{prefix}removed {self.removed}", f"{prefix}wrong_removals {self.wrong_removals}"]
+
+
+def files_left(root: Path, truth: dict[str, TruthFile]) -> set[str]:
+    """The files of the truth still under `root` (a symbolic link counts, whatever it points to)."""
+    return {path for path in truth if (Path(root) / path).is_symlink() or (Path(root) / path).exists()}
+
+
+def score_cleanup(truth: dict[str, TruthFile], left: Collection[str]) -> CleanupScores:
+    """CleanupScores of a collection of which the files `left` (relative paths; others are ignored) remain."""
+    members: dict[str, list[str]] = defaultdict(list)
+    for path, t in truth.items():
+        members[t.group].append(path)
+    kept = {t.group for path, t in truth.items() if path in left}
+    lost = tuple(sorted(g for g in members if g not in kept))
+    removed = sum(path not in left for path in truth)
+    return CleanupScores(len(truth), len(members), removed, lost, sum(len(members[g]) for g in lost))

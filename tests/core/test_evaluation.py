@@ -7,7 +7,7 @@ import itertools
 from click.testing import CliRunner
 
 from simdesk.cli import main
-from simdesk.core.evaluation import load_truth, score_groups
+from simdesk.core.evaluation import files_left, load_truth, score_cleanup, score_groups
 
 
 def brute_force(truth, groups) -> dict[str, float]:
@@ -76,3 +76,32 @@ def test_evaluate_without_truth_is_a_usage_error(tmp_path):
     (tmp_path / "a.txt").write_text("文本", encoding="utf-8")
     result = CliRunner().invoke(main, ["evaluate", str(tmp_path)])
     assert result.exit_code == 2 and "truth.json" in result.output
+
+
+def test_a_clean_up_is_scored_by_the_documents_it_lost_and_the_copies_it_removed(small_corpus, tmp_path):
+    truth = load_truth(small_corpus)
+    by_group: dict[str, list[str]] = {}
+    for path, t in sorted(truth.items()):
+        by_group.setdefault(t.group, []).append(path)
+    copies = [g for g in by_group.values() if len(g) > 2]
+    # a clean-up that keeps one file of each group but two (all of the first gone; the second's first file
+    # gone, its others kept), and one that removes nothing
+    left = {g[0] for g in by_group.values()} - {copies[0][0]}
+    left = (left - {copies[1][0]}) | set(copies[1][1:])
+    scores = score_cleanup(truth, left)
+    redundant = len(truth) - len(by_group)
+    assert (scores.files, scores.groups, scores.redundant) == (len(truth), len(by_group), redundant)
+    assert scores.lost == (truth[copies[0][0]].group,) and scores.documents_lost == 1
+    assert scores.removed == len(truth) - len(left) and scores.wrong_removals == len(copies[0])
+    assert scores.removal_recall == (scores.removed - len(copies[0])) / redundant
+    assert dict(line.split() for line in scores.lines())["documents_lost"] == "1"
+    untouched = score_cleanup(truth, set(truth) | {"elsewhere.txt"})
+    assert (untouched.documents_lost, untouched.removed, untouched.removal_recall) == (0, 0, 0.0)
+    # files_left reads what is on disk: a removed file is gone, a symbolic link is left
+    root = tmp_path / "after"
+    for path in list(truth)[:3]:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+    first, second = list(truth)[:2]
+    (root / first).write_text("x", encoding="utf-8")
+    (root / second).symlink_to(root / "nowhere")
+    assert files_left(root, truth) == {first, second}
