@@ -78,6 +78,7 @@ def clean_runs(root: Path, rules: tuple[str, ...] = RULES, index: Path | None = 
                                  seconds))
             shutil.rmtree(copy)
             shutil.rmtree(home)  # the trash with it
+            db.unlink()
     return runs
 
 
