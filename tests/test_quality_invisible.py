@@ -3,7 +3,7 @@ copies with each kind of invisible character and hard negatives that carry them 
 copies with their originals and nothing else; and the clean-up measure (bench/quality/clean.py) runs the
 real `simdesk clean --keep RULE` on copies of it and scores what is left.
 
-Measured 2026-11-27 on the small collection (seed 11: 66 files, 36 true pairs), simdesk at its default
+Measured 2026-11-27 on the small collection (seed 11: 66 files, 54 true pairs), simdesk at its default
 settings through `simdesk scan --format json`: precision and recall 1.000 in every class (before invisible
 characters were folded out: English recall 0.733, mixed 0.887 on the full collection). The full collection's
 figures are in docs/quality.md.
