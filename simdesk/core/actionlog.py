@@ -6,9 +6,11 @@ without an outcome, which undo treats as "may have moved": it looks for the file
 When the intent cannot be written, the file is not moved.
 
 Times are stored in UTC (`time`, ISO 8601 with +00:00, and `at`, seconds since the epoch), so an undo in
-another time zone reads the same instants. Reading validates every line (types; the file's place inside
-the logged folder; a move's target inside the logged destination): a line that is not a valid entry is
-counted and ignored, never fatal, so one bad line cannot block the others.
+another time zone reads the same instants. Reading validates every line as untrusted input (types; the
+file's place inside the logged folder; an intent or done line complete: size and content hash, and for a
+move its destination folder and its place inside it): a line that is not a valid entry is counted and
+ignored, never fatal, so one bad line cannot block the others, and a hand-written line cannot make undo
+move a file the log does not prove is the clean-up's.
 
     with ActionLog(path) as log:
         log.append({"action": "trash", ...}, sync=True)
@@ -114,6 +116,9 @@ def valid_entry(e: object) -> bool:
     for key in ("size", "mtime_ns"):
         if key in e and (not isinstance(e[key], int) or isinstance(e[key], bool) or e[key] < 0):
             return False
+    if e["outcome"] in ("intent", "done") and not ("size" in e and isinstance(e.get("content_hash"), str)
+                                                    and e["content_hash"]):
+        return False  # a file undo may move back must be recognisable: its size and content hash
     if "content_hash" in e and not isinstance(e["content_hash"], str):
         return False
     if "run" in e and not isinstance(e["run"], str):
@@ -122,10 +127,11 @@ def valid_entry(e: object) -> bool:
         return False
     if "time" in e and not isinstance(e["time"], str):
         return False
-    if e["action"] == "move" and "to" in e:
-        dest = e.get("dest")
-        if not isinstance(e["to"], str) or (dest is not None and not (isinstance(dest, str) and _inside(e["to"], dest))):
-            return False
+    if e["action"] == "move" and e["outcome"] in ("intent", "done"):
+        to, dest = e.get("to"), e.get("dest")
+        if not (isinstance(to, str) and isinstance(dest, str) and os.path.isabs(dest) and _inside(to, dest)
+                and os.path.normpath(to) != os.path.normpath(dest)):
+            return False  # a move proves where it went: its destination folder and its place inside it
     return True
 
 

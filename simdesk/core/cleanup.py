@@ -5,9 +5,12 @@ Safety rules, each answering a way other tools lost people's files:
   the caller passes `allow_last_copy=True` because the editor confirmed that very case;
 - each file is re-checked against the scan (size, modification time, content hash) right before it is
   touched, and skipped when it changed;
-- before a group's first file goes, a copy it keeps is re-read and must still be what the scan saw (a
+- right before each file goes, a copy its group keeps is re-read and must still be what the scan saw (a
   regular file, not a link or a folder, with the scanned content hash, and not the very file being removed
-  under another name); otherwise the whole group is left alone with the reason;
+  under another name); otherwise the rest of the group is left alone with the reason;
+- one clean-up at a time per folder (an OS lock on the folder, shared on the folders above it), and a file
+  whose place resolves outside the folder (an absolute or `..` path, a folder on its way now a link
+  elsewhere) is never touched; a move never replaces a file at its destination;
 - a file is only ever removed as itself: one that became a symbolic link or anything but a regular file
   since the scan is skipped;
 - the report counts a file as done only when it is verified gone from its place, and counts the bytes
@@ -21,6 +24,7 @@ Safety rules, each answering a way other tools lost people's files:
 """
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -332,25 +336,7 @@ def changed_since_scan(root: Path, removal: Removal | Member) -> str | None:
 def kept_copy_problem(root: Path, kept: tuple[Member, ...], removals: list[Removal]) -> str | None:
     """None when at least one copy the group keeps is still, verified by its content, what the scan saw
     and is not one of the files being removed under another name; else why the group must be left alone."""
-    doomed = set()
-    for r in removals:
-        try:
-            st = os.lstat(root / r.path)  # a removal is never followed through a link (changed_since_scan)
-            doomed.add((st.st_dev, st.st_ino))
-        except OSError:
-            pass
-    reasons = []
-    for m in kept:
-        why = changed_since_scan(root, m)
-        if why is None:
-            st = os.stat(root / m.path)
-            if (st.st_dev, st.st_ino) not in doomed:
-                return None
-            why = "is the same file as a copy to remove (another name for it)"
-        reasons.append(f"{m.path} {why}")
-    if not kept:
-        return "the group keeps no copy"
-    return "the copy to keep cannot be verified: " + "; ".join(reasons)
+    return _kept_copy_now(root, kept, _doomed_inodes(root, removals))
 
 
 @dataclass
@@ -383,39 +369,180 @@ class CleanupReport:
 
 
 def _send_to_trash(path: Path) -> None:
+    """Send one file to the freedesktop trash. When the move fails after the trash's `.trashinfo` was written
+    (a read-only folder: the rename is refused), that orphan entry is removed again: a failed move leaves
+    nothing in the trash."""
     from send2trash import send2trash  # imported late: it looks up the trash folders on import
 
-    send2trash(str(path))
+    try:
+        send2trash(str(path))
+    except BaseException:
+        _remove_orphan_trash_entries(path)
+        raise
 
 
-def _unique_destination(dest: Path) -> Path:
-    if not dest.exists():
-        return dest
-    for n in range(1, 10_000):
-        candidate = dest.with_name(f"{dest.stem} ({n}){dest.suffix}")
-        if not candidate.exists():
+def _remove_orphan_trash_entries(path: Path) -> None:
+    """Remove the `.trashinfo` entries naming `path` that have no file in the trash beside them."""
+    from simdesk.core.undo import trash_entries_for
+
+    for entry in trash_entries_for(str(path)):
+        if not os.path.lexists(entry.file):
+            try:
+                entry.info.unlink()
+            except OSError:
+                pass
+
+
+class CleanupBusy(OSError):
+    """Another clean-up of the same folder (or of a folder containing it, or inside it) is running."""
+
+
+class _FolderLock:
+    """One clean-up at a time per folder: an exclusive OS lock (flock) on the folder itself and a shared one
+    on each folder above it, so a clean-up of a folder and one of a folder inside it exclude each other too.
+    Nothing is written anywhere; the OS releases the locks when the process ends, killed or not. Raises
+    CleanupBusy at once when another clean-up holds one of them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.fds: list[int] = []
+
+    def __enter__(self) -> _FolderLock:
+        try:
+            import fcntl
+        except ImportError:  # not on POSIX
+            return self
+        chain = [self.root, *self.root.parents]
+        try:
+            for k, folder in enumerate(chain):
+                try:
+                    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+                except OSError:
+                    if k == 0:
+                        raise
+                    continue  # a folder above that cannot be opened: the folder's own lock still holds
+                self.fds.append(fd)
+                try:
+                    fcntl.flock(fd, (fcntl.LOCK_EX if k == 0 else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise CleanupBusy(errno.EBUSY, f"another clean-up of {folder if k else self.root} is running "
+                                                   "(the window or `simdesk clean`); nothing was moved: try "
+                                                   "again when it has finished") from None
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for fd in self.fds:
+            os.close(fd)  # closing releases the lock
+        self.fds = []
+
+
+def _outside_root(root: Path, rel: str) -> str | None:
+    """Why `root/rel` is not a place under `root` a clean-up may act on (None when it is): an absolute path,
+    a `..` component, or a folder on the way that now resolves outside `root` (a link placed since)."""
+    parts = rel.replace("\\", "/").split("/")
+    if not rel or os.path.isabs(rel) or ".." in parts:
+        return "lies outside the folder (an absolute path or '..'); left alone"
+    parent = os.path.realpath(os.path.dirname(root / rel))
+    real_root = os.path.realpath(root)
+    if parent != real_root and not parent.startswith(real_root.rstrip(os.sep) + os.sep):
+        return "lies outside the folder (a folder on its way is now a link elsewhere); left alone"
+    return None
+
+
+def _fresh_name(target: Path) -> Path:
+    """`target`, or the first numbered name beside it ("a (1).txt") that nothing holds now."""
+    for n in range(10_000):
+        candidate = target if n == 0 else target.with_name(f"{target.stem} ({n}){target.suffix}")
+        if not os.path.lexists(candidate):
             return candidate
-    raise FileExistsError(f"{dest} and its numbered variants already exist")
+    raise FileExistsError(f"{target} and its numbered variants already exist")
+
+
+def _move_exclusively(source: Path, target: Path) -> None:
+    """Move `source` to `target`, never replacing anything there: a hard link fails when its name exists
+    (FileExistsError), and across file systems the copy is created with O_EXCL, synced, then the unlink."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.ENOTSUP, errno.EMLINK):
+            raise
+        with open(source, "rb") as fin, open(target, "xb") as fout:
+            try:
+                shutil.copyfileobj(fin, fout)
+                fout.flush()
+                os.fsync(fout.fileno())
+            except BaseException:
+                os.unlink(target)
+                raise
+        shutil.copystat(source, target)
+    os.unlink(source)
 
 
 def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path | None = None,
             log_path: Path | None = None, trash: Callable[[Path], None] = _send_to_trash,
             on_progress: Callable[[int, int], None] | None = None) -> CleanupReport:
     """Carry out `plan` under `root`: "trash" sends files to the system trash, "move" moves them below `dest`
-    keeping their relative paths (never overwriting). Changed files are skipped; a group none of whose kept
-    copies verifies is refused. Returns what was verified done. With `log_path`, each file's intent is
-    written and synced before it moves and its outcome after; a log that cannot be written stops the
-    clean-up before the next file moves."""
+    keeping their relative paths (never replacing a file there: a fresh numbered name instead). Changed
+    files are skipped; so is a file whose place resolves outside `root`; right before each file goes, a copy
+    its group keeps is verified again (a group none of whose kept copies verifies is refused from then on).
+    One clean-up at a time per folder: a second raises CleanupBusy (an OSError) before moving anything.
+    Returns what was verified done by this call. With `log_path`, each file's intent is written and synced
+    before it moves and its outcome after; a log that cannot be written stops the clean-up before the next
+    file moves."""
     if action not in ("trash", "move"):
         raise ValueError(f"unknown action {action!r}; use 'trash' or 'move'")
     if action == "move" and dest is None:
         raise ValueError("moving needs a destination folder")
     root = Path(root).absolute()
+    with _FolderLock(root):
+        return _execute_locked(plan, root, action, dest, log_path, trash, on_progress)
+
+
+def _doomed_inodes(root: Path, removals: list[Removal]) -> set[tuple[int, int]]:
+    doomed = set()
+    for r in removals:
+        try:
+            st = os.lstat(root / r.path)  # a removal is never followed through a link (changed_since_scan)
+            doomed.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
+    return doomed
+
+
+def _kept_copy_now(root: Path, kept: tuple[Member, ...], doomed: set[tuple[int, int]]) -> str | None:
+    """kept_copy_problem with the inodes of the group's removals given (read once per group)."""
+    reasons = []
+    for m in kept:
+        why = changed_since_scan(root, m)
+        if why is None:
+            try:
+                st = os.stat(root / m.path)
+            except OSError as exc:
+                why = f"cannot be checked: {exc.strerror or exc}"
+            else:
+                if (st.st_dev, st.st_ino) not in doomed:
+                    return None
+                why = "is the same file as a copy to remove (another name for it)"
+        reasons.append(f"{m.path} {why}")
+    if not kept:
+        return "the group keeps no copy"
+    return "the copy to keep cannot be verified: " + "; ".join(reasons)
+
+
+def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | None, log_path: Path | None,
+                    trash: Callable[[Path], None], on_progress: Callable[[int, int], None] | None) -> CleanupReport:
     report = CleanupReport(action, refused_groups=list(plan.refusals))
     by_group: dict[int, list[Removal]] = {}
     for r in plan.removals:
         by_group.setdefault(r.group_id, []).append(r)
-    verdicts: dict[int, str | None] = {}  # group -> why it is left alone (None: go), decided at its first file
+    doomed: dict[int, set[tuple[int, int]]] = {}  # group -> inodes of its removals, read at its first file
+    refused: dict[int, str] = {}  # group -> why it is left alone from now on
     run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/undo.py)
     try:
         log = ActionLog(log_path) if log_path is not None else None
@@ -423,6 +550,7 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
         raise OSError(exc.errno, f"the action log {log_path} cannot be written ({exc.strerror or exc}); "
                                  "nothing was moved") from None
     stopped: str | None = None  # set when the log fails: nothing more moves
+    dest_root = Path(dest).absolute() if dest is not None else None
 
     def write(r: Removal, outcome: str, reason: str | None = None, **extra: str) -> None:
         nonlocal stopped
@@ -432,8 +560,8 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
         entry = {"time": stamp, "at": at, "action": action, "root": str(root), "path": r.path, "size": r.size,
                  "mtime_ns": r.mtime_ns, "content_hash": r.content_hash, "outcome": outcome, "run": run,
                  "source": str(root / r.path), **extra}
-        if dest is not None:
-            entry["dest"] = str(Path(dest).absolute())
+        if dest_root is not None:
+            entry["dest"] = str(dest_root)
         if reason:
             entry["reason"] = reason
         try:
@@ -450,25 +578,31 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
             if stopped:
                 report.skipped.append((r.path, stopped))
                 continue
-            if r.group_id not in verdicts:
-                verdicts[r.group_id] = None if plan.allow_last_copy else kept_copy_problem(
-                    root, plan.survivors.get(r.group_id, ()), by_group[r.group_id])
-                if verdicts[r.group_id] is not None:
-                    report.refused_groups.append(Refusal(r.group_id, verdicts[r.group_id]))
-            if verdicts[r.group_id] is not None:
-                why = f"its group was left alone: {verdicts[r.group_id]}"
-                report.skipped.append((r.path, why))
-                write(r, "skipped", why)
-                continue
-            why = changed_since_scan(root, r)
+            why = _outside_root(root, r.path)
+            if why is None and r.group_id not in refused and not plan.allow_last_copy:
+                if r.group_id not in doomed:
+                    doomed[r.group_id] = _doomed_inodes(root, by_group[r.group_id])
+                problem = _kept_copy_now(root, plan.survivors.get(r.group_id, ()), doomed[r.group_id])
+                if problem is not None:  # checked right before each removal, not once per group
+                    refused[r.group_id] = problem
+                    report.refused_groups.append(Refusal(r.group_id, problem))
+            if why is None and r.group_id in refused:
+                why = f"its group was left alone: {refused[r.group_id]}"
+            if why is None:
+                why = changed_since_scan(root, r)
             if why is not None:
                 report.skipped.append((r.path, why))
                 write(r, "skipped", why)
                 continue
             source = root / r.path
             try:
-                target = _unique_destination(Path(dest).absolute() / r.path) if action == "move" else None
                 nlink = os.lstat(source).st_nlink
+            except OSError as exc:
+                report.failed.append((r.path, str(exc)))
+                write(r, "failed", str(exc))
+                continue
+            try:
+                target = _fresh_name(dest_root / r.path) if dest_root is not None else None
             except OSError as exc:
                 report.failed.append((r.path, str(exc)))
                 write(r, "failed", str(exc))
@@ -482,8 +616,7 @@ def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path 
                 if target is None:
                     trash(source)
                 else:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.move(str(source), str(target))
+                    _move_exclusively(source, target)
             except Exception as exc:  # any failure costs this file, never the rest of the clean-up
                 report.failed.append((r.path, str(exc) or type(exc).__name__))
                 write(r, "failed", str(exc) or type(exc).__name__)

@@ -120,6 +120,12 @@ def _trash_dirs(paths: list[str]) -> list[tuple[Path, Path]]:
     return out
 
 
+def trash_entries_for(path: str) -> list[_TrashEntry]:
+    """The trash entries (home trash and the trash of `path`'s file system) whose original place is `path`."""
+    path = os.path.normpath(path)
+    return [t for trash, top in _trash_dirs([path]) for t in _entries_in(trash, top) if t.original == path]
+
+
 def _mount_point(path: str) -> Path:
     p = Path(os.path.realpath(os.path.dirname(path) or "/"))
     while not os.path.ismount(p) and p != p.parent:
@@ -172,8 +178,8 @@ def _same_file(path: Path, entry: dict) -> bool:
 
 
 def _put_back(src: Path, dest: Path) -> None:
-    """Move `src` to `dest`, never replacing a file at `dest` (a hard link fails when dest exists)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    """Move `src` to `dest`, never replacing a file at `dest` (a hard link fails when dest exists); the
+    folder `dest` goes in must exist (a vanished folder is never made again)."""
     try:
         os.link(src, dest)
     except FileExistsError:
@@ -223,8 +229,13 @@ def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntr
     may succeed once the reason is dealt with)."""
     if os.path.lexists(source):
         if _same_file(source, entry):  # never moved (an intent alone), or put back by an undo cut short
+            if entry["action"] == "trash":
+                _drop_stale_trash_copies(source, entry, trash_entries)
             return ("never moved" if entry["outcome"] == "intent" else "restored"), None
         return "not restored", "a file is at its place again; left as it is (the removed copy was not touched)"
+    why = _unsafe_place(entry, source)
+    if why is not None:
+        return "not restored", why
     found: _TrashEntry | None = None
     if entry["action"] == "move":
         moved = Path(entry.get("to", ""))
@@ -255,3 +266,41 @@ def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntr
         except OSError:
             pass
     return "restored", None
+
+
+def _unsafe_place(entry: dict, source: Path) -> str | None:
+    """Why a file may not be put back at `source` (None when it may): its folder is gone (renamed or
+    removed since: never made again), or a folder on its way under the logged root is now a symbolic link
+    (putting it back would write wherever the link points)."""
+    root = Path(entry["root"])
+    parent = source.parent
+    if not parent.is_dir():
+        return f"its folder {parent} no longer exists (renamed or removed since); not made again"
+    try:
+        rel_parts = parent.relative_to(root).parts
+    except ValueError:
+        return "its place lies outside the logged folder"
+    here = root
+    for part in rel_parts:
+        here = here / part
+        if here.is_symlink():
+            return f"{here} is now a symbolic link; not restored through it"
+    return None
+
+
+def _drop_stale_trash_copies(source: Path, entry: dict, trash_entries: dict[str, list[_TrashEntry]]) -> None:
+    """A file already back in its place with the logged content (an undo cut short after the restore): its
+    copies still in the trash with that content are the same document twice, removed with their entries;
+    an entry whose file is already gone from the trash is removed too."""
+    for t in trash_entries.get(os.path.normpath(str(source)), []):
+        if os.path.lexists(t.file):
+            if not _same_file(t.file, entry):
+                continue
+            try:
+                os.unlink(t.file)
+            except OSError:
+                continue
+        try:
+            t.info.unlink()
+        except OSError:
+            pass
