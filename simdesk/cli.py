@@ -214,6 +214,9 @@ def open_folder_review(folder: str, threshold: int | None, similarity: float | N
 
 
 def print_scan_stats(review) -> None:
+    """The scan's counts on stderr; nothing for a review read from its index without a scan (a bundle's)."""
+    if review.result is None:
+        return
     s = review.result.stats
     click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
                f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
@@ -549,7 +552,13 @@ def cluster_apply(bundle: str, decisions: str | None, move_to: str | None, dry_r
     except ImportError as exc:
         raise UsageFailure(f"bundles need the cluster extra ({exc}): pip install 'simdesk[cluster]'") from None
     if undo_log:
-        click.echo(apply.undo_apply(Path(undo_log)).summary())
+        try:
+            report = apply.undo_apply(Path(undo_log))
+        except BundleError as exc:
+            raise UsageFailure(str(exc)) from None
+        click.echo(report.summary())
+        if report.failed:
+            sys.exit(1)
         return
     if not decisions or not move_to:
         raise UsageFailure("give --decisions and --move-to (with --dry-run to only see what would move)")

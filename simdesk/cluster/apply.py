@@ -8,6 +8,14 @@ or modification time), and no group of the bundle may lose every member (a decis
 refused, as the desktop's clean-up refuses it). Every move is written ahead to a JSON-lines log (`intent`,
 flushed and fsynced, then `done` or `failed`), which `undo_apply` reads to put the objects back.
 
+Nothing outside the user's choice is touched and nothing is replaced: the bundle's rows and the decisions file
+are checked as untrusted input (bundle.check_documents: a path outside the root, a URI elsewhere, columns of
+other types refuse the whole run, naming the row); `--move-to` inside the bundle's root is refused; a copy is
+created exclusively (a file already at its destination gets a fresh numbered name beside it, never
+overwritten). Undo takes only complete log entries (path, URI under the logged root, destination under the
+logged trash prefix, size and content hash), skips the rest with a count, puts an object back only when its
+trash copy holds the logged bytes, and never over something standing at its place.
+
     plan = plan_apply(open_bundle("archive.bundle"), Path("decisions.parquet"), "s3://archive-trash/2026-11/")
     report = apply_plan(plan, Path("apply.jsonl"))            # or print(plan.summary()) for a dry run
     undo_apply(Path("apply.jsonl"))
@@ -17,16 +25,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.cluster.bundle import Bundle, BundleError
+from simdesk.cluster.bundle import (LOCAL_KINDS, Bundle, BundleError, check_columns, check_documents,
+                                    location_inside, relative_path_problem, uri_problem)
 from simdesk.cluster.sources import object_version
 from simdesk.core.actionlog import ActionLog, utc_now
 from simdesk.core.texts import filesystem, is_local
 
 TRASH = "trash"
+DECISIONS = ("keep", "trash", "not_duplicate")
+ACTION = "cluster-apply"
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,8 @@ class ApplyPlan:
     kind: str  # the bundle's source kind: 'objects', 'folder' or 'glob'
     moves: list[Move] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    root: str = ""  # the folder or URI prefix the bundle's documents lie under
+    move_to: str = ""  # the trash prefix, ending with '/'
 
     def summary(self) -> str:
         lines = [f"move {m.uri} -> {m.dest}" for m in self.moves]
@@ -59,30 +73,63 @@ class ApplyPlan:
 class ApplyReport:
     done: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    skipped_lines: int = 0  # log lines undo did not take: cut short, incomplete, or naming places elsewhere
 
     def summary(self) -> str:
         lines = [f"failed {p}: {why}" for p, why in self.failed]
-        lines.append(f"{len(self.done)} moved, {len(self.failed)} failed")
+        text = f"{len(self.done)} moved, {len(self.failed)} failed"
+        if self.skipped_lines:
+            text += f" ({self.skipped_lines} log lines skipped: not complete entries of this log's moves)"
+        lines.append(text)
         return "\n".join(lines)
+
+
+def read_decisions(decisions: Path) -> list[dict]:
+    """The decisions file's rows (path, decision), checked: the columns and their types, and each row's
+    decision one of keep, trash, not_duplicate and its path relative inside the folder. Raises BundleError
+    naming the first row that is not."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        schema = pq.read_schema(decisions)
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise BundleError(f"{decisions}: not a decisions file ({str(exc).splitlines()[0] if str(exc) else exc})") from None
+    check_columns(f"{decisions}: not a decisions file", schema, pa.schema([("path", pa.string()),
+                                                                           ("decision", pa.string())]))
+    try:
+        rows = pq.read_table(decisions, columns=["path", "decision"]).to_pylist()
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise BundleError(f"{decisions}: not a decisions file ({exc})") from None
+    for k, r in enumerate(rows):
+        if r["decision"] not in DECISIONS:
+            raise BundleError(f"{decisions}: row {k} has the decision {r['decision']!r:.60}, none of "
+                              f"{', '.join(DECISIONS)}; nothing was moved")
+        why = relative_path_problem(r["path"])
+        if why is not None and r["decision"] == TRASH:
+            raise BundleError(f"{decisions}: row {k} {why}; nothing was moved")
+    return rows
 
 
 def plan_apply(bundle: Bundle, decisions: Path, move_to: str) -> ApplyPlan:
     """The moves the `trash` decisions ask for, checked against the bundle (a path it does not hold, a group
     that would lose every member) and against the objects now (gone or changed since the scan). Raises
-    BundleError for a bundle of a dataset (rows are filtered out of a dataset, not moved) or decisions that
-    are not a decisions file."""
-    import pyarrow.parquet as pq
-
-    kind = bundle.manifest["source"]["kind"]
+    BundleError for a bundle of a dataset (rows are filtered out of a dataset, not moved), a trash prefix
+    inside the bundle's root, a bundle row naming a place outside its root, or decisions that are not a
+    decisions file."""
+    kind = bundle.kind
     if kind == "dataset":
         raise BundleError(f"{bundle.path}: its documents are rows of {bundle.manifest['source']['spec']}; rows are "
                           "not moved: filter the dataset with the decisions instead")
-    try:
-        rows = pq.read_table(decisions, columns=["path", "decision"]).to_pylist()
-    except (OSError, ValueError, KeyError) as exc:
-        raise BundleError(f"{decisions}: not a decisions file ({exc})") from None
+    if not move_to:
+        raise BundleError("--move-to is empty: give the folder or URI prefix the trashed documents go to")
+    if location_inside(kind, move_to, bundle.root):
+        raise BundleError(f"--move-to {move_to} lies inside the bundle's folder {bundle.root}: a moved document "
+                          "could land on another one; give a place outside it (nothing was moved)")
+    rows = read_decisions(decisions)
     trash = sorted({r["path"] for r in rows if r["decision"] == TRASH})
     docs = bundle.table("documents", ["doc_id", "path", "uri", "size", "version"]).to_pydict()
+    check_documents(bundle, docs["path"], docs["uri"], docs["doc_id"])
     by_path = {p: k for k, p in enumerate(docs["path"])}
     groups = bundle.table("groups", ["group", "doc_id"]).to_pydict()
     members: dict[int, list[int]] = {}
@@ -91,8 +138,8 @@ def plan_apply(bundle: Bundle, decisions: Path, move_to: str) -> ApplyPlan:
     row_of_id = {d: k for k, d in enumerate(docs["doc_id"])}
     group_of = {d: g for g, ds in members.items() for d in ds}
     trashed_ids = {docs["doc_id"][by_path[p]] for p in trash if p in by_path}
-    plan = ApplyPlan(kind)
     prefix = move_to if move_to.endswith("/") else move_to + "/"
+    plan = ApplyPlan(kind, root=bundle.root, move_to=prefix)
     for path in trash:
         k = by_path.get(path)
         if k is None:
@@ -103,7 +150,7 @@ def plan_apply(bundle: Bundle, decisions: Path, move_to: str) -> ApplyPlan:
             plan.refused.append((path, "in no group of the bundle"))
             continue
         if all(d in trashed_ids for d in members[g]):
-            kept = ", ".join(docs["path"][row_of_id[d]] for d in members[g][:3])
+            kept = ", ".join(docs["path"][row_of_id[d]] for d in members[g][:3] if d in row_of_id)
             plan.refused.append((path, f"every copy of its group would go ({kept}...): keep one"))
             continue
         uri, size, version = docs["uri"][k], docs["size"][k], docs["version"][k]
@@ -119,7 +166,7 @@ def plan_apply(bundle: Bundle, decisions: Path, move_to: str) -> ApplyPlan:
 
 def current_state(kind: str, uri: str) -> tuple[int, str] | None:
     """(size, version) of the object or file now, as a cluster scan records them; None when it is gone."""
-    if kind in ("folder", "glob"):
+    if kind in LOCAL_KINDS:
         try:
             st = os.stat(uri)
         except FileNotFoundError:
@@ -134,18 +181,27 @@ def current_state(kind: str, uri: str) -> tuple[int, str] | None:
 
 
 def apply_plan(plan: ApplyPlan, log_path: Path) -> ApplyReport:
-    """Move each object of the plan: copy, read back, compare, then remove the original. Written ahead to
-    `log_path` (intent before each move, its outcome after). An object whose copy cannot be made or does not
-    read back the same stays where it is."""
+    """Move each object of the plan: copy (to a fresh name when its destination is taken), read back,
+    compare, then remove the original. Written ahead to `log_path` (intent before each move, with the
+    destination it will have, its outcome after). An object whose copy cannot be made or does not read
+    back the same stays where it is."""
     report = ApplyReport()
     with ActionLog(log_path) as log:
         for m in plan.moves:
             time_, at = utc_now()
-            entry = {"action": "cluster-apply", "path": m.path, "uri": m.uri, "dest": m.dest, "kind": plan.kind,
-                     "size": m.size, "version": m.version, "time": time_, "at": at}
+            entry = {"action": ACTION, "path": m.path, "uri": m.uri, "kind": plan.kind, "root": plan.root,
+                     "move_to": plan.move_to, "size": m.size, "version": m.version, "time": time_, "at": at}
+            try:
+                src_fs, src_path = filesystem(m.uri)
+                data = src_fs.cat_file(src_path)
+                dest = _fresh_destination(m.dest)
+            except Exception as exc:  # noqa: BLE001  fsspec plug-ins raise their own errors
+                report.failed.append((m.path, f"{type(exc).__name__}: {exc}"))
+                continue
+            entry.update(dest=dest, sha256=hashlib.sha256(data).hexdigest())
             log.append({**entry, "outcome": "intent"}, sync=True)
             try:
-                _move(m.uri, m.dest)
+                _move(m.uri, dest, data)
             except OSError as exc:
                 log.append({**entry, "outcome": "failed", "error": str(exc)}, sync=True)
                 report.failed.append((m.path, str(exc)))
@@ -155,22 +211,85 @@ def apply_plan(plan: ApplyPlan, log_path: Path) -> ApplyReport:
     return report
 
 
+def _fresh_destination(dest: str) -> str:
+    """`dest`, or the first numbered name beside it ("a (1).txt") where nothing stands now."""
+    fs, _ = filesystem(dest)
+    stem, ext = posixpath.splitext(dest)
+    for n in range(10_000):
+        candidate = dest if n == 0 else f"{stem} ({n}){ext}"
+        local = _local(candidate)
+        if not (os.path.lexists(local) if local is not None else fs.exists(filesystem(candidate)[1])):
+            return candidate
+    raise FileExistsError(f"{dest} and its numbered variants already exist")
+
+
+def _local(location: str) -> str | None:
+    """The plain path of a location on this computer's file system, None for another store."""
+    if location.startswith("file://"):
+        return location[len("file://"):]
+    return None if "://" in location else location
+
+
+def entry_problem(e: object) -> str | None:
+    """Why a log line is not a complete entry of a cluster-apply move (None when it is): its fields and
+    types, its path relative, its URI that path under the logged root, its destination under the logged
+    trash prefix (that path, or a numbered name beside it), its size and content hash."""
+    if not isinstance(e, dict) or e.get("action") != ACTION:
+        return "not a move of cluster-apply"
+    text = ("path", "uri", "dest", "kind", "root", "move_to", "sha256", "outcome")
+    if not all(isinstance(e.get(k), str) and e[k] for k in text):
+        return "a field is missing"
+    if not isinstance(e.get("size"), int) or isinstance(e["size"], bool) or e["size"] < 0:
+        return "no size"
+    if e["kind"] not in LOCAL_KINDS + ("objects",) or len(e["sha256"]) != 64:
+        return "no kind or content hash"
+    why = relative_path_problem(e["path"]) or uri_problem(e["kind"], e["root"], e["path"], e["uri"])
+    if why:
+        return why
+    if location_inside(e["kind"], e["move_to"], e["root"]):
+        return "its trash prefix lies inside the folder"
+    stem, ext = posixpath.splitext(e["move_to"] + e["path"])
+    dest = e["dest"]
+    if dest != stem + ext and not (dest.startswith(stem + " (") and dest.endswith(f"){ext}")
+                                   and dest[len(stem) + 2:len(dest) - len(ext) - 1].isdigit()):
+        return "its destination is not its path under the trash prefix"
+    return None
+
+
 def undo_apply(log_path: Path) -> ApplyReport:
     """Put back every object the log says was moved (or may have been: an intent without an outcome), from its
-    trash copy; an object back in its place already is left alone."""
-    entries = [json.loads(line) for line in Path(log_path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    trash copy when that holds the logged bytes; an object back in its place already is left alone, and
+    nothing standing at an object's place is replaced. Lines that are not complete entries are skipped and
+    counted."""
     last: dict[str, dict] = {}
-    for e in entries:
-        if e.get("action") == "cluster-apply":
-            last[e["uri"]] = e
     report = ApplyReport()
+    try:
+        text = Path(log_path).read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        raise BundleError(f"{log_path}: the log cannot be read ({exc.strerror or exc})") from None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            e = json.loads(line)
+        except ValueError:
+            report.skipped_lines += 1
+            continue
+        if entry_problem(e) is not None:
+            report.skipped_lines += 1
+            continue
+        last[e["uri"]] = e
     with ActionLog(log_path) as log:
         for uri, e in last.items():
             if e["outcome"] not in ("done", "intent"):
                 continue
-            if current_state(e["kind"], uri) is not None:  # never left, or already put back
-                continue
             try:
+                if current_state(e["kind"], uri) is not None:  # never left, or already put back
+                    continue
+                why = _restore_problem(e)
+                if why is not None:
+                    report.failed.append((e["path"], why))
+                    continue
                 _move(e["dest"], uri)
             except OSError as exc:
                 report.failed.append((e["path"], str(exc)))
@@ -181,19 +300,58 @@ def undo_apply(log_path: Path) -> ApplyReport:
     return report
 
 
-def _move(src: str, dest: str) -> None:
+def _restore_problem(e: dict) -> str | None:
+    """Why the trash copy of a logged move may not be put back (None when it may): it is gone, it is not the
+    logged bytes, or (on this computer) the object's folder is gone or now resolves outside the logged root."""
+    fs, path = filesystem(e["dest"])
+    try:
+        data = fs.cat_file(path)
+    except FileNotFoundError:
+        return f"{e['dest']} is gone"
+    except Exception as exc:  # noqa: BLE001  fsspec plug-ins raise their own errors
+        return f"{e['dest']} cannot be read ({type(exc).__name__}: {exc})"
+    local = _local(e["dest"])
+    if local is not None and os.path.islink(local):
+        return f"{e['dest']} is now a symbolic link; not restored through it"
+    if hashlib.sha256(data).hexdigest() != e["sha256"]:
+        return f"{e['dest']} does not hold the bytes that were moved; left where it is"
+    place = _local(e["uri"]) if e["kind"] in LOCAL_KINDS else None
+    if place is not None:
+        parent = os.path.dirname(place)
+        if not os.path.isdir(parent):
+            return f"its folder {parent} no longer exists (renamed or removed since); not made again"
+        if not location_inside(e["kind"], parent, e["root"]):
+            return f"its folder {parent} now resolves outside {e['root']} (a link placed since); not restored"
+    return None
+
+
+def _move(src: str, dest: str, data: bytes | None = None) -> None:
     """Copy `src` to `dest` (any two fsspec locations), read the copy back, and only when its bytes are the
-    same remove `src`. Raises OSError saying what failed; `src` stays unless the copy is verified."""
+    same remove `src`. On this computer `dest` is created exclusively (nothing there is ever replaced); on
+    an object store it is written only when nothing stands there now. Raises OSError saying what failed;
+    `src` stays unless the copy is verified."""
     try:
         src_fs, src_path = filesystem(src)
         dest_fs, dest_path = filesystem(dest)
-        data = src_fs.cat_file(src_path)
-        parent = dest_path.rsplit("/", 1)[0]
-        if parent:
-            dest_fs.makedirs(parent, exist_ok=True)
-        if is_local(src_fs) and is_local(dest_fs):
-            shutil.copy2(src_path, dest_path)  # keeps the modification time: a file put back is unchanged
+        if data is None:
+            data = src_fs.cat_file(src_path)
+        if is_local(dest_fs):
+            os.makedirs(os.path.dirname(dest_path) or ".", exist_ok=True)
+            try:
+                with open(dest_path, "xb") as out:  # exclusive: FileExistsError when anything is there
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except FileExistsError:
+                raise OSError(f"{dest}: something is there already; nothing was replaced, {src} left in place") from None
+            if is_local(src_fs):
+                shutil.copystat(src_path, dest_path)  # the modification time: a file put back is unchanged
         else:
+            if dest_fs.exists(dest_path):
+                raise OSError(f"{dest}: something is there already; nothing was replaced, {src} left in place")
+            parent = dest_path.rsplit("/", 1)[0]
+            if parent:
+                dest_fs.makedirs(parent, exist_ok=True)
             dest_fs.pipe_file(dest_path, data)
         if hashlib.sha256(dest_fs.cat_file(dest_path)).digest() != hashlib.sha256(data).digest():
             raise OSError(f"{dest}: the copy does not read back the same; {src} left in place")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simdesk.cluster.bundle import Bundle, BundleError
+from simdesk.cluster.bundle import Bundle, BundleError, check_documents
 from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
 from simdesk.core.index import Index
 from simdesk.core.records import Document, Problem, Relation
@@ -70,6 +70,7 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
 
     table = bundle.table("documents")
     docs = table.filter(pc.is_in(table.column("doc_id"), value_set=pa.array(members, pa.int64()))).to_pydict()
+    check_documents(bundle, docs["path"], docs["uri"], docs["doc_id"])  # no row names a file outside the root
     pairs = bundle.table("pairs").to_pydict()
     member_set = set(members.tolist())
     kept = [k for k, (a, b) in enumerate(zip(pairs["a"], pairs["b"])) if a in member_set and b in member_set]
