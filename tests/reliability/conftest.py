@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,24 @@ def scan_json(folder: Path, db: Path, *extra: object) -> tuple[dict, subprocess.
     proc = simdesk("scan", folder, "--threshold", 3, "--format", "json", "--db", db, *extra)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout), proc
+
+
+def as_dropped_user(env: dict) -> list[str]:
+    """The command prefix that runs a command as user `nobody` (as root, permission bits are not enforced;
+    [] when not root). Skips the test, saying why, when setpriv is missing or when `nobody` cannot run
+    simdesk from this clone (a checkout under a private folder, a virtual environment it cannot read)."""
+    if os.getuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv is needed to drop root's privileges")
+    prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    probe = subprocess.run([*prefix, sys.executable, "-m", "simdesk", "--version"], cwd=REPO, capture_output=True,
+                           text=True, env=env, timeout=120)
+    if probe.returncode != 0:
+        last = (probe.stderr.strip().splitlines() or ["exit code %d" % probe.returncode])[-1]
+        pytest.skip(f"user nobody cannot run simdesk from this clone ({last[:160]}): the test needs a checkout "
+                    "and a Python environment that other users can read")
+    return prefix
 
 
 @pytest.fixture

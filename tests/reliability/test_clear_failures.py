@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.folders import OTHER, POEM
-from tests.reliability.conftest import REPO, simdesk
+from tests.reliability.conftest import REPO, as_dropped_user, simdesk
 
 
 def no_traceback(proc: subprocess.CompletedProcess) -> None:
@@ -81,15 +81,16 @@ def test_a_read_only_folder_is_scanned_and_its_clean_up_fails_per_file(folder, t
     root.chmod(0o555)
     env = os.environ.copy()
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
-    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.getuid() == 0 else []
-    if as_user and subprocess.run(["which", "setpriv"], capture_output=True).returncode != 0:
-        pytest.skip("setpriv is needed to drop root's privileges")
+    as_user = as_dropped_user(env)
     proc = subprocess.run([*as_user, sys.executable, "-m", "simdesk", "clean", str(root), "--keep", "oldest", "-t",
                            "3"], cwd=REPO, capture_output=True, text=True, env=env, timeout=300)
     no_traceback(proc)
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in root.iterdir()) == ["poem-copy.txt", "poem.txt", "snow.txt"]
     assert any(line.startswith("failed  ") for line in proc.stdout.splitlines()), proc.stdout
+    trash = home / ".local" / "share" / "Trash"
+    left = [p.name for sub in ("info", "files") if (trash / sub).is_dir() for p in (trash / sub).iterdir()]
+    assert left == []  # a failed move leaves no orphan .trashinfo behind
 
 
 def test_a_clean_up_whose_action_log_cannot_be_written_moves_nothing(folder, tmp_path):
