@@ -285,6 +285,7 @@ def undo_apply(log_path: Path) -> ApplyReport:
                 continue
             try:
                 if current_state(e["kind"], uri) is not None:  # never left, or already put back
+                    _drop_stale_copy(e)
                     continue
                 why = _restore_problem(e)
                 if why is not None:
@@ -298,6 +299,25 @@ def undo_apply(log_path: Path) -> ApplyReport:
             log.append({**e, "outcome": "restored", "time": time_, "at": at}, sync=True)
             report.done.append(e["path"])
     return report
+
+
+def _drop_stale_copy(e: dict) -> None:
+    """An object still (or again) in its place with the logged bytes whose trash copy holds them too (a move
+    cut short between the copy and the removal, or a restore cut short after the copy): the copy is removed,
+    so an undo leaves nothing behind. Anything else at the destination is left as it is."""
+    try:
+        src_fs, src_path = filesystem(e["uri"])
+        dest_fs, dest_path = filesystem(e["dest"])
+        local = _local(e["dest"])
+        if local is not None and os.path.islink(local):
+            return
+        if not dest_fs.exists(dest_path):
+            return
+        here, there = src_fs.cat_file(src_path), dest_fs.cat_file(dest_path)
+        if here == there and hashlib.sha256(there).hexdigest() == e["sha256"]:
+            dest_fs.rm_file(dest_path)
+    except Exception:  # noqa: BLE001  a copy that cannot be checked stays; it costs space, not a document
+        pass
 
 
 def _restore_problem(e: dict) -> str | None:

@@ -1,7 +1,9 @@
 """Kills during a clean-up and during an undo lose no file. The real `simdesk clean` and `simdesk undo` are
 SIGKILLed (with their whole process group) at random moments while they move files; after every kill, each
 file is in its place or in the trash, and undo, run until nothing is left to undo, puts every file back with
-its bytes. CI runs 10 kills of each; the `stress` runs 100 of each."""
+its bytes. The same holds for two clean-ups of one folder started together and killed together, and for
+`simdesk cluster-apply` and its undo. CI runs 10 kills of a clean-up and of an undo and 5 of the others; the
+`stress` runs 100 of each."""
 from __future__ import annotations
 
 import os
@@ -14,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from simdesk.cluster.apply import undo_apply
+from simdesk.cluster.plan import ScanPlan
+from simdesk.cluster.run import cluster_scan
+from simdesk.cluster.sources import open_source
 from simdesk.core.cleanup import execute, plan_cleanup
 from simdesk.core.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
@@ -37,20 +43,27 @@ def write_folder(root: Path) -> dict[str, bytes]:
 def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
     """Start `simdesk ARGS`; once it has appended its first line to `log`, SIGKILL its process group after a
     random pause. Returns True when it was killed while still running."""
-    proc = subprocess.Popen([sys.executable, "-m", "simdesk", *args], cwd=REPO, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return kill_together([args], env, log, rng, before_lines=before_lines)
+
+
+def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
+    """Start every `simdesk` command at once; once `log` has grown, SIGKILL them all after a random pause.
+    Returns True when one was still running when killed."""
+    procs = [subprocess.Popen([sys.executable, "-m", "simdesk", *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True) for args in commands]
     deadline = time.monotonic() + 120
-    while proc.poll() is None and time.monotonic() < deadline:
+    while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
         if log.exists() and log.read_bytes().count(b"\n") > before_lines:
             break
         time.sleep(0.005)
     time.sleep(rng.uniform(0.0, 0.05))  # an undo of 40 files takes ~0.1 s on an idle machine: kill within it
-    running = proc.poll() is None
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait(30)
+    running = any(p.poll() is None for p in procs)
+    for p in procs:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait(30)
     return running
 
 
@@ -105,6 +118,62 @@ def undo_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[i
     return landed, lost
 
 
+def two_cleans_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[int, int]:
+    """(kills that landed while two `simdesk clean` of one folder, --keep oldest and --keep newest, were
+    running, files lost); after each kill every group (at -t 3, the files of one text) still has a copy in its
+    folder."""
+    rng = random.Random(seed)
+    root = tmp_path / "docs"
+    before = write_folder(root)
+    log = home / ".local" / "share" / "simdesk" / "actions.jsonl"
+    landed = lost = 0
+    for _ in range(kills):
+        landed += kill_together([["clean", str(root), "--keep", rule, "-t", "3", "--db", str(tmp_path / f"{rule}.db")]
+                                 for rule in ("oldest", "newest")], cli_env(home), log, rng, before_lines=lines(log))
+        now, bin_ = contents(root), trashed(home)
+        lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
+        # at -t 3 the files of one text (odd groups: POEM, even: OTHER) form one group: each keeps a copy
+        assert {int(p[1:3]) % 2 for p in now} == {0, 1}, "a group was emptied"
+        undo_everything(log)
+        assert contents(root) == before and trashed(home) == {}
+    return landed, lost
+
+
+def apply_kill_loop(tmp_path: Path, kills: int, seed: int) -> tuple[int, int]:
+    """(kills that landed while `simdesk cluster-apply` or its undo was moving files, files lost); after
+    each, the undo run to its end puts every file back and leaves nothing under the trash prefix."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = random.Random(seed)
+    root = tmp_path / "docs"
+    before = write_folder(root)
+    cluster_scan(open_source(str(root)), tmp_path / "b", ScanPlan(threshold=3, jobs=1))
+    trash_paths = [f"g{g:02d}-1.txt" for g in range(GROUPS)]
+    decisions = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"path": trash_paths, "decision": ["trash"] * GROUPS}), decisions)
+    trash = tmp_path / "trash"
+    log = tmp_path / "apply.jsonl"
+    landed = lost = 0
+    for k in range(kills):
+        if k % 2:
+            subprocess.run([sys.executable, "-m", "simdesk", "cluster-apply", str(tmp_path / "b"), "--decisions",
+                            str(decisions), "--move-to", str(trash), "--log", str(log)], cwd=REPO, check=True,
+                           capture_output=True)
+            args = ["cluster-apply", str(tmp_path / "b"), "--undo", str(log)]
+        else:
+            args = ["cluster-apply", str(tmp_path / "b"), "--decisions", str(decisions), "--move-to", str(trash),
+                    "--log", str(log)]
+        landed += kill_when_moving(args, os.environ.copy(), log, rng, before_lines=lines(log))
+        now, moved = contents(root), contents(trash) if trash.exists() else {}
+        lost += sum(1 for p, data in before.items() if now.get(p) != data and moved.get(p) != data)
+        for _ in range(5):
+            if not undo_apply(log).done:
+                break
+        assert contents(root) == before and (not trash.exists() or contents(trash) == {})
+    return landed, lost
+
+
 def test_ten_kills_during_clean_up_lose_no_file(tmp_path, trash_home):
     landed, lost = clean_kill_loop(tmp_path, trash_home, 10, seed=13)
     print(f"clean-up: 10 kills, {landed} while moving files, {lost} files lost")
@@ -115,6 +184,27 @@ def test_ten_kills_during_undo_lose_no_file(tmp_path, trash_home):
     landed, lost = undo_kill_loop(tmp_path, trash_home, 10, seed=17)
     print(f"undo: 10 kills, {landed} while putting files back, {lost} files lost")
     assert lost == 0 and landed >= 5
+
+
+def test_five_kills_during_two_clean_ups_at_once_lose_no_file(tmp_path, trash_home):
+    landed, lost = two_cleans_kill_loop(tmp_path, trash_home, 5, seed=31)
+    print(f"two clean-ups at once: 5 kills, {landed} while running, {lost} files lost")
+    assert lost == 0
+
+
+def test_five_kills_during_cluster_apply_and_its_undo_lose_no_file(tmp_path):
+    landed, lost = apply_kill_loop(tmp_path, 6, seed=37)
+    print(f"cluster-apply: 6 kills, {landed} while moving files, {lost} files lost")
+    assert lost == 0
+
+
+@pytest.mark.stress
+def test_a_hundred_kills_during_two_clean_ups_and_during_cluster_apply(tmp_path, trash_home):
+    two = two_cleans_kill_loop(tmp_path / "two", trash_home, 100, seed=41)
+    apply = apply_kill_loop(tmp_path / "apply", 100, seed=43)
+    print(f"stress: two clean-ups {two[0]} kills landed, {two[1]} files lost; cluster-apply {apply[0]} kills "
+          f"landed, {apply[1]} files lost")
+    assert two[1] == apply[1] == 0
 
 
 @pytest.mark.stress
