@@ -328,22 +328,24 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
                        failed=[{"path": p, "reason": why} for p, why in done.failed])
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
+        from simdesk.core import printable
+
         if done is None:
             reasons = {(g, f.path): fate_reason(f, least) for g, f in plan.fates}
             for r in plan.removals:
                 why = reasons.get((r.group_id, r.path))
-                click.echo(f"would trash  {r.path}" + (f": {why}" if why else ""))
+                click.echo(f"would trash  {printable(r.path)}" + (f": {printable(why)}" if why else ""))
         else:
             for p in done.done:
-                click.echo(f"trashed  {p}")
+                click.echo(f"trashed  {printable(p)}")
             for p, why in done.skipped:
-                click.echo(f"skipped  {p}: {why}")
+                click.echo(f"skipped  {printable(p)}: {printable(why)}")
             for p, why in done.failed:
-                click.echo(f"failed  {p}: {why}")
+                click.echo(f"failed  {printable(p)}: {printable(why)}")
         for r in refused:
-            click.echo(f"left alone  group {r['group']}: {r['reason']}")
+            click.echo(f"left alone  group {r['group']}: {printable(r['reason'])}")
         for u in undecided:
-            click.echo(f"left alone  {u['path']} (group {u['group']}): {u['reason']}")
+            click.echo(f"left alone  {printable(u['path'])} (group {u['group']}): {printable(u['reason'])}")
     if done is None:
         click.echo(f"simdesk: dry run: {plan.files} files ({plan.bytes:,} bytes) would go to the trash", err=True)
     else:
@@ -397,9 +399,11 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
             click.echo(",".join([json.dumps(safe_cell(r["path"]), ensure_ascii=False), str(r["distance"]),
                                  str(r["similarity"]), str(r["size"]), r["encoding"]]))
     else:
+        from simdesk.core import printable
+
         click.echo(f"{len(rows)} documents within {threshold} bits of fingerprint {fp:016x}")
         for r in rows:
-            click.echo(f"  d={r['distance']:<2d} {r['similarity']:5.1f}%  {r['path']}")
+            click.echo(f"  d={r['distance']:<2d} {r['similarity']:5.1f}%  {printable(r['path'])}")
 
 
 @main.command()
@@ -617,10 +621,12 @@ def undo(log_path: str | None, fmt: str) -> None:
                                "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored]},
                               ensure_ascii=False, indent=2))
     else:
+        from simdesk.core import printable
+
         for p in report.restored:
-            click.echo(f"restored  {p}")
+            click.echo(f"restored  {printable(p)}")
         for p, why in report.not_restored:
-            click.echo(f"not restored  {p}: {why}")
+            click.echo(f"not restored  {printable(p)}: {printable(why)}")
     click.echo(f"simdesk: {report.summary()}", err=True)
     if report.not_restored:
         sys.exit(1)

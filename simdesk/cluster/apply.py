@@ -34,6 +34,7 @@ from simdesk.cluster.bundle import (LOCAL_KINDS, Bundle, BundleError, check_colu
                                     location_inside, relative_path_problem, uri_problem)
 from simdesk.cluster.sources import object_version
 from simdesk.core.actionlog import ActionLog, utc_now
+from simdesk.core.report import printable
 from simdesk.core.texts import filesystem, is_local
 
 TRASH = "trash"
@@ -63,8 +64,8 @@ class ApplyPlan:
     move_to: str = ""  # the trash prefix, ending with '/'
 
     def summary(self) -> str:
-        lines = [f"move {m.uri} -> {m.dest}" for m in self.moves]
-        lines += [f"refused {p}: {why}" for p, why in self.refused]
+        lines = [f"move {printable(m.uri)} -> {printable(m.dest)}" for m in self.moves]
+        lines += [f"refused {printable(p)}: {printable(why)}" for p, why in self.refused]
         lines.append(f"{len(self.moves)} to move, {len(self.refused)} refused")
         return "\n".join(lines)
 
@@ -76,7 +77,7 @@ class ApplyReport:
     skipped_lines: int = 0  # log lines undo did not take: cut short, incomplete, or naming places elsewhere
 
     def summary(self) -> str:
-        lines = [f"failed {p}: {why}" for p, why in self.failed]
+        lines = [f"failed {printable(p)}: {printable(why)}" for p, why in self.failed]
         text = f"{len(self.done)} moved, {len(self.failed)} failed"
         if self.skipped_lines:
             text += f" ({self.skipped_lines} log lines skipped: not complete entries of this log's moves)"
@@ -388,5 +389,5 @@ def cluster_apply(bundle: Bundle, decisions: Path, move_to: str, log_path: Path,
     if dry_run:
         return plan.summary() + " (dry run: nothing moved)"
     report = apply_plan(plan, log_path)
-    refused = "".join(f"refused {p}: {why}\n" for p, why in plan.refused)
+    refused = "".join(f"refused {printable(p)}: {printable(why)}\n" for p, why in plan.refused)
     return f"{refused}{report.summary()}, {len(plan.refused)} refused; log: {log_path} (undo: --undo {log_path})"

@@ -35,7 +35,7 @@ _WHERE = {
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
     "figures": ("contained", "fate_reason", "percent"),
     "undo": ("UndoReport",),
-    "report": ("safe_cell",),
+    "report": ("printable", "safe_cell"),
     "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "FIRST_VIEW_BUDGET_S", "Row", "SideBySide", "compare_files",
              "compare_texts", "refine"),
     "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),

@@ -13,6 +13,7 @@ import sys
 
 PR_SET_PDEATHSIG = 1
 PARENT_ENV = "SIMDESK_SCAN_PROCESS"  # the scanning process's id, for the fork server it starts
+SERVER_ENV = "SIMDESK_FORK_SERVER"  # the fork server's id, for the workers it forks
 
 
 def mark_scanning_process() -> None:
@@ -25,6 +26,20 @@ def scanning_process() -> int | None:
     """In the fork server: the id of the scanning process that started it (None when not marked)."""
     value = os.environ.get(PARENT_ENV, "")
     return int(value) if value.isdigit() else None
+
+
+def mark_fork_server() -> None:
+    """Called in the fork server once it dies with the scanning process: the workers it forks inherit its
+    id, and so can tell whether it died before they could ask to die with it."""
+    os.environ[SERVER_ENV] = str(os.getpid())
+
+
+def die_with_fork_server() -> None:
+    """A worker's first step: die with the fork server that forked it, or exit now if it has already ended
+    (a kill -9 of the scan during the pool's start-up). A worker left running would hold the resource
+    tracker's pipe open, and the tracker would outlive the scan too."""
+    value = os.environ.get(SERVER_ENV, "")
+    die_with_parent(int(value) if value.isdigit() else None)
 
 
 def die_with_parent(expected_parent: int | None = None) -> None:

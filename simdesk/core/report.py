@@ -76,6 +76,18 @@ def _member(m, verified, decision: str | None, headline: Headline | None) -> dic
     return row
 
 
+_INVISIBLE_CONTROLS = {0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}  # line breaks, bidi overrides
+_ESCAPES = {c: (repr(chr(c))[1:-1] if c < 0x80 else f"\\u{c:04x}") for c in
+            (*range(0x20), *range(0x7F, 0xA0), *_INVISIBLE_CONTROLS)}
+
+
+def printable(value: object) -> str:
+    """`value` as text for a line of text output: control characters (a newline, an escape sequence, a
+    carriage return) and Unicode line breaks and bidirectional overrides written as escapes (\\n, \\x1b,
+    \\u2028), so a file's name can neither forge a line nor recolour or reorder the terminal."""
+    return str(value).translate(_ESCAPES)
+
+
 def safe_cell(value: object) -> str:
     """A CSV cell a spreadsheet will not run: a text it would read as a formula ('=…', '@…', a tab or a
     carriage return first, or a sign followed by what a formula is made of: SIGNED_FORMULA) gets an
@@ -141,7 +153,7 @@ def write_groups_text(out: TextIO, root: str, grouping: Grouping, documents: int
     for g in grouping if groups is None else groups:
         flag = " identical" if g.identical else ""
         head = headlines.get(g.members[0].path)
-        title = f": {head.title}" if head is not None and head.title else ""
+        title = f": {printable(head.title)}" if head is not None and head.title else ""
         lines = [f"\ngroup {g.id}: {len(g.members)} members{flag}{title}"]
         for k, m in enumerate(g.members):
             mark = "*" if k == 0 else " "
@@ -149,8 +161,8 @@ def write_groups_text(out: TextIO, root: str, grouping: Grouping, documents: int
             decision = f"  [{decisions[m.path]}]" if m.path in decisions else ""
             h = headlines.get(m.path)
             date = f"{h.date}{'' if h.dated_by == 'text' else '*'} " if h is not None else ""
-            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {date}{m.path}{decision}")
+            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {date}{printable(m.path)}{decision}")
         out.write("\n".join(lines) + "\n")
     if problems:
         out.write(f"\n{len(problems)} problems:\n")
-        out.write("".join(f"  {p.path}: {p.error}\n" for p in problems))
+        out.write("".join(f"  {printable(p.path)}: {printable(p.error)}\n" for p in problems))

@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from simdesk.core.index import BUSY_MESSAGE, Index, IndexError_
-from simdesk.core.parent_watch import die_with_parent
+from simdesk.core.parent_watch import die_with_fork_server
 from simdesk.core.records import Progress
 from simdesk.core.review import Review, ReviewSettings, open_review
 from simdesk.core.workers import CancelToken, process_context
@@ -120,7 +120,7 @@ def _listen(control: Connection, cancel: CancelToken) -> None:
 
 
 def _review_process(request: ReviewRequest, events: Connection, control: Connection) -> None:
-    die_with_parent()  # the fork server (which dies with the caller), or the caller itself when spawned
+    die_with_fork_server()  # the fork server (which dies with the caller), or the caller itself when spawned
     cancel = CancelToken()
     threading.Thread(target=_listen, args=(control, cancel), name="simdesk-review-control", daemon=True).start()
 

@@ -3,9 +3,10 @@ jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check)
 verification's re-reading (reread) already loaded instead of loading them (~1 s, and 0.15 s for the check) itself."""
 from __future__ import annotations
 
-from simdesk.core.parent_watch import die_with_parent, scanning_process
+from simdesk.core.parent_watch import die_with_parent, mark_fork_server, scanning_process
 
 die_with_parent(scanning_process())  # before the seconds of loading below: a fork server never outlives a killed scan
+mark_fork_server()
 
 import jieba  # noqa: E402
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from simdesk.core.parent_watch import die_with_parent, mark_scanning_process
+from simdesk.core.parent_watch import die_with_fork_server, mark_scanning_process
 
 
 class CancelToken:
@@ -56,7 +56,7 @@ def process_context(preload: tuple[str, ...] = ()) -> multiprocessing.context.Ba
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere), and that
     end with this process even when it is killed (parent_watch)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=process_context(), initializer=die_with_parent)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=process_context(), initializer=die_with_fork_server)
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
