@@ -24,7 +24,9 @@ _WHERE = {
     "scan": ("ScanResult",),
     "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
-    "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot"),
+    "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot", "damaged_prefix"),
+    # a damaged index rebuilt with the editor's decisions it still yields
+    "index_rescue": ("Rescue", "readable_decisions", "rebuild_index"),
     "groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them

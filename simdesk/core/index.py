@@ -499,19 +499,13 @@ class Index:
     def _decisions_by_path(self) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str, str]]]:
         """Keep marks, queued copies, 'not duplicates' pairs and what each keep mark was made on, of any
         simdesk layout, by path."""
-        def paths(sql: str) -> list:
-            try:
-                return self.conn.execute(sql).fetchall()
-            except sqlite3.OperationalError:  # a layout without that decision
-                return []
+        return decisions_by_path(self.conn)[:4]
 
-        keep = [r[0] for r in paths("SELECT d.path FROM keep_marks m JOIN documents d ON d.id = m.doc_id")]
-        queued = [r[0] for r in paths("SELECT d.path FROM trash_queue m JOIN documents d ON d.id = m.doc_id")]
-        ignored = [(a, b) for a, b in paths("SELECT da.path, db.path FROM ignored_pairs p JOIN documents da "
-                                            "ON da.id = p.a JOIN documents db ON db.id = p.b")]
-        seen = [tuple(r) for r in paths("SELECT dk.path, dm.path, r.content_hash FROM reviewed r JOIN documents dk "
-                                        "ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id")]
-        return keep, queued, ignored, seen
+    def restore_decisions(self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]],
+                          seen: list[tuple[str, str, str]]) -> int:
+        """Decisions by path carried into this (new) index, as a migration carries them (index_rescue)."""
+        with self.transaction():
+            return self._restore_decisions(keep, queued, ignored, seen)
 
     def _restore_decisions(self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]],
                            seen: list[tuple[str, str, str]]) -> int:
@@ -975,6 +969,38 @@ def _without_application_id(path: Path) -> str | None:
         conn.close()
 
 
+DECISION_QUERIES = {  # each kind of decision by path, read on its own (a layout or a damage may lack one)
+    "keep marks": "SELECT d.path FROM keep_marks m JOIN documents d ON d.id = m.doc_id",
+    "queued copies": "SELECT d.path FROM trash_queue m JOIN documents d ON d.id = m.doc_id",
+    "'not duplicates' pairs": "SELECT da.path, db.path FROM ignored_pairs p JOIN documents da ON da.id = p.a "
+                              "JOIN documents db ON db.id = p.b",
+    "what keep marks were made on": "SELECT dk.path, dm.path, r.content_hash FROM reviewed r JOIN documents dk "
+                                    "ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id",
+}
+
+
+def decisions_by_path(conn: sqlite3.Connection) -> tuple[list[str], list[str], list[tuple[str, str]],
+                                                          list[tuple[str, str, str]], list[str]]:
+    """(keep marks, queued copies, 'not duplicates' pairs, what each keep mark was made on, the kinds that
+    could not be read) of an index of any simdesk layout, damaged or not, by path."""
+    found: dict[str, list] = {}
+    unreadable = []
+    for kind, sql in DECISION_QUERIES.items():
+        try:
+            found[kind] = [tuple(r) for r in conn.execute(sql).fetchall() if all(isinstance(v, str) for v in r)]
+        except sqlite3.Error:
+            found[kind] = []
+            unreadable.append(kind)
+    keep = [r[0] for r in found["keep marks"]]
+    queued = [r[0] for r in found["queued copies"] if r[0] not in set(keep)]
+    return keep, queued, found["'not duplicates' pairs"], found["what keep marks were made on"], unreadable
+
+
+def damaged_prefix(path: Path) -> str:
+    """How the message of a damaged index file begins (the window offers the rebuild on it)."""
+    return f"the index {path} is damaged"
+
+
 def _failure(exc: BaseException, path: Path) -> BaseException:
     """The IndexError_ that says in one line what went wrong with the index file, or `exc` itself when it
     is not a failure of the file (a programming error stays a traceback)."""
@@ -992,8 +1018,9 @@ def _failure(exc: BaseException, path: Path) -> BaseException:
         return IndexError_(f"no space left on the disk for the index {path} (what was indexed before is kept): "
                            "free some space and scan again")
     if primary in (11, 26):  # SQLITE_CORRUPT, SQLITE_NOTADB
-        return IndexError_(f"the index {path} is damaged ({exc}): move it aside and scan again, and simdesk "
-                           "builds a new index from the folder")
+        return IndexError_(f"{damaged_prefix(path)} ({exc}): open the folder in the window to rebuild it, "
+                           "carrying over the keep marks and other decisions still readable, or move it aside and "
+                           "scan again (its decisions are then left behind in the file moved aside)")
     if primary in (8, 14, 3, 10):  # SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR
         if path.exists() and not os.access(path, os.W_OK):
             why = "the file is read-only"

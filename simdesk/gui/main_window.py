@@ -13,9 +13,10 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, HelperProcess, KeepChain, Member,
-                          Progress, Review, Scope, SideBySide, TimeLeft, UndoReport, action_log, index_path,
-                          pair_to_compare, refine, undo_last)
+                          Progress, Review, Scope, SideBySide, TimeLeft, UndoReport, action_log, damaged_prefix,
+                          index_path, pair_to_compare, refine, undo_last)
 from simdesk.gui.diff_view import Rendered, render
+from simdesk.gui.index_problem import offer_index_rebuild
 from simdesk.gui.messages import WindowMessages
 from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
 from simdesk.gui.problems_model import ProblemsModel
@@ -222,7 +223,10 @@ class MainWindow(WindowMessages):
     def _on_failed(self, message: str) -> None:
         self._show_progress(False)
         self.say(lambda: fill(self.tr("The scan failed: %1"), message))
-        self.warn("scan_failed", self.tr("The scan failed"), message)
+        if self.index_path is not None and damaged_prefix(self.index_path) in message:
+            offer_index_rebuild(self, self.index_path, message, self.rescan)  # the rebuild, or not
+        else:
+            self.warn("scan_failed", self.tr("The scan failed"), message)
         self.failed.emit(message)
 
     @Slot()
