@@ -60,7 +60,8 @@ from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verifica
 from simdesk.core.texts import Texts, texts_of
 from simdesk.core.verify import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
                                  relation, similarity)
-from simdesk.core.workers import CancelToken, map_chunks, process_pool, stop_workers, worker_count
+from simdesk.core.workers import (CancelToken, Cancelled, map_chunks, process_pool, result_unless_cancelled, stop_workers,
+                                  worker_count)
 
 TEXT_CHUNK = 64  # texts read per task
 SCORE_STEP = 2000  # pairs scored between two progress reports
@@ -522,21 +523,25 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
         pending = submit(steps[0].reads)
         for n, step in enumerate(steps):
             for chunk, result in pending:
-                if cancel.cancelled:
+                try:
+                    if cancel.cancelled:
+                        raise Cancelled
+                    profiles.update(zip(chunk, result_unless_cancelled(result, cancel) if pool is not None
+                                        else fn(result)))
+                except Cancelled:
                     if pool is not None:
                         stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
                     return out, held
-                profiles.update(zip(chunk, result.result() if pool is not None else fn(result)))
                 read += len(chunk)
                 report("verifying", read, reads)
             # the workers read the next step while this process scores this one
             pending = submit(steps[n + 1].reads) if n + 1 < len(steps) else []
             new = []
             for k in todo_arr[step.pairs].tolist():
+                if cancel.cancelled:  # what is scored is kept; looked at every pair (a crowd's take ms each)
+                    break
                 if scored % SCORE_STEP == 0:
                     report("scoring", scored, len(todo_arr))
-                    if cancel.cancelled:  # what is scored is kept
-                        break
                 scored += 1
                 a, b = int(i[k]), int(j[k])
                 if band_only is not None and band_only[k]:

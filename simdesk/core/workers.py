@@ -14,7 +14,8 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from simdesk.core.parent_watch import die_with_fork_server, mark_scanning_process
 
@@ -76,6 +77,25 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
             pass
 
 
+CANCEL_POLL_S = 0.05  # how often a wait for a worker's result looks at the cancel token
+
+
+class Cancelled(Exception):
+    """Raised by result_unless_cancelled when the token was set while waiting."""
+
+
+def result_unless_cancelled(future: Future, cancel: CancelToken) -> object:
+    """The future's result, waited for in short steps so that a cancel set meanwhile is seen within
+    CANCEL_POLL_S (a worker may be seconds into a large chunk); raises Cancelled then."""
+    while True:
+        if cancel.cancelled:
+            raise Cancelled
+        try:
+            return future.result(timeout=CANCEL_POLL_S)
+        except FutureTimeout:
+            continue
+
+
 def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken,
                on_chunk: Callable[[int], None] | None = None) -> list:
     """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled.
@@ -92,10 +112,11 @@ def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, can
     futures = [pool.submit(fn, chunk) for chunk in chunks]
     out = []
     for fut in futures:
-        if cancel.cancelled:
+        try:
+            out.append(result_unless_cancelled(fut, cancel))
+        except Cancelled:
             stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
             return []
-        out.append(fut.result())
         if on_chunk is not None:
             on_chunk(len(out))
     return out

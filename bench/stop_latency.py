@@ -1,0 +1,87 @@
+"""How long `simdesk scan` takes to end after Ctrl-C (SIGINT) or SIGTERM, at moments spread over a whole scan of a
+crowd of near-identical texts (reading, then the analysis of the crowd: pairing, verification, scoring), and
+whether anything is left behind (a worker, the fork server, the resource tracker) or printed beside the one
+line. The moments are fractions of the uninterrupted scan's duration measured first in the same run, so a
+loaded machine shifts them together.
+
+    python -m bench.stop_latency [--copies 5002] [--work /tmp/simdesk-stop]
+
+Prints `name value unit` lines: stop_<signal>_at_<percent>pct seconds, and stop_worst seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench import corpus
+
+FRACTIONS = (0.2, 0.5, 0.8)
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process of the process group is still there (zombies aside, which the kernel reaps)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def start(root: Path, db: Path) -> subprocess.Popen:
+    for p in db.parent.glob(db.name + "*"):
+        p.unlink()
+    return subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format", "json"],
+                            cwd=corpus.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, str, int]:
+    """(seconds from the signal to the command's end, its exit code, its stderr, whether a process of its
+    group (a worker, the fork server, the resource tracker) was still there 2 s later)."""
+    proc = start(root, db)
+    time.sleep(delay)
+    if proc.poll() is not None:
+        return 0.0, proc.returncode, proc.stderr.read(), 0
+    sent = time.perf_counter()
+    os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)  # Ctrl-C reaches the whole group
+    proc.wait(300)
+    took = time.perf_counter() - sent
+    time.sleep(2)
+    left = group_alive(proc.pid)
+    if left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    return took, proc.returncode, proc.stderr.read(), int(left)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copies", type=int, default=5002)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/simdesk-stop"))
+    args = parser.parse_args()
+    root = args.work / f"crowd-{args.copies}"
+    if not root.exists():
+        corpus.build(root, "small", seed=5, crowd=(1, args.copies), documents=args.copies)
+    db = args.work / "stop.sqlite"
+    began = time.perf_counter()
+    full = start(root, db)
+    full.wait()
+    whole = time.perf_counter() - began
+    print(f"scan_whole {whole:.1f} s", flush=True)
+    worst = 0.0
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        for f in FRACTIONS:
+            took, code, err, left = stop_at(root, db, sig, whole * f)
+            lines = [line for line in err.splitlines() if line.strip()]
+            worst = max(worst, took)
+            print(f"stop_{sig.name}_at_{int(f * 100)}pct {took:.2f} s (exit {code}, {len(lines)} stderr lines, "
+                  f"{'processes left' if left else 'nothing left'})", flush=True)
+    print(f"stop_worst {worst:.2f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
