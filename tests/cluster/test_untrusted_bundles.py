@@ -179,3 +179,13 @@ def test_apply_undo_leaves_a_changed_trash_copy_and_a_vanished_folder_alone(tmp_
     assert out.exit_code == 1, out.output
     assert "no longer exists" in out.output and "does not hold the bytes" in out.output
     assert not (root / "copies").exists() and (trash / POEM_COPIES[0]).read_bytes() == before[POEM_COPIES[0]]
+
+
+def test_clean_on_an_index_imported_from_a_bundle_reports_what_it_did(tmp_path, scanned, trash_home):
+    root, bundle, before = scanned
+    db = tmp_path / "i.sqlite"
+    assert invoke("import", str(bundle), "--db", str(db)).exit_code == 0
+    out = invoke("clean", str(root), "--db", str(db), "--keep", "oldest", "-t", "3")
+    assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
+    assert out.exit_code == 0 and "3 files sent to the trash" in out.output, out.output
+    assert len(files(root)) == 2

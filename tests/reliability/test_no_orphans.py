@@ -60,3 +60,29 @@ def test_four_kills_during_start_up_leave_no_process(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
 def test_forty_kills_at_random_moments_leave_no_process(tmp_path):
     assert kill_loop(tmp_path, 40, seed=7) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_and_sigterm_end_a_scan_with_one_line_and_nothing_left(tmp_path, sig):
+    """Ctrl-C reaches the whole foreground group (the scan, its fork server, its workers); SIGTERM the scan
+    alone. Either way: exit 128+signal, one line on stderr, no process of the group left."""
+    root = big_folder(tmp_path / "docs")
+    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
+                             "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    for _ in range(1200):  # until its workers run
+        time.sleep(0.05)
+        if len(group_processes(proc.pid)) >= 3 or proc.poll() is not None:
+            break
+    assert proc.poll() is None, "it ended before the signal"
+    os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 128 + sig
+    assert [line for line in err.splitlines() if line.strip()] == [
+        f"simdesk: stopped ({'interrupted' if sig == signal.SIGINT else 'terminated'}): what was indexed is kept, "
+        "and every file moved so far is in the action log (simdesk undo puts it back)"]
+    deadline = time.monotonic() + 5
+    while group_processes(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert group_processes(proc.pid) == []
