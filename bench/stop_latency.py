@@ -4,9 +4,11 @@ whether anything is left behind (a worker, the fork server, the resource tracker
 line. The moments are fractions of the uninterrupted scan's duration measured first in the same run, so a
 loaded machine shifts them together.
 
-    python -m bench.stop_latency [--copies 5002] [--work /tmp/simdesk-stop]
+    python -m bench.stop_latency [--copies 5002] [--work /tmp/simdesk-stop] [--window]
 
-Prints `name value unit` lines: stop_<signal>_at_<percent>pct seconds, and stop_worst seconds.
+Prints `name value unit` lines: stop_<signal>_at_<percent>pct seconds, and stop_worst seconds. With `--window`,
+also cancel_at_<percent>pct: the window's Cancel (ReviewProcess.cancel, the review in its own process as the
+window runs it) to the end of its events.
 """
 from __future__ import annotations
 
@@ -58,10 +60,36 @@ def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, s
     return took, proc.returncode, proc.stderr.read(), int(left)
 
 
+def cancel_at(root: Path, db: Path, delay: float) -> float:
+    """Seconds from the window's Cancel, `delay` s into a review of `root`, to the end of its events."""
+    import threading
+
+    from simdesk.core import ReviewProcess, ReviewRequest
+
+    for p in db.parent.glob(db.name + "*"):
+        p.unlink()
+    run = ReviewProcess(ReviewRequest(root, db))
+    ended = threading.Event()
+
+    def drain() -> None:
+        for _ in run.events():
+            pass
+        ended.set()
+
+    run.start()
+    threading.Thread(target=drain, daemon=True).start()
+    time.sleep(delay)
+    sent = time.perf_counter()
+    run.cancel()
+    ended.wait(300)
+    return time.perf_counter() - sent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=5002)
     parser.add_argument("--work", type=Path, default=Path("/tmp/simdesk-stop"))
+    parser.add_argument("--window", action="store_true", help="also the window's Cancel")
     args = parser.parse_args()
     root = args.work / f"crowd-{args.copies}"
     if not root.exists():
@@ -81,6 +109,12 @@ def main() -> None:
             print(f"stop_{sig.name}_at_{int(f * 100)}pct {took:.2f} s (exit {code}, {len(lines)} stderr lines, "
                   f"{'processes left' if left else 'nothing left'})", flush=True)
     print(f"stop_worst {worst:.2f} s", flush=True)
+    if args.window:
+        from simdesk.core import ReviewProcess
+
+        ReviewProcess.prepare()
+        for f in FRACTIONS:
+            print(f"cancel_at_{int(f * 100)}pct {cancel_at(root, db, whole * f):.2f} s", flush=True)
 
 
 if __name__ == "__main__":
