@@ -428,6 +428,8 @@ class _FolderLock:
                     raise CleanupBusy(errno.EBUSY, f"another clean-up of {folder if k else self.root} is running "
                                                    "(the window or `simdesk clean`); nothing was moved: try "
                                                    "again when it has finished") from None
+                except OSError:  # a file system without locks (some network shares): nothing to hold there
+                    pass
         except BaseException:
             self.__exit__()
             raise
