@@ -618,6 +618,12 @@ def gui(folder: str | None, screenshot: str | None) -> None:
         folder = str(root)
     if folder is not None:
         check_folder(folder)
+        try:  # an index that cannot be opened is said here in one line; the window offers its rebuild
+            open_index(Path(folder), None).close()
+        except UsageFailure as exc:
+            if screenshot is not None:  # no one to answer the window's dialog
+                raise
+            click.echo(f"simdesk: {exc.format_message()}", err=True)
     if screenshot is not None:
         check_writable(Path(screenshot))
     try:

@@ -3,6 +3,7 @@ shows it in a dialog whose Rebuild moves the damaged file aside and builds a new
 decisions still readable in it. A real index file, damaged on disk."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
@@ -69,3 +70,15 @@ def test_the_window_offers_the_rebuild_and_says_what_carries_over(qtbot, window,
         box.findChild(type(box.buttons()[0]), "rebuild").click()
     assert window.review is not None and window.review.decisions.keep == {"poem.txt"}
     assert any(p.name.startswith(db.name + ".damaged-") for p in db.parent.iterdir())
+
+
+def test_simdesk_gui_on_a_damaged_index_says_so_in_one_line(tmp_path):
+    root = small_folder(tmp_path)
+    share = tmp_path / "home" / "share"
+    decided_then_damaged(root, index_path(root.resolve(), share / "simdesk"))
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(share), "QT_QPA_PLATFORM": "offscreen",
+           "XDG_CONFIG_HOME": str(tmp_path / "home" / "config")}
+    proc = simdesk("gui", root, "--screenshot", tmp_path / "shot.png", env=env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("simdesk")]
+    assert len(said) == 1 and said[0].startswith("simdesk: error: the index ") and "is damaged" in said[0], said
