@@ -169,7 +169,7 @@ def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
 
 
 def _boilerplate_votes_read(texts: Texts, snap: Snapshot, wanted: set[int], lines: LineHashes,
-                            settings: FeatureSettings, jobs: int) -> dict[int, np.ndarray]:
+                            settings: FeatureSettings, jobs: int, cancel: CancelToken) -> dict[int, np.ndarray]:
     """boilerplate_votes of the snapshot's documents, their texts read and segmented in worker processes when
     there are many (the workers start with the segmenter and the IDF table loaded: this process would load
     them for these lines alone, ~2-4 s of CPU on a loaded machine)."""
@@ -177,14 +177,14 @@ def _boilerplate_votes_read(texts: Texts, snap: Snapshot, wanted: set[int], line
     chunks = [items[c:c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
     out: dict[int, np.ndarray] = {}
     with _maybe_pool(jobs, len(items)) as pool:
-        for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, CancelToken()):
+        for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, cancel):
             for found in result:
                 out.update(found)
     return out
 
 
 def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], settings: FeatureSettings,
-                   jobs: int = 0) -> dict[int, bytes]:
+                   jobs: int = 0, cancel: CancelToken | None = None) -> dict[int, bytes]:
     """Packed SimHash votes of the given snapshot rows: those the scan on this connection kept, the others
     computed again from their texts (in worker processes when there are many); rows whose text cannot be
     read as indexed are left out."""
@@ -197,7 +197,7 @@ def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], 
     fn = partial(votes_of, texts, settings=settings)
     with _maybe_pool(jobs, len(missing)) as pool:
         results = map_chunks(fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool,
-                             CancelToken())
+                             cancel or CancelToken())
     for chunk, result in zip(chunks, results):
         out.update((r, v) for r, v in zip(chunk, result) if v is not None)
     return out
@@ -205,9 +205,10 @@ def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], 
 
 def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot,
                        state: tuple[LineHashes, np.ndarray, np.ndarray], boilerplate: frozenset[int],
-                       settings: FeatureSettings, jobs: int = 0) -> np.ndarray:
+                       settings: FeatureSettings, jobs: int = 0, cancel: CancelToken | None = None) -> np.ndarray:
     """Each document's fingerprint without its boilerplate lines, stored in the index (`state`:
-    Index.analysis_state(), read once by the caller).
+    Index.analysis_state(), read once by the caller). Cancelled, it stores nothing and returns what the
+    index held (the next analysis computes them).
 
     SimHash votes add up over a text's parts, so a document's boilerplate-free fingerprint is the sign of
     its votes minus the votes of its boilerplate lines: only one document per boilerplate line is read
@@ -230,12 +231,15 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot,
         else:
             fps[row] = snap.fingerprints[row]
             updates.append((int(snap.ids[row]), int(snap.fingerprints[row])))
+    cancel = cancel or CancelToken()
     if todo:
         wanted = {int(h) for _, hits in todo for h in hits}
-        votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs)
+        votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs, cancel)
         for c in range(0, len(todo), VOTES_CHUNK):
             part = todo[c:c + VOTES_CHUNK]
-            tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs)
+            tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs, cancel)
+            if cancel.cancelled:
+                return stored
             for row, hits in part:
                 if row not in tallies:  # unreadable as indexed: the next analysis computes it again
                     updates.append((int(snap.ids[row]), None))
@@ -735,7 +739,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     report("boilerplate")
     state = index.analysis_state()
     boilerplate = _collection_boilerplate(state[0], len(snap))
-    fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs)
+    fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
     if cancel.cancelled:
         return kept_grouper(index, verify, snap, boilerplate)

@@ -44,9 +44,12 @@ def die_with_fork_server() -> None:
 
 def die_with_parent(expected_parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent ends; exit now if the parent has already
-    ended (it is not `expected_parent`, or it changed while asking)."""
+    ended (it is not `expected_parent`, or it changed while asking). Ctrl-C, which a terminal sends to every
+    process of the command, is ignored here: the command answers it and this process ends with it, without
+    a traceback of its own."""
     if not sys.platform.startswith("linux"):
         return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import ctypes
 
     parent = os.getppid()
