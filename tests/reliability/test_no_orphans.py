@@ -71,10 +71,11 @@ def test_ctrl_c_and_sigterm_end_a_scan_with_one_line_and_nothing_left(tmp_path, 
     proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
                              "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    for _ in range(1200):  # until its workers run
+    for _ in range(1200):  # until its workers run (the scan, the resource tracker, the fork server, workers)
         time.sleep(0.05)
-        if len(group_processes(proc.pid)) >= 3 or proc.poll() is not None:
+        if len(group_processes(proc.pid)) >= 4 or proc.poll() is not None:
             break
+    time.sleep(0.5)  # past the helpers' first milliseconds, before they ignore Ctrl-C (see docs/reliability.md)
     assert proc.poll() is None, "it ended before the signal"
     os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
     err = proc.communicate(timeout=60)[1]
