@@ -13,17 +13,17 @@ from collections import defaultdict
 from pathlib import Path
 
 STAGES = (
-    ("simdesk.core.scan", "walk", "list the folder"),
-    ("simdesk.core.scan", "read_text_file", "read + decode + hash"),
-    ("simdesk.core.scan", "fold", "fold (NFKC, case, script)"),
-    ("simdesk.core.scan", "normalize_folded", "normalise (links, wraps, punctuation)"),
-    ("simdesk.core.vocabulary", "token_counts", "segment + count tokens"),
-    ("simdesk.core.scan", "text_votes", "vocabulary: ids, filters, TF x IDF, SimHash votes"),
-    ("simdesk.core.scan", "from_votes", "SimHash from votes"),
-    ("simdesk.core.scan", "pack_votes", "pack votes"),
-    ("simdesk.core.scan", "folded_line_hashes", "line hashes"),
-    ("simdesk.core.scan", "text_bands", "MinHash band keys (shingles, signature)"),
-    ("simdesk.core.index", "Index.upsert_documents", "write the index"),
+    ("simdesk.core.index.scan", "walk", "list the folder"),
+    ("simdesk.core.index.scan", "read_text_file", "read + decode + hash"),
+    ("simdesk.core.index.scan", "fold", "fold (NFKC, case, script)"),
+    ("simdesk.core.index.scan", "normalize_folded", "normalise (links, wraps, punctuation)"),
+    ("simdesk.core.fingerprint.vocabulary", "token_counts", "segment + count tokens"),
+    ("simdesk.core.index.scan", "text_votes", "vocabulary: ids, filters, TF x IDF, SimHash votes"),
+    ("simdesk.core.index.scan", "from_votes", "SimHash from votes"),
+    ("simdesk.core.index.scan", "pack_votes", "pack votes"),
+    ("simdesk.core.index.scan", "folded_line_hashes", "line hashes"),
+    ("simdesk.core.index.scan", "text_bands", "MinHash band keys (shingles, signature)"),
+    ("simdesk.core.index.store", "Index.upsert_documents", "write the index"),
 )
 NESTED = {"vocabulary: ids, filters, TF x IDF, SimHash votes": ("segment + count tokens",)}
 
@@ -36,7 +36,7 @@ def main() -> None:
     os.environ["SIMDESK_SEGMENTER"] = args.segmenter
     import importlib
 
-    importlib.import_module("simdesk.core.segmenter_preload")  # what a worker has loaded before its first file
+    importlib.import_module("simdesk.core.worker_preload")  # what a worker has loaded before its first file
     from simdesk.core import default_segmenter
 
     default_segmenter()

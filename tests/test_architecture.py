@@ -11,7 +11,7 @@ from tests.conftest import REPO
 
 def test_core_cluster_and_cli_import_no_qt():
     code = ("import sys, pkgutil, importlib, simdesk.core, simdesk.cluster, simdesk.cli\n"
-            "for m in pkgutil.iter_modules(simdesk.core.__path__): importlib.import_module('simdesk.core.' + m.name)\n"
+            "for m in pkgutil.walk_packages(simdesk.core.__path__, 'simdesk.core.'): importlib.import_module(m.name)\n"
             "for m in pkgutil.iter_modules(simdesk.cluster.__path__): importlib.import_module('simdesk.cluster.' + m.name)\n"
             "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'simdesk.gui')))\n"
             "print(','.join(bad))")
@@ -22,8 +22,8 @@ def test_core_cluster_and_cli_import_no_qt():
 def test_worker_code_loads_no_index():
     # the scan's and verification's worker processes run these modules; the index's sqlite-utils (and pandas)
     # cost each worker ~1 s of CPU before its first text
-    code = ("import sys, simdesk.core.scan, simdesk.core.reread\n"
-            "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index', 'simdesk.core.analysis')))))")
+    code = ("import sys, simdesk.core.index.scan, simdesk.core.matching.reread\n"
+            "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index.store', 'simdesk.core.matching.analysis')))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 

@@ -172,8 +172,8 @@ def test_clean_keep_in_a_folder(tmp_path, trash_home):
 
 
 def test_clean_skips_a_file_that_changed_after_the_scan(tmp_path, trash_home):
-    from simdesk.core.index import Index
-    from simdesk.core.review import ReviewSettings, open_review
+    from simdesk.core.index.store import Index
+    from simdesk.core.review.review import ReviewSettings, open_review
 
     root = make_folder(tmp_path)
     with Index(tmp_path / "i.sqlite") as index:

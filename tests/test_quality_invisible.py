@@ -20,7 +20,7 @@ from bench.quality.invisible import CLASSES, build
 from bench.quality.score import simdesk_run
 from bench.quality.transforms import INVISIBLE
 from simdesk.core import load_truth, score_classes
-from simdesk.core.text import without_invisible
+from simdesk.core.reading.normalize import without_invisible
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ import statistics
 import time
 from pathlib import Path
 
-from simdesk.core.analysis import collection_boilerplate
-from simdesk.core.index import Index
-from simdesk.core.reread import verification_profile
-from simdesk.core.texts import texts_of
-from simdesk.core.verify import FILL_SCORE, Profile, similarity
+from simdesk.core.matching.analysis import collection_boilerplate
+from simdesk.core.index.store import Index
+from simdesk.core.matching.reread import verification_profile
+from simdesk.core.reading.texts import texts_of
+from simdesk.core.fingerprint.similarity import FILL_SCORE, Profile, similarity
 
 
 def timed(pairs: list[tuple[Profile, Profile]]) -> tuple[float, list[float]]:

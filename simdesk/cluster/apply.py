@@ -33,9 +33,9 @@ from pathlib import Path
 from simdesk.cluster.bundle import (LOCAL_KINDS, Bundle, BundleError, check_columns, check_documents,
                                     location_inside, relative_path_problem, uri_problem)
 from simdesk.cluster.sources import object_version
-from simdesk.core.actionlog import ActionLog, utc_now
-from simdesk.core.report import printable
-from simdesk.core.texts import filesystem, is_local
+from simdesk.core.cleanup.actionlog import ActionLog, utc_now
+from simdesk.core.review.report import printable
+from simdesk.core.reading.texts import filesystem, is_local
 
 TRASH = "trash"
 DECISIONS = ("keep", "trash", "not_duplicate")

@@ -31,7 +31,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 
 FORMAT = "simdesk-bundle"
 FORMAT_VERSION = 1
@@ -291,7 +291,7 @@ def uri_problem(kind: str, root: str, path: str, uri: object) -> str | None:
         if os.path.normpath(uri) != os.path.normpath(os.path.join(root, path)):
             return f"has a URI {uri!r} that is not its path under the folder {root}"
         return None
-    from simdesk.core.texts import filesystem
+    from simdesk.core.reading.texts import filesystem
 
     try:
         root_fs, root_path = filesystem(root)
@@ -307,7 +307,7 @@ def uri_problem(kind: str, root: str, path: str, uri: object) -> str | None:
 def location_inside(kind: str, location: str, root: str) -> bool:
     """Whether `location` (a folder or URI prefix) is `root` or lies inside it; for a local kind, a folder
     (plain or file://) is compared resolved, links followed."""
-    from simdesk.core.texts import filesystem
+    from simdesk.core.reading.texts import filesystem
 
     if kind in LOCAL_KINDS:
         if location.startswith("file://"):

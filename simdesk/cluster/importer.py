@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleError, check_documents
-from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
+from simdesk.core.index.store import Index
 from simdesk.core.records import Document, Problem, Relation
-from simdesk.core.review import BUNDLE_META
-from simdesk.core.texts import TEXTS_META
+from simdesk.core.review.review import BUNDLE_META
+from simdesk.core.reading.texts import TEXTS_META
 
 LOCAL_SOURCES = ("folder", "glob")
 

@@ -69,7 +69,7 @@ def pairs_by_keys(fps: np.ndarray, radius: int, memory_bytes: int = SORT_MEMORY,
     """Every pair (i < j) of positions in `fps` within `radius` bits, by the key join done on one machine: for
     each key, each fingerprint's key bits (~32 at r = 3) and its position packed into one 64-bit value, the
     values sorted, the members of each run of one key checked on all 64 bits. Returns (i, j, distance) sorted
-    by distance, i, j: the same arrays as simdesk.core.pairs.pairs_within. The Spark engine runs the same join.
+    by distance, i, j: the same arrays as simdesk.core.matching.pairs.pairs_within. The Spark engine runs the same join.
 
     Memory is bounded whatever n: a key's packed values are taken in 2**p slices by their top key bits (one
     pass over `fps` per slice), p chosen so that the slices sorted at once by all threads hold at most

@@ -14,14 +14,14 @@ import numpy as np
 from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
-from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
-from simdesk.core.copies import copied_shares, copied_values, identical_copies, with_copies
-from simdesk.core.features import FeatureSettings
-from simdesk.core.groups import Grouper
-from simdesk.core.pairs import pairs_within
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.matching.copies import copied_shares, copied_values, identical_copies, with_copies
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.matching.groups import Grouper
+from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.records import Document, Problem
-from simdesk.core.verify import relation
+from simdesk.core.fingerprint.similarity import relation
 from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
-from simdesk.core.features import FeatureSettings
-from simdesk.core.fingerprint import to_signed
-from simdesk.core.groups import DEFAULT_THRESHOLD, Grouping
-from simdesk.core.index import Snapshot
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.fingerprint.simhash import to_signed
+from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
+from simdesk.core.index.store import Snapshot
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
-from simdesk.core.review import ReviewSettings
-from simdesk.core.verify import Profile
+from simdesk.core.review.review import ReviewSettings
+from simdesk.core.fingerprint.similarity import Profile
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from simdesk.cluster.bundle import Bundle, BundleWriter, open_bundle, write_tabl
 from simdesk.cluster.plan import ScanPlan, manifest_of
 from simdesk.cluster.reuse import reused_documents
 from simdesk.cluster.sources import Source
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 
 ENGINES = ("local", "spark")
 

@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
+from simdesk.core.reading.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
                                     walk)
-from simdesk.core.features import FeatureSettings
+from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
-from simdesk.core.scan import fingerprint_file, text_document
-from simdesk.core.texts import arrow_filesystem, dataset_format, filesystem, read_uri
+from simdesk.core.index.scan import fingerprint_file, text_document
+from simdesk.core.reading.texts import arrow_filesystem, dataset_format, filesystem, read_uri
 
 DATASET_SUFFIXES = (".parquet", ".jsonl", ".json")
 GLOB_CHARS = "*?["

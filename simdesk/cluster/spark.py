@@ -7,7 +7,7 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
   it shares, so no distinct() over candidates; distances with Spark's bit_count.
 - Verified pairs: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
-  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (core/minhash.py, CLUSTER) over the
+  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (core/fingerprint/minhash.py, CLUSTER) over the
   verification shingles, kept within the desktop's length-aware radius, scored by core.verify.similarity on
   the texts' verification profiles (shipped between stages pickled: shingles, short text, word 4-grams).
 - Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
@@ -25,19 +25,19 @@ import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
-from simdesk.core.minhash import CLUSTER, band_keys, signature
+from simdesk.core.fingerprint.minhash import CLUSTER, band_keys, signature
 from simdesk.cluster.plan import (ScanPlan, fingerprint_items, groups_table, manifest_of, pairs_table,
                                   shingle_items)
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
-from simdesk.core.boilerplate import LineHashes, min_document_frequency, without_notices
-from simdesk.core.features import FeatureSettings
-from simdesk.core.fingerprint import to_signed, to_unsigned
-from simdesk.core.groups import Grouper
-from simdesk.core.index import Snapshot
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
+from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
+from simdesk.core.matching.groups import Grouper
+from simdesk.core.index.store import Snapshot
 from simdesk.core.records import Document
-from simdesk.core.verify import relation
+from simdesk.core.fingerprint.similarity import relation
 
 ITEMS_PER_PARTITION = 2000
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200

@@ -11,7 +11,7 @@ from simdesk.core.parent_watch import PARENT_ENV
 # driver's environment: without the mark the preload makes the daemon die with the JVM instead of exiting.
 os.environ.pop(PARENT_ENV, None)
 
-import simdesk.core.segmenter_preload  # noqa: E402,F401  (loads the segmenter: imported for that effect)
+import simdesk.core.worker_preload  # noqa: E402,F401  (loads the segmenter: imported for that effect)
 from pyspark.daemon import manager  # noqa: E402
 
 if __name__ == "__main__":

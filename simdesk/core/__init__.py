@@ -13,43 +13,43 @@ import importlib
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
-    "review": ("Review", "ReviewSettings", "Scope", "action_scope", "open_review", "pair_to_compare", "undo_last"),
-    "decisions": ("Decisions",),
+    "review.review": ("Review", "ReviewSettings", "Scope", "action_scope", "open_review", "pair_to_compare", "undo_last"),
+    "review.decisions": ("Decisions",),
     # the review in a process of its own (the window's scans): events relayed, never the caller's lock held
-    "review_process": ("ReviewProcess", "ReviewRequest", "run_review"),
+    "review.process": ("ReviewProcess", "ReviewRequest", "run_review"),
     # a comparison or a batch of headlines in a helper process (the window's): its lock never held for them
-    "helper_process": ("HelperProcess",),
+    "review.helper": ("HelperProcess",),
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "Relation", "ScanOptions", "ScanStats"),
-    "scan": ("ScanResult",),
+    "index.scan": ("ScanResult",),
     "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
-    "index": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot", "damaged_prefix"),
+    "index.store": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot", "damaged_prefix"),
     # a damaged index rebuilt with the editor's decisions it still yields
-    "index_rescue": ("Rescue", "readable_decisions", "rebuild_index"),
-    "groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "index.rescue": ("Rescue", "readable_decisions", "rebuild_index"),
+    "matching.groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them
-    "verify": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
-    "analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
-    "cleanup": ("GOES", "KEEP", "KEEP_RULES", "STAYS", "CleanupPlan", "CleanupReport", "Fate", "KeepChain",
+    "fingerprint.similarity": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
+    "matching.analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
+    "cleanup.plan": ("GOES", "KEEP", "KEEP_RULES", "STAYS", "CleanupPlan", "CleanupReport", "Fate", "KeepChain",
                 "keep_by_rule"),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
-    "figures": ("contained", "fate_reason", "percent"),
-    "undo": ("UndoReport",),
-    "report": ("printable", "safe_cell"),
-    "diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "FIRST_VIEW_BUDGET_S", "Row", "SideBySide", "compare_files",
+    "review.figures": ("contained", "fate_reason", "percent"),
+    "cleanup.undo": ("UndoReport",),
+    "review.report": ("printable", "safe_cell"),
+    "review.diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "FIRST_VIEW_BUDGET_S", "Row", "SideBySide", "compare_files",
              "compare_texts", "refine"),
-    "documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
-    "markup": ("markup_kind", "page_heading", "visible_text"),
-    "texts": ("Texts", "read_uri"),
+    "reading.documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
+    "reading.markup": ("markup_kind", "page_heading", "visible_text"),
+    "reading.texts": ("Texts", "read_uri"),
     # what an editor reads first of a document (title, date, source), for group members only, and their search
-    "headline": ("HEADLINE_KEYS", "Headline", "Headlines", "headline_of", "search_form"),
-    "features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
-    "text": ("normalize",),
-    "fingerprint": ("similarity_percent", "simhash"),
-    "pairs": ("brute_force_pairs", "pairs_within"),
-    "segmenter": ("default_segmenter", "segmenter_choice"),
+    "reading.headline": ("HEADLINE_KEYS", "Headline", "Headlines", "headline_of", "search_form"),
+    "fingerprint.features": ("DEFAULT_FEATURES", "FeatureSettings", "segment", "weighted_terms"),
+    "reading.normalize": ("normalize",),
+    "fingerprint.simhash": ("similarity_percent", "simhash"),
+    "matching.pairs": ("brute_force_pairs", "pairs_within"),
+    "fingerprint.segmenter": ("default_segmenter", "segmenter_choice"),
     "evaluation": ("ClassScores", "CleanupScores", "Scores", "files_left", "load_truth", "score_classes",
                    "score_cleanup", "score_groups"),
     "demo": ("ensure_demo",),
@@ -58,7 +58,7 @@ _WHERE = {
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 # the scan function is public as scan_folder: an attribute named `scan` would be replaced by the submodule of
 # that name as soon as it is imported
-_RENAMED = {"scan_folder": ("scan", "scan")}
+_RENAMED = {"scan_folder": ("index.scan", "scan")}
 _MODULE_OF.update({public: module for public, (module, _) in _RENAMED.items()})
 
 __all__ = sorted(_MODULE_OF)

@@ -93,7 +93,7 @@ class Member:
     encoding: str
     mtime_ns: int
     content_hash: str
-    score: float | None = None  # verified similarity to the representative (verify.py), when measured
+    score: float | None = None  # verified similarity to the representative (fingerprint/similarity.py), when measured
     # the share of this member's text found in the representative's (what keeping the representative keeps of
     # it), and of the representative's text found in this member's; None when not measured (verify.Relation)
     held: float | None = None

@@ -39,7 +39,7 @@ def worker_count(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
-PRELOAD = ("simdesk.core.segmenter_preload",)  # what the fork server loads before it forks any worker
+PRELOAD = ("simdesk.core.worker_preload",)  # what the fork server loads before it forks any worker
 
 
 def process_context(preload: tuple[str, ...] = ()) -> multiprocessing.context.BaseContext:

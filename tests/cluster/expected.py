@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.cluster.bundle import open_bundle
-from simdesk.core.analysis import analyse
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import analyse
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 
 
 def every_pair(pairs: set, class_of: dict[str, object], identical: tuple) -> set:

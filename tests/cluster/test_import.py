@@ -19,7 +19,7 @@ from simdesk.cluster.sources import open_source
 from simdesk.core import (Index, ReviewSettings, VerifySettings, analyse, compare_files, open_review, read_text_file,
                           text_similarity)
 from simdesk.core.records import MAX_FILE_BYTES
-from simdesk.core.texts import Texts
+from simdesk.core.reading.texts import Texts
 from tests.cluster.expected import from_bundle
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simdesk.cluster.keys import first_shared_key, key_layout, pairs_by_keys
-from simdesk.core.pairs import brute_force_pairs
+from simdesk.core.matching.pairs import brute_force_pairs
 
 
 def test_layout_at_radius_3_is_mankus():

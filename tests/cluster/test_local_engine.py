@@ -13,7 +13,7 @@ from simdesk.cluster.bundle import BundleError, BundleWriter, open_bundle, write
 from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
-from simdesk.core.features import FeatureSettings
+from simdesk.core.fingerprint.features import FeatureSettings
 from tests.cluster.expected import desktop, from_bundle
 
 

@@ -18,7 +18,7 @@ from simdesk.cluster.bundle import write_table
 from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
-from simdesk.core.index import Index
+from simdesk.core.index.store import Index
 from tests.cluster.test_apply import POEM_COPIES, write_decisions
 from tests.folders import small_folder
 

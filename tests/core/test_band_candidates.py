@@ -1,4 +1,4 @@
-"""The second candidate source: MinHash bands of the shingles verification scores (core/minhash.py), checked
+"""The second candidate source: MinHash bands of the shingles verification scores (core/fingerprint/minhash.py), checked
 against a brute-force oracle, and on real folders the copies SimHash places beyond its radius."""
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from itertools import combinations
 
 import numpy as np
 
-from simdesk.core.analysis import VerifySettings, analyse, pair_radius, text_similarity
-from simdesk.core.index import Index
-from simdesk.core.minhash import DESKTOP, band_pairs, signature, text_bands
+from simdesk.core.matching.analysis import VerifySettings, analyse, pair_radius, text_similarity
+from simdesk.core.index.store import Index
+from simdesk.core.fingerprint.minhash import DESKTOP, band_pairs, signature, text_bands
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.text import normalize
-from simdesk.core.verify import profile, shingles
+from simdesk.core.index.scan import scan
+from simdesk.core.reading.normalize import normalize
+from simdesk.core.fingerprint.similarity import profile, shingles
 
 # English passages put into Chinese texts: SimHash weighs their words more than the Chinese ones
 PASSAGES = [
@@ -152,7 +152,7 @@ def test_shingles_keep_their_units_for_every_script():
     other word characters between them and spaces."""
     import mmh3
 
-    from simdesk.core.verify import _WORD_SEED, _WORD_TAG, CHAR_SHINGLE, CHARS, WORD_SHINGLE, WORDS, _shingle_hashes
+    from simdesk.core.fingerprint.similarity import _WORD_SEED, _WORD_TAG, CHAR_SHINGLE, CHARS, WORD_SHINGLE, WORDS, _shingle_hashes
 
     for text in ("plain ascii words only", "中文和english混在一起的text 123", "日本語のテキスト and ไทย", ""):
         norm = normalize(text)
@@ -172,7 +172,7 @@ def test_shingles_keep_their_units_for_every_script():
 def test_a_saying_found_whole_in_a_longer_text_needs_the_whole_containment_rule():
     """A pair only the bands propose is kept without the whole-containment rule: a collage that quotes a
     saying whole is no copy of it, though the rule scores the pair 1.0."""
-    from simdesk.core.verify import similarity
+    from simdesk.core.fingerprint.similarity import similarity
 
     saying = "地之秽者多生物，水之清者常无鱼，故君子当存含垢纳污之量，不可持好洁独行之操。"
     collage = (saying + "\n决定该函数是在事件之前还是之后调用。使用 speaker-test 来测试声卡。"
@@ -187,7 +187,7 @@ def test_a_saying_found_whole_in_a_longer_text_needs_the_whole_containment_rule(
 def test_a_pair_sharing_one_band_needs_its_fingerprints_near_unless_both_texts_are_short():
     """with_band_pairs: two bands shared always propose a pair; one band only within SINGLE_BAND_RADIUS bits,
     or when both texts are short enough for edit similarity (typos move them far apart)."""
-    from simdesk.core.analysis import EDIT_CHARS, SINGLE_BAND_RADIUS, with_band_pairs
+    from simdesk.core.matching.analysis import EDIT_CHARS, SINGLE_BAND_RADIUS, with_band_pairs
 
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 2**32, size=(8, DESKTOP.bands), dtype=np.uint64).astype(np.uint32)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core.cleanup import execute, keep_by_rule, plan_cleanup
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.cleanup.plan import execute, keep_by_rule, plan_cleanup
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 
 POEM = "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 8
 OTHER = "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。" * 8

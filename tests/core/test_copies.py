@@ -7,11 +7,11 @@ import random
 
 import numpy as np
 
-from simdesk.core.analysis import CROWD_LIMIT, CROWD_WINDOW, VerifySettings, analyse, crowd_pairs, kept_grouper
-from simdesk.core.copies import identical_copies, with_copies
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import CROWD_LIMIT, CROWD_WINDOW, VerifySettings, analyse, crowd_pairs, kept_grouper
+from simdesk.core.matching.copies import identical_copies, with_copies
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 
 from tests.core.test_notices import REFERENCE
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from simdesk.core import Index, ReviewSettings, ScanOptions, open_review
-from simdesk.core.cleanup import KEEP_RULES
+from simdesk.core.cleanup.plan import KEEP_RULES
 from tests.folders import ARTICLES, QUOTE, story_folder
 
 
@@ -109,7 +109,7 @@ def test_a_share_not_measured_never_lets_a_copy_go_from_verified_groups(truncate
     """Shares are measured from verify.SHARE_FLOOR up: grouped at a lower least similarity, a pair without
     them keeps its copies (the plan says no kept copy holds them); plain groups measure nothing and remove
     every copy of a group, as the editor chose them."""
-    from simdesk.core.cleanup import member_fates
+    from simdesk.core.cleanup.plan import member_fates
 
     review = _scan(truncated, tmp_path)
     (group,) = list(review.grouping())

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from simdesk.core.analysis import VerifySettings, analyse, text_similarity
-from simdesk.core.boilerplate import CROWD_SHARE, frequent_parts, line_hashes
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
+from simdesk.core.reading.boilerplate import CROWD_SHARE, frequent_parts, line_hashes
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.verify import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
+from simdesk.core.index.scan import scan
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
 
 from tests.core.test_notices import DESCRIPTIONS, GPL_NOTICE, HAN, REFERENCE
 

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from simdesk.core.boilerplate import line_hash
+from simdesk.core.reading.boilerplate import line_hash
 from diff_match_patch import diff_match_patch
 
-from simdesk.core.diff import _encode, anchored_diff, compare_files, compare_texts, refine, segments
-from simdesk.core.analysis import text_similarity
+from simdesk.core.review.diff import _encode, anchored_diff, compare_files, compare_texts, refine, segments
+from simdesk.core.matching.analysis import text_similarity
 
 
 def changed(text: str, spans) -> list[str]:

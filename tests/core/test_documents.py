@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from simdesk.core.documents import DecodeError, decode_bytes, matches, read_text_file, walk
+from simdesk.core.reading.documents import DecodeError, decode_bytes, matches, read_text_file, walk
 from simdesk.core.records import Problem
 
 ZH = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n第二段文字在这里继续。"

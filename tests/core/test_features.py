@@ -4,8 +4,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, normalize, weighted_terms
-from simdesk.core.fingerprint import hamming, simhash, to_signed, to_unsigned
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, normalize, weighted_terms
+from simdesk.core.fingerprint.simhash import hamming, simhash, to_signed, to_unsigned
 
 TEXT = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
         "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
@@ -69,7 +69,7 @@ def test_pinned_fingerprints():
 
 
 def test_fingerprints_are_equal_in_a_fresh_process():
-    code = ("from simdesk.core.features import weighted_terms; from simdesk.core.fingerprint import simhash; "
+    code = ("from simdesk.core.fingerprint.features import weighted_terms; from simdesk.core.fingerprint.simhash import simhash; "
             f"print(simhash(weighted_terms({TEXT!r})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert int(out) == fp(TEXT)

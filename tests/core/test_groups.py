@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simdesk.core.groups import Grouper, build_group
-from simdesk.core.index import Snapshot
-from simdesk.core.pairs import brute_force_pairs, pairs_within
+from simdesk.core.matching.groups import Grouper, build_group
+from simdesk.core.index.store import Snapshot
+from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
 
 
 def snapshot(fps: list[int], hashes: list[str] | None = None) -> Snapshot:
@@ -184,7 +184,7 @@ def test_whole_array_views_of_a_grouping_agree_with_its_groups():
 def test_exact_copies_join_every_document_of_one_content_to_the_first_of_it():
     """exact_copies against grouping by content hash: the same groups, each pair from the group's first path
     (its representative), so every member's score to it is known."""
-    from simdesk.core.groups import exact_copies
+    from simdesk.core.matching.groups import exact_copies
 
     hashes = ["b", "a", "c", "a", "b", "a", "d"]
     snap = snapshot([5, 1, 9, 1, 5, 1, 3], hashes)

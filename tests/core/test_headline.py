@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from simdesk.core import Index, Member, ReviewSettings, ScanOptions, Texts, open_review
-from simdesk.core.boilerplate import line_hash, line_keys
-from simdesk.core.documents import content_hash
-from simdesk.core.headline import MODIFIED, TEXT, Headlines, date_in, headline_of, month_in
-from simdesk.core.text import fold
+from simdesk.core.reading.boilerplate import line_hash, line_keys
+from simdesk.core.reading.documents import content_hash
+from simdesk.core.reading.headline import MODIFIED, TEXT, Headlines, date_in, headline_of, month_in
+from simdesk.core.reading.normalize import fold
 
 MTIME = 1_700_000_000 * 10**9  # 2023-11-14 (UTC)
 REPOST = "——来源：人民网。文章版权归原作者所有，转载请注明出处。"
@@ -197,7 +197,7 @@ def test_the_review_filters_groups_by_path_and_by_the_texts_read(tmp_path):
 
 
 def test_a_report_reads_headlines_in_worker_processes_as_in_this_one(tmp_path):
-    from simdesk.core.headline import read_headlines
+    from simdesk.core.reading.headline import read_headlines
 
     (tmp_path / "page.html").write_text("<html><body><h1>城市更新条例</h1><p>2024-02-01 正文。</p></body></html>",
                                         encoding="utf-8")

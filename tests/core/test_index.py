@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simdesk.core.documents import content_hash
-from simdesk.core.fingerprint import hamming
-from simdesk.core.index import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, UNSEGMENTED, Index, _segment_ids,
+from simdesk.core.reading.documents import content_hash
+from simdesk.core.fingerprint.simhash import hamming
+from simdesk.core.index.store import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, UNSEGMENTED, Index, _segment_ids,
                                 blocks_of)
-from simdesk.core.minhash import DESKTOP, text_bands
+from simdesk.core.fingerprint.minhash import DESKTOP, text_bands
 from simdesk.core.records import Document, Problem
-from simdesk.core.text import normalize
+from simdesk.core.reading.normalize import normalize
 
 
 def doc(path: str, fp: int, content: str = "h") -> Document:

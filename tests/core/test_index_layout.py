@@ -12,12 +12,12 @@ import sqlite3
 
 import numpy as np
 
-from simdesk.core.analysis import VerifySettings, analyse
-from simdesk.core.documents import read_text_file
-from simdesk.core.features import DEFAULT_FEATURES
-from simdesk.core.index import SCHEMA_VERSION, Index
+from simdesk.core.matching.analysis import VerifySettings, analyse
+from simdesk.core.reading.documents import read_text_file
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES
+from simdesk.core.index.store import SCHEMA_VERSION, Index
 from simdesk.core.records import MAX_FILE_BYTES, ScanOptions
-from simdesk.core.scan import scan, text_document
+from simdesk.core.index.scan import scan, text_document
 
 from tests.core.test_verification import FOOTER, SAYINGS, write
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import jieba
 import pytest
 
-from simdesk.core.analysis import text_similarity
-from simdesk.core.verify import DEFAULT_MIN_SCORE
+from simdesk.core.matching.analysis import text_similarity
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
 
 LENGTHS = (10_000, 100_000, 1_000_000)
 

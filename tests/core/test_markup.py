@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import opencc
 
-from simdesk.core.analysis import VerifySettings, analyse
-from simdesk.core.documents import read_source_file, read_text_file
-from simdesk.core.index import Index
-from simdesk.core.markup import HTML, MARKDOWN, markup_kind, visible_text
+from simdesk.core.matching.analysis import VerifySettings, analyse
+from simdesk.core.reading.documents import read_source_file, read_text_file
+from simdesk.core.index.store import Index
+from simdesk.core.reading.markup import HTML, MARKDOWN, markup_kind, visible_text
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 
 ARTICLE = ("北京时间昨天晚上，国家足球队在主场以二比一战胜了来访的对手，取得了预选赛的第三场胜利。\n"
            "主教练在赛后的新闻发布会上表示，球员们在下半场表现出了很强的斗志，但是防守还需要加强。\n"

@@ -1,16 +1,16 @@
 """Shared notices: different texts that carry the same long notice never group; copies in a large group,
-whose untouched paragraphs are as frequent as a notice, still do (boilerplate.py, verify.py)."""
+whose untouched paragraphs are as frequent as a notice, still do (boilerplate.py, fingerprint/similarity.py)."""
 from __future__ import annotations
 
 import random
 
 import numpy as np
 
-from simdesk.core.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
-from simdesk.core.boilerplate import MAX_KEY_CHARS, is_notice, line_hash, line_hashes, without_frequent_lines
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
+from simdesk.core.reading.boilerplate import MAX_KEY_CHARS, is_notice, line_hash, line_hashes, without_frequent_lines
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 
 # the GNU GPL's notice as a web page or a package description carries it: one paragraph per line
 GPL_NOTICE = (

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simdesk.core import pairs
-from simdesk.core.pairs import MAX_PAIR_RADIUS, brute_force_pairs, pairs_within
+from simdesk.core.matching import pairs
+from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, brute_force_pairs, pairs_within
 
 
 def as_set(result: tuple[np.ndarray, np.ndarray, np.ndarray]) -> set[tuple[int, int, int]]:

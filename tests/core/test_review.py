@@ -296,7 +296,7 @@ def test_export_carries_the_decisions(folder, tmp_path):
 def test_an_export_written_in_blocks_reads_each_groups_headlines(folder, tmp_path, monkeypatch):
     """Groups are built and their headlines read EXPORT_MEMBERS members at a time: with blocks of one
     member, every group still carries its members' titles, in the same order as one block."""
-    import simdesk.core.review as review_module
+    import simdesk.core.review.review as review_module
 
     review = review_of(folder, tmp_path)
     whole = review.export("json")

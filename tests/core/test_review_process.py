@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.core import Index, ReviewProcess, ReviewRequest, ReviewSettings, ScanOptions, open_review
-from simdesk.core.analysis import analyse, kept_grouper
+from simdesk.core.matching.analysis import analyse, kept_grouper
 from simdesk.core.workers import CancelToken
 from tests.folders import POEMS, SNOWS, small_folder
 

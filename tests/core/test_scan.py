@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from simdesk.core.evaluation import load_truth
-from simdesk.core.features import FeatureSettings
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import CancelToken, scan
+from simdesk.core.index.scan import CancelToken, scan
 
 ONE_PROCESS = ScanOptions(jobs=1)
 ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"

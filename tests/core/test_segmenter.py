@@ -9,9 +9,9 @@ import sys
 import jieba
 import pytest
 
-from simdesk.core import segmenter
-from simdesk.core.features import normalize
-from simdesk.core.segmenter import Segmenter, sample_texts
+from simdesk.core.fingerprint import segmenter
+from simdesk.core.fingerprint.features import normalize
+from simdesk.core.fingerprint.segmenter import Segmenter, sample_texts
 
 rjieba = pytest.importorskip("rjieba")
 
@@ -53,7 +53,7 @@ def test_rare_characters_are_why_the_routing_exists() -> None:
 def test_falls_back_to_jieba_with_a_reason_when_rjieba_differs(monkeypatch: pytest.MonkeyPatch,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(rjieba, "cut", lambda text, hmm=True: list(text))  # a broken rjieba: one char a token
-    with caplog.at_level(logging.WARNING, logger="simdesk.core.segmenter"):
+    with caplog.at_level(logging.WARNING, logger="simdesk.core.fingerprint.segmenter"):
         seg = Segmenter(sample_texts())
     assert seg.choice.name == "jieba"
     assert "differs from jieba" in seg.choice.reason
@@ -103,7 +103,7 @@ def test_recorded_jieba_tokens_are_the_installed_jiebas() -> None:
 
 
 def test_choosing_rjieba_loads_no_jieba_dictionary() -> None:
-    code = ("import jieba; from simdesk.core.segmenter import default_segmenter; "
+    code = ("import jieba; from simdesk.core.fingerprint.segmenter import default_segmenter; "
             "c = default_segmenter().choice; print(c.name, jieba.dt.initialized)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "SIMDESK_SEGMENTER": "auto"}).stdout.split()

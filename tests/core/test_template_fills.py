@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from bench.quality.kit import build
-from simdesk.core.analysis import analyse, text_similarity
+from simdesk.core.matching.analysis import analyse, text_similarity
 from simdesk.core.evaluation import load_truth, score_classes
-from simdesk.core.groups import MAX_THRESHOLD
-from simdesk.core.index import Index
+from simdesk.core.matching.groups import MAX_THRESHOLD
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.text import normalize
-from simdesk.core.verify import FILL_SCORE, template_fill
+from simdesk.core.index.scan import scan
+from simdesk.core.reading.normalize import normalize
+from simdesk.core.fingerprint.similarity import FILL_SCORE, template_fill
 
 HOSPITAL = ("【昆明人民医院】{name}您好，您预约的{date}{time}内科门诊已成功，就诊序号{no}号，请提前30分钟携带身份证及医保卡"
             "到门诊2楼自助机签到取号。如需取消请于就诊前一日回复QX{code}。")

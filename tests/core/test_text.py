@@ -7,15 +7,15 @@ import unicodedata
 
 import opencc
 
-from simdesk.core.analysis import VerifySettings, analyse, text_similarity
-from simdesk.core.diff import compare_texts
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
-from simdesk.core.fingerprint import hamming, simhash
-from simdesk.core.headline import search_form
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
+from simdesk.core.review.diff import compare_texts
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
+from simdesk.core.fingerprint.simhash import hamming, simhash
+from simdesk.core.reading.headline import search_form
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.text import fold, normalize, without_invisible
+from simdesk.core.index.scan import scan
+from simdesk.core.reading.normalize import fold, normalize, without_invisible
 
 ARTICLE = ("台湾软件公司发布了新的数据库系统，支持简体中文和繁体中文的全文检索。"
            "开发团队表示，这个系统里面的搜索引擎经过三年的测试，性能提高了一倍。\n"

@@ -5,13 +5,13 @@ import json
 
 import numpy as np
 
-from simdesk.core.analysis import VerifySettings, analyse, candidate_pairs, pair_radius, text_similarity
-from simdesk.core.boilerplate import (boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate)
-from simdesk.core.copies import identical_copies
-from simdesk.core.index import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, candidate_pairs, pair_radius, text_similarity
+from simdesk.core.reading.boilerplate import (boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate)
+from simdesk.core.matching.copies import identical_copies
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.verify import profile, shingle_score, similarity
+from simdesk.core.index.scan import scan
+from simdesk.core.fingerprint.similarity import profile, shingle_score, similarity
 
 FOOTER = "（本文来源：新浪网。版权归原作者所有，如有侵权请联系删除。）"
 SAYINGS = ["人无远虑，必有近忧。", "宁走十步远，不走一步险。", "病急乱投医，逢庙就烧香。", "大王好见，小鬼难求。",
@@ -109,7 +109,7 @@ def test_verified_analysis_matches_truth_on_the_small_collection(tmp_path, small
 
 
 def test_changed_candidates_equal_a_full_search(tmp_path):
-    from simdesk.core.analysis import changed_candidates
+    from simdesk.core.matching.analysis import changed_candidates
 
     rng = np.random.default_rng(5)
     centres = rng.integers(0, 2**64, size=60, dtype=np.uint64)
@@ -156,8 +156,8 @@ def test_rescan_after_one_edit_scores_only_the_new_pairs(tmp_path, small_corpus)
 
 def test_the_diff_shows_the_stored_score_of_every_verified_pair(tmp_path, small_corpus):
     """One similarity: the figure a side-by-side comparison reports is the score grouping used."""
-    from simdesk.core.analysis import collection_boilerplate
-    from simdesk.core.diff import compare_files
+    from simdesk.core.matching.analysis import collection_boilerplate
+    from simdesk.core.review.diff import compare_files
 
     with Index(tmp_path / "i.sqlite") as index:
         scan(small_corpus, index, ScanOptions(jobs=1))
@@ -172,7 +172,7 @@ def test_the_diff_shows_the_stored_score_of_every_verified_pair(tmp_path, small_
 
 
 def test_a_read_plan_scores_each_pair_once_with_its_texts_held_and_reads_each_text_once_when_it_can():
-    from simdesk.core.analysis import read_plan
+    from simdesk.core.matching.analysis import read_plan
 
     rng = np.random.default_rng(3)
     a = rng.integers(0, 400, size=900)

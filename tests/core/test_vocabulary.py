@@ -10,13 +10,13 @@ import unicodedata
 import numpy as np
 import pytest
 
-from simdesk.core.boilerplate import (LINE_JOIN, MIN_KEY_CHARS, folded_line_hashes, folded_line_keys, line_hash,
+from simdesk.core.reading.boilerplate import (LINE_JOIN, MIN_KEY_CHARS, folded_line_hashes, folded_line_keys, line_hash,
                                      line_keys)
-from simdesk.core.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, idf_table, weighted_terms
-from simdesk.core.fingerprint import from_votes, votes
-from simdesk.core.markup import visible_text
-from simdesk.core.text import BOUNDARIES, LINKS, fold, nfkc, without_links
-from simdesk.core.vocabulary import Vocabulary, text_votes
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, idf_table, weighted_terms
+from simdesk.core.fingerprint.simhash import from_votes, votes
+from simdesk.core.reading.markup import visible_text
+from simdesk.core.reading.normalize import BOUNDARIES, LINKS, fold, nfkc, without_links
+from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 
 ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
            "专家表示：充电基础设施建设仍需加快；电池回收体系也有待完善！（记者 王明）\n")
@@ -106,7 +106,7 @@ def test_line_keys_in_one_pass_equal_line_by_line() -> None:
 def test_each_thread_has_its_own_vocabulary() -> None:
     import threading
 
-    from simdesk.core.vocabulary import vocabulary
+    from simdesk.core.fingerprint.vocabulary import vocabulary
 
     seen = []
     worker = threading.Thread(target=lambda: seen.append(vocabulary()))

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, group_index_containing, member_index,
                                      open_and_wait, shown_groups, trashed_names)
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from tests.folders import POEM, small_folder
 from simdesk.gui.groups_model import COL_MEMBERS
 
@@ -448,7 +448,7 @@ def test_typing_in_the_filter_box_is_not_taken_by_shortcuts(qtbot, window, tmp_p
 def test_a_scan_waits_for_another_scan_of_the_same_index(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    from simdesk.core.index import Index
+    from simdesk.core.index.store import Index
 
     with Index(window.index_path) as other:  # another scan of this folder holds the index ...
         lock = other.scan_lock()

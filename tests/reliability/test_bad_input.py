@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import simdesk.core.scan as scan_mod
+import simdesk.core.index.scan as scan_mod
 from simdesk.cli import main as cli_main
-from simdesk.core.documents import walk
-from simdesk.core.index import Index
+from simdesk.core.reading.documents import walk
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 from tests.reliability.conftest import REPO, run_unprivileged, scan_json
 from tests.reliability.corpus import ARTICLE, HUGE_BYTES, POEM, build_bad_folder
 
@@ -103,7 +103,7 @@ def test_the_size_cap_skips_a_huge_file_without_reading_it(tmp_path, monkeypatch
         fh.truncate(HUGE_BYTES)  # sparse
     (root / "ok.txt").write_text(ARTICLE, encoding="utf-8")
     opened: list[str] = []
-    import simdesk.core.documents as documents
+    import simdesk.core.reading.documents as documents
 
     real_open = documents.open_regular
 
@@ -230,7 +230,7 @@ def test_a_file_that_changes_while_it_is_read_is_not_indexed_half_written(tmp_pa
     root = tmp_path / "r"
     root.mkdir()
     (root / "growing.txt").write_text(ARTICLE, encoding="utf-8")
-    import simdesk.core.documents as documents
+    import simdesk.core.reading.documents as documents
 
     real_fstat, calls = os.fstat, []
 

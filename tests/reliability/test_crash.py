@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from simdesk.core.evaluation import load_truth
-from simdesk.core.index import Index
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 from tests.reliability.conftest import REPO, simdesk
 from tests.reliability.corpus import POEM
 

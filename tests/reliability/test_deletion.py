@@ -13,12 +13,12 @@ from urllib.parse import quote
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from simdesk.core.cleanup import execute, plan_cleanup
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.cleanup.plan import execute, plan_cleanup
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.undo import undo_last_cleanup
+from simdesk.core.index.scan import scan
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.reliability.conftest import simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 

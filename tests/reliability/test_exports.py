@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core.report import FORMULA_START, SIGNED_FORMULA, groups_csv, safe_cell
+from simdesk.core.review.report import FORMULA_START, SIGNED_FORMULA, groups_csv, safe_cell
 from tests.reliability.conftest import REPO, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 

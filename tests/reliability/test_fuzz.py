@@ -12,14 +12,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
-from simdesk.core.documents import DecodeError, decode_bytes
-from simdesk.core.features import segment, weighted_terms
-from simdesk.core.text import NON_WORD, normalize
-from simdesk.core.fingerprint import hamming, simhash
-from simdesk.core.index import Index
-from simdesk.core.pairs import MAX_PAIR_RADIUS, pairs_within
+from simdesk.core.reading.documents import DecodeError, decode_bytes
+from simdesk.core.fingerprint.features import segment, weighted_terms
+from simdesk.core.reading.normalize import NON_WORD, normalize
+from simdesk.core.fingerprint.simhash import hamming, simhash
+from simdesk.core.index.store import Index
+from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 from tests.reliability.corpus import ARTICLE, POEM
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,8 +159,8 @@ def test_fingerprints_are_the_same_in_another_process(tmp_path):
     import sys
 
     samples = [ARTICLE, POEM * 3, "mixed 中英文 text, 2024年", "。。。", "a"]
-    code = ("import json,sys; from simdesk.core.features import weighted_terms; "
-            "from simdesk.core.fingerprint import simhash; "
+    code = ("import json,sys; from simdesk.core.fingerprint.features import weighted_terms; "
+            "from simdesk.core.fingerprint.simhash import simhash; "
             "print(json.dumps([simhash(weighted_terms(t)) for t in json.load(sys.stdin)]))")
     for seed in ("0", "12345"):
         out = subprocess.run([sys.executable, "-c", code], input=json.dumps(samples), capture_output=True, text=True,

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from simdesk.cli import main as cli_main
-from simdesk.core.index import Index
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 from tests.reliability.conftest import run_unprivileged, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 
 from simdesk.core import Index, ReviewSettings, open_review
-from simdesk.core.index_rescue import readable_decisions, rebuild_index
+from simdesk.core.index.rescue import readable_decisions, rebuild_index
 from simdesk.core.paths import index_path
 from simdesk.gui.index_problem import DIALOG_NAME
 from tests.folders import small_folder

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from simdesk.core.features import FeatureSettings
-from simdesk.core.index import SCHEMA_VERSION, Index
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.index.store import SCHEMA_VERSION, Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
+from simdesk.core.index.scan import scan
 from tests.core.test_index_layout import as_schema_9
 from tests.reliability.conftest import scan_json, simdesk
 from tests.reliability.corpus import ARTICLE, POEM

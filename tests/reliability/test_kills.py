@@ -20,8 +20,8 @@ from simdesk.cluster.apply import undo_apply
 from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
-from simdesk.core.cleanup import execute, plan_cleanup
-from simdesk.core.undo import undo_last_cleanup
+from simdesk.core.cleanup.plan import execute, plan_cleanup
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
 from tests.reliability.conftest import REPO
 from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import actionlog
-from simdesk.core.cleanup import execute, plan_cleanup
-from simdesk.core.documents import LINK_TO_FILE, LOOP, NOT_REGULAR
-from simdesk.core.groups import grouper_for
-from simdesk.core.index import Index
+from simdesk.core.cleanup import actionlog
+from simdesk.core.cleanup.plan import execute, plan_cleanup
+from simdesk.core.reading.documents import LINK_TO_FILE, LOOP, NOT_REGULAR
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.scan import scan
-from simdesk.core.undo import undo_last_cleanup
+from simdesk.core.index.scan import scan
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
 from tests.reliability.conftest import simdesk
 
@@ -342,7 +342,7 @@ def test_undo_with_a_mistyped_log_says_so(tmp_path):
 # -- decisions are about the files the editor saw ------------------------------------------------------------
 
 def test_a_copy_that_joined_a_group_after_its_keep_mark_is_undecided_and_never_cleaned(tmp_path, trash_home):
-    from simdesk.core.review import ReviewSettings, open_review
+    from simdesk.core.review.review import ReviewSettings, open_review
 
     root = tmp_path / "docs"
     root.mkdir()
@@ -373,7 +373,7 @@ def test_a_copy_that_joined_a_group_after_its_keep_mark_is_undecided_and_never_c
 
 
 def test_a_member_edited_after_the_keep_mark_is_undecided(tmp_path, trash_home):
-    from simdesk.core.review import ReviewSettings, open_review
+    from simdesk.core.review.review import ReviewSettings, open_review
 
     root = tmp_path / "docs"
     root.mkdir()
@@ -394,7 +394,7 @@ def test_a_member_edited_after_the_keep_mark_is_undecided(tmp_path, trash_home):
 
 
 def test_cli_clean_leaves_an_undecided_copy_alone_and_says_so(tmp_path, trash_home):
-    from simdesk.core.review import ReviewSettings, open_review
+    from simdesk.core.review.review import ReviewSettings, open_review
 
     root = tmp_path / "docs"
     root.mkdir()

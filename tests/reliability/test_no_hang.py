@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import documents
-from simdesk.core.documents import NOT_REGULAR, DecodeError, FileEntry, read_bytes
-from simdesk.core.features import DEFAULT_FEATURES
-from simdesk.core.index import Index
+from simdesk.core.reading import documents
+from simdesk.core.reading.documents import NOT_REGULAR, DecodeError, FileEntry, read_bytes
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES
+from simdesk.core.index.store import Index
 from simdesk.core.records import Problem, ScanOptions
-from simdesk.core.scan import fingerprint_file, scan
+from simdesk.core.index.scan import fingerprint_file, scan
 from tests.folders import POEM
 from tests.reliability.conftest import REPO, simdesk
 

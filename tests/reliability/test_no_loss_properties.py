@@ -14,10 +14,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from simdesk.core.index import Index
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.review import ReviewSettings, open_review
-from simdesk.core.undo import undo_last_cleanup
+from simdesk.core.review.review import ReviewSettings, open_review
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
 from tests.reliability.test_no_file_lost import contents, trashed
 

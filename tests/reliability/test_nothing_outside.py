@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core.cleanup import CleanupBusy, CleanupPlan, Removal, execute, plan_cleanup
-from simdesk.core.documents import content_hash
-from simdesk.core.undo import undo_last_cleanup
+from simdesk.core.cleanup.plan import CleanupBusy, CleanupPlan, Removal, execute, plan_cleanup
+from simdesk.core.reading.documents import content_hash
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
 from tests.reliability.conftest import REPO
 from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed

@@ -24,7 +24,7 @@ from itertools import combinations
 import numpy as np
 
 BITS = 64
-BLOCKS = 4  # the SQLite index's layout (index.py): 4 blocks of 16 bits
+BLOCKS = 4  # the SQLite index's layout (index/store.py): 4 blocks of 16 bits
 BLOCK_BITS = 16
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
 MAX_PAIR_RADIUS = 12

@@ -24,8 +24,8 @@ import numpy as np
 import sqlite_utils
 from sqlite_utils.db import ForeignKey
 
-from simdesk.core.boilerplate import LineHashes, boilerplate_set
-from simdesk.core.fingerprint import hamming, to_signed, to_unsigned
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
+from simdesk.core.fingerprint.simhash import hamming, to_signed, to_unsigned
 from simdesk.core.records import Document, Problem, Relation
 
 SCHEMA_VERSION = 10  # raised only for a change that is not additive (a new table or column needs no new version)

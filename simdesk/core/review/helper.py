@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from simdesk.core.review_process import ReviewProcess
+from simdesk.core.review.process import ReviewProcess
 from simdesk.core.workers import process_pool, stop_workers
 
 T = TypeVar("T")

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.index import DECISION_QUERIES, Index, decisions_by_path
+from simdesk.core.index.store import DECISION_QUERIES, Index, decisions_by_path
 
 
 @dataclass

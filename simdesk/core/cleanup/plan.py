@@ -33,8 +33,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.actionlog import ActionLog, utc_now
-from simdesk.core.documents import DecodeError, content_hash, open_regular
+from simdesk.core.cleanup.actionlog import ActionLog, utc_now
+from simdesk.core.reading.documents import DecodeError, content_hash, open_regular
 from simdesk.core.records import Group, Member
 
 KEEP_RULES = ("oldest", "newest", "largest", "shortest_path")  # the one-click rules, each a one-criterion chain
@@ -383,7 +383,7 @@ def _send_to_trash(path: Path) -> None:
 
 def _remove_orphan_trash_entries(path: Path) -> None:
     """Remove the `.trashinfo` entries naming `path` that have no file in the trash beside them."""
-    from simdesk.core.undo import trash_entries_for
+    from simdesk.core.cleanup.undo import trash_entries_for
 
     for entry in trash_entries_for(str(path)):
         if not os.path.lexists(entry.file):
@@ -545,7 +545,7 @@ def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | Non
         by_group.setdefault(r.group_id, []).append(r)
     doomed: dict[int, set[tuple[int, int]]] = {}  # group -> inodes of its removals, read at its first file
     refused: dict[int, str] = {}  # group -> why it is left alone from now on
-    run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/undo.py)
+    run = uuid.uuid4().hex  # one clean-up: what "Undo last clean-up" puts back (core/cleanup/undo.py)
     try:
         log = ActionLog(log_path) if log_path is not None else None
     except OSError as exc:

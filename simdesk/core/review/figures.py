@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from simdesk.core.cleanup import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_PART, WHY_QUEUED,
+from simdesk.core.cleanup.plan import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_PART, WHY_QUEUED,
                                   WHY_UNSEEN, Fate)
 
 WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)

@@ -1,7 +1,7 @@
 """The scan pipeline: list a folder, read and fingerprint what is new or changed in worker processes, and
 write the results to the folder's index from this process alone. Incremental, cancellable, with progress.
 
-    from simdesk.core.scan import scan
+    from simdesk.core.index.scan import scan
     result = scan(Path("articles"), index, ScanOptions(), on_progress=print)
 """
 from __future__ import annotations
@@ -14,20 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simdesk.core.boilerplate import folded_line_hashes
-from simdesk.core.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
+from simdesk.core.reading.boilerplate import folded_line_hashes
+from simdesk.core.reading.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
                                     describe_os_error, read_bytes, read_text_file, walk)
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
-from simdesk.core.fingerprint import from_votes, pack_votes
-from simdesk.core.minhash import RULES as BAND_RULES, text_bands
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint.simhash import from_votes, pack_votes
+from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.text import fold, normalize_folded, without_links
-from simdesk.core.vocabulary import text_votes
+from simdesk.core.reading.normalize import fold, normalize_folded, without_links
+from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
 if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index's sqlite-utils (and the pandas
     # it imports when installed) cost ~1 s of CPU per worker for nothing they use
-    from simdesk.core.index import Index
+    from simdesk.core.index.store import Index
 
 IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)...
 IN_PROCESS_BYTES = 1024 * 1024  # ...unless they are large: a worker can be killed on cancel, this process's read cannot

@@ -4,21 +4,21 @@ boilerplate lines.
 
 This module imports neither the index (sqlite-utils, and pandas when installed: ~1 s of CPU) nor the
 analysis, and the scan's fork server preloads it (segmenter_preload), so a worker forked for verification
-starts with everything it runs already loaded (it imported simdesk.core.analysis, and with it the index,
+starts with everything it runs already loaded (it imported simdesk.core.matching.analysis, and with it the index,
 before its first text: 2.1 s per worker measured on a loaded machine, 2026-11-23).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from simdesk.core.boilerplate import frequent_parts, line_hash, line_keys
-from simdesk.core.documents import DecodeError
-from simdesk.core.features import FeatureSettings
-from simdesk.core.scan import text_document
-from simdesk.core.text import fold
-from simdesk.core.texts import Texts
-from simdesk.core.verify import Profile, profile
-from simdesk.core.vocabulary import text_votes
+from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
+from simdesk.core.reading.documents import DecodeError
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.index.scan import text_document
+from simdesk.core.reading.normalize import fold
+from simdesk.core.reading.texts import Texts
+from simdesk.core.fingerprint.similarity import Profile, profile
+from simdesk.core.fingerprint.vocabulary import text_votes
 
 
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:

@@ -10,8 +10,10 @@ mark_fork_server()
 
 import jieba  # noqa: E402
 
-from simdesk.core import features, reread, scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
-from simdesk.core.segmenter import default_segmenter  # noqa: E402
+from simdesk.core.fingerprint import features  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.matching import reread  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.fingerprint.segmenter import default_segmenter  # noqa: E402
 
 jieba.setLogLevel(60)
 features.idf_table()

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from simdesk.core.index import Index
+from simdesk.core.index.store import Index
 from simdesk.core.records import Group
 
 KEEP = "keep"
@@ -223,7 +223,7 @@ class Decisions:
 
     def __getstate__(self) -> dict:
         """Pickled without the index session and the lock (a review is read in a process of its own and
-        shown in another: review_process.py); the receiver opens its own session when it saves."""
+        shown in another: review/process.py); the receiver opens its own session when it saves."""
         with self._lock:
             state = dict(self.__dict__)
         del state["_lock"]

@@ -35,13 +35,13 @@ from contextlib import nullcontext
 from functools import partial
 from dataclasses import dataclass
 
-from simdesk.core.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
-from simdesk.core.documents import DecodeError, read_source_file, visible
-from simdesk.core.markup import page_heading
+from simdesk.core.reading.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
+from simdesk.core.reading.documents import DecodeError, read_source_file, visible
+from simdesk.core.reading.markup import page_heading
 from simdesk.core.records import Member
-from simdesk.core.texts import Texts
+from simdesk.core.reading.texts import Texts
 from simdesk.core.workers import CancelToken, map_chunks, process_pool
-from simdesk.core.text import LINKS, fold
+from simdesk.core.reading.normalize import LINKS, fold
 
 MAX_TITLE_CHARS = 80
 MAX_SOURCE_CHARS = 120

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simdesk.core.documents import MB, DecodeError, TextFile, content_hash, read_text_file, text_file_of, visible
+from simdesk.core.reading.documents import MB, DecodeError, TextFile, content_hash, read_text_file, text_file_of, visible
 from simdesk.core.records import MAX_FILE_BYTES
 
 TEXTS_META = "texts_uri"  # index meta: the URI prefix an imported bundle's paths are read under ('' or none: files)

@@ -33,17 +33,17 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from simdesk.core.index import BUSY_MESSAGE, Index, IndexError_
+from simdesk.core.index.store import BUSY_MESSAGE, Index, IndexError_
 from simdesk.core.parent_watch import die_with_fork_server
 from simdesk.core.records import Progress
-from simdesk.core.review import Review, ReviewSettings, open_review
+from simdesk.core.review.review import Review, ReviewSettings, open_review
 from simdesk.core.workers import CancelToken, process_context
 
 BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index to end
 BUSY_POLL_S = 0.2
 POLL_S = 0.05  # how often the caller's reading of events looks whether the process is to be ended
 CANCEL_GRACE_S = 5.0  # a cancelled process that has not sent its review by then is ended
-REVIEW_PRELOAD = ("simdesk.core.review_process",)  # with the scan's modules (workers.PRELOAD): the whole engine
+REVIEW_PRELOAD = ("simdesk.core.review.process",)  # with the scan's modules (workers.PRELOAD): the whole engine
 
 Event = tuple[str, object]  # (kind, value): see the module docstring
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from simdesk.core.markup import MarkupError, markup_kind, visible_text
+from simdesk.core.reading.markup import MarkupError, markup_kind, visible_text
 from simdesk.core.records import Problem
-from simdesk.core.text import fold
+from simdesk.core.reading.normalize import fold
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE: it starts with the same two bytes

@@ -29,20 +29,21 @@ from typing import TextIO
 
 import numpy as np
 
-from simdesk.core import paths, report
-from simdesk.core.analysis import VerifySettings, analyse, kept_grouper
-from simdesk.core.cleanup import (CleanupPlan, CleanupReport, Fate, KeepChain, execute, keep_by_rule, member_fates,
+from simdesk.core import paths
+from simdesk.core.review import report
+from simdesk.core.matching.analysis import VerifySettings, analyse, kept_grouper
+from simdesk.core.cleanup.plan import (CleanupPlan, CleanupReport, Fate, KeepChain, execute, keep_by_rule, member_fates,
                                   plan_cleanup, undecided_members, under)
-from simdesk.core.decisions import KEEP, QUEUED, SEQ_META, Decisions
-from simdesk.core.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
-from simdesk.core.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
-from simdesk.core.index import Index
+from simdesk.core.review.decisions import KEEP, QUEUED, SEQ_META, Decisions
+from simdesk.core.review.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
+from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
+from simdesk.core.index.store import Index
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
-from simdesk.core.scan import ScanResult, scan
-from simdesk.core.texts import Texts, texts_of
-from simdesk.core.undo import UndoReport, undo_last_cleanup
-from simdesk.core.verify import DEFAULT_MIN_SCORE
+from simdesk.core.index.scan import ScanResult, scan
+from simdesk.core.reading.texts import Texts, texts_of
+from simdesk.core.cleanup.undo import UndoReport, undo_last_cleanup
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
 from simdesk.core.workers import CancelToken, worker_count
 
 def compare_documents(texts: Texts, a: str, b: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,

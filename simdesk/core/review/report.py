@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
-from simdesk.core.fingerprint import similarity_percent
-from simdesk.core.groups import Grouping
-from simdesk.core.headline import Headline
+from simdesk.core.fingerprint.simhash import similarity_percent
+from simdesk.core.matching.groups import Grouping
+from simdesk.core.reading.headline import Headline
 from simdesk.core.records import Group, Problem
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -1,4 +1,4 @@
-"""Turn a document's text into weighted terms: normalise (text.py), segment with jieba, drop stop words, weight TF x IDF.
+"""Turn a document's text into weighted terms: normalise (reading/normalize.py), segment with jieba, drop stop words, weight TF x IDF.
 
 The IDF table is the one that ships with jieba, so a document's features never depend on the rest of the
 collection: a fingerprint computed today equals the one computed tomorrow in another folder.
@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from simdesk.core.resources import resource
-from simdesk.core.text import SPACES, normalize
+from simdesk.core.reading.normalize import SPACES, normalize
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ def idf_table() -> tuple[dict[str, float], float]:
 def segment(text: str, hmm: bool = False) -> list[str]:
     """jieba precise-mode tokens of normalised text, without the spaces (cut by rjieba when it is checked
     to be identical: see segmenter.py)."""
-    from simdesk.core.segmenter import default_segmenter
+    from simdesk.core.fingerprint.segmenter import default_segmenter
 
     return default_segmenter().cut(text, hmm)
 
@@ -78,7 +78,7 @@ def token_counts(norm: str, hmm: bool = False, spaces: bool = False) -> Counter:
     at a time, cut at a space (a word boundary for the segmenter, so the tokens are the same as in one go):
     a 10 MB line costs its vocabulary in memory, not a list of millions of token strings (~250 MB).
     With `spaces`, whitespace tokens may be counted too (the caller drops them; see Segmenter.tokens)."""
-    from simdesk.core.segmenter import default_segmenter
+    from simdesk.core.fingerprint.segmenter import default_segmenter
 
     tokens_of = default_segmenter().tokens if spaces else segment
     counts: Counter = Counter()

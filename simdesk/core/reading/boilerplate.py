@@ -9,7 +9,7 @@ occurs in at least `min_document_frequency(n)` documents of the n in the collect
   one article with and without it does.
 - A frequent longer line is a shared notice (a licence paragraph under many package descriptions). It is
   never dropped: in a group of ten copies or more every paragraph is frequent, and dropping them leaves each
-  copy only its edited lines. Verification uses notices as a gate instead (verify.py): a pair whose texts
+  copy only its edited lines. Verification uses notices as a gate instead (fingerprint/similarity.py): a pair whose texts
   hold one must also agree on what is left of a text without its notices.
 - In a group of ten copies or more every untouched line is frequent, so a copy without its frequent lines
   keeps only its edited lines. A text whose frequent lines hold CROWD_SHARE of it or more is therefore also
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import mmh3
 import numpy as np
 
-from simdesk.core.text import fold, without_links
+from simdesk.core.reading.normalize import fold, without_links
 
 MIN_KEY_CHARS = 2
 MAX_KEY_CHARS = 80

@@ -1,5 +1,5 @@
 """From an up-to-date index to verified groups: boilerplate-free fingerprints, length-aware SimHash
-candidates, and an exact check of each candidate on the texts (verify.py).
+candidates, and an exact check of each candidate on the texts (fingerprint/similarity.py).
 
     grouper = analyse(root, index)
     grouping = grouper.at(grouper.max_threshold)   # every verified pair: the default view
@@ -47,18 +47,18 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from simdesk.core.boilerplate import LineHashes, boilerplate_set, without_notices
-from simdesk.core.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
-from simdesk.core.features import DEFAULT_FEATURES, FeatureSettings
-from simdesk.core.fingerprint import BITS, from_votes, unpack_votes
-from simdesk.core.groups import Grouper
-from simdesk.core.index import Index, Snapshot
-from simdesk.core.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
-from simdesk.core.pairs import pairs_within
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
+from simdesk.core.matching.groups import Grouper
+from simdesk.core.index.store import Index, Snapshot
+from simdesk.core.fingerprint.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
+from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
-from simdesk.core.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
-from simdesk.core.texts import Texts, texts_of
-from simdesk.core.verify import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
+from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
+from simdesk.core.reading.texts import Texts, texts_of
+from simdesk.core.fingerprint.similarity import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
                                  relation, similarity)
 from simdesk.core.workers import (CancelToken, Cancelled, map_chunks, process_pool, result_unless_cancelled, stop_workers,
                                   worker_count)

@@ -31,8 +31,8 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.index import Snapshot
-from simdesk.core.pairs import pairs_within
+from simdesk.core.index.store import Snapshot
+from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.records import Group, Member
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
@@ -49,7 +49,7 @@ class Grouper:
                  scores: np.ndarray | None = None, min_score: float | None = None,
                  boilerplate: frozenset[int] = frozenset(), held: np.ndarray | None = None) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
-        least that group (see verify.py). Without them, every pair within the threshold groups. `held`
+        least that group (see fingerprint/similarity.py). Without them, every pair within the threshold groups. `held`
         (optional, pairs x 2, with scores): the share of i's text found in j's and of j's in i's
         (verify.Relation; NaN: not measured, taken as both held); a member is a copy of a text that holds
         its share at `min_score` or more. `boilerplate`: the collection's boilerplate line hashes the scores
@@ -516,7 +516,7 @@ def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
     "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory.
     Documents with one fingerprint are searched through the first of them and given its pairs after
     (copies.with_copies): n of them at distance 0 made n (n - 1) / 2 pairs (20,002 files of 3 contents: 66 M)."""
-    from simdesk.core.copies import copied_values, identical_copies, with_copies
+    from simdesk.core.matching.copies import copied_values, identical_copies, with_copies
 
     snap = index.snapshot()
     same = identical_copies(snap.fingerprints)

@@ -5,7 +5,7 @@
 
 SimHash is cheap but approximate: short near-duplicates can lie 10-20 bits apart, and a loose radius lets
 long unrelated texts in. So candidates are taken generously and each is confirmed on the texts themselves
-(without boilerplate lines), after the normalisation of text.py (script, width, case, look-alikes):
+(without boilerplate lines), after the normalisation of reading/normalize.py (script, width, case, look-alikes):
 
 1. Shingles. The normalised text is cut into units: each Chinese/Japanese/Thai character is a unit, and
    each run of other word characters (an English word, a number, an identifier) is one. The shingles are
@@ -97,7 +97,7 @@ import numpy as np
 from rapidfuzz.distance import OSA, Indel, Levenshtein
 
 from simdesk.core.records import Relation
-from simdesk.core.text import normalize
+from simdesk.core.reading.normalize import normalize
 
 DEFAULT_MIN_SCORE = 0.7
 LENGTH_GATE = 0.5

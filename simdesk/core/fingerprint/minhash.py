@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import mmh3
 import numpy as np
 
-from simdesk.core.verify import shingles
+from simdesk.core.fingerprint.similarity import shingles
 
 MAX_PERM = 128
 SEED = 0x5D35

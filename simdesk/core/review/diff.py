@@ -38,11 +38,11 @@ from pathlib import Path
 
 from diff_match_patch import diff_match_patch
 
-from simdesk.core.boilerplate import boilerplate_lines, folded_boilerplate_lines
-from simdesk.core.documents import read_text_file
+from simdesk.core.reading.boilerplate import boilerplate_lines, folded_boilerplate_lines
+from simdesk.core.reading.documents import read_text_file
 from simdesk.core.records import MAX_FILE_BYTES
-from simdesk.core.text import fold, without_invisible
-from simdesk.core.analysis import text_relation
+from simdesk.core.reading.normalize import fold, without_invisible
+from simdesk.core.matching.analysis import text_relation
 
 BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
 # A window's comparison: the changed runs of the first rows within this, the others when they come into view

@@ -1,6 +1,6 @@
 """Undo the last clean-up: put the files it sent to the freedesktop trash (or moved away) back in their place.
 
-The action log (cleanup.py) names each clean-up (`run`) and each file's absolute place (`source`), size and
+The action log (cleanup/plan.py) names each clean-up (`run`) and each file's absolute place (`source`), size and
 content hash. A trashed file is found in the trash by its `.trashinfo` (`Path=` equal to that place, the
 `DeletionDate` nearest the logged time) and checked against the logged size and hash before it is moved
 back. Nothing is ever overwritten: a file now standing at the original place is left as it is and the
@@ -29,8 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
-from simdesk.core.actionlog import ActionLog, read_entries, utc_now
-from simdesk.core.documents import content_hash
+from simdesk.core.cleanup.actionlog import ActionLog, read_entries, utc_now
+from simdesk.core.reading.documents import content_hash
 
 
 @dataclass

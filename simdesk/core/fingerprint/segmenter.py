@@ -142,7 +142,7 @@ def _version(package: str) -> str:
 def sample_texts() -> list[str]:
     """The shipped sample, normalised as documents are."""
     from simdesk.core.resources import resource
-    from simdesk.core.text import normalize
+    from simdesk.core.reading.normalize import normalize
 
     lines = resource("segmenter_sample.txt").read_text(encoding="utf-8").splitlines()
     return [normalize(line) for line in lines if line.strip() and not line.startswith("#")]
@@ -179,7 +179,7 @@ def recorded_jieba_tokens() -> dict[tuple[str, bool], list[str]]:
 
 
 def record_jieba_tokens() -> str:
-    """The JSON of segmenter_sample_tokens.json for the installed jieba (`python -c "from simdesk.core.segmenter
+    """The JSON of segmenter_sample_tokens.json for the installed jieba (`python -c "from simdesk.core.fingerprint.segmenter
     import record_jieba_tokens; print(record_jieba_tokens())" > simdesk/resources/segmenter_sample_tokens.json`)."""
     import json
 

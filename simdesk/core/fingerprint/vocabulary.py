@@ -18,9 +18,9 @@ from itertools import repeat
 
 import numpy as np
 
-from simdesk.core.features import FeatureSettings, idf_table, stop_words, token_counts, weighted_terms
-from simdesk.core.fingerprint import BITS, feature_hashes, votes
-from simdesk.core.text import normalize_folded
+from simdesk.core.fingerprint.features import FeatureSettings, idf_table, stop_words, token_counts, weighted_terms
+from simdesk.core.fingerprint.simhash import BITS, feature_hashes, votes
+from simdesk.core.reading.normalize import normalize_folded
 
 SPACE, NUMBER, STOP = 1, 2, 4  # flags of a token: never a feature; dropped as a number; dropped as a stop word
 MAX_TOKENS = 1 << 19  # past this many distinct tokens (numbers, typos) the table starts again: memory stays ~100 MB
