@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 VENV=.venv
 # what the fast tier (and so ./dev.sh test) checks before its tests, stopping at the first finding:
 # off; ruff (ruff check and ruff format --check); all (ruff, then mypy)
-LINT_GATE=off
+LINT_GATE=ruff
 LINT_PATHS=(simdesk tests bench tools)
 FAST_TESTS=(tests/core tests/test_architecture.py tests/test_cli.py tests/test_docs.py)
 

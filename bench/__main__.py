@@ -6,6 +6,7 @@ throughput figures use a 1-in-N sample of the large collection (hard links), the
 for bare jieba; everything else uses the whole collection. The machine may be shared: compare the ratios,
 which are measured back to back; absolute times are printed beside them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,14 @@ def scan_once(root: Path, db: Path, segmenter: str, jobs: int, fresh: bool) -> d
             p.unlink()
     db.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SIMDESK_SEGMENTER=segmenter)
-    out = subprocess.run([sys.executable, "-m", "bench.scan_run", str(root), str(db), "--jobs", str(jobs)],
-                         env=env, check=True, capture_output=True, text=True, cwd=corpus.REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.scan_run", str(root), str(db), "--jobs", str(jobs)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=corpus.REPO,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -60,8 +67,24 @@ def simdesk_scan_seconds(root: Path, db: Path, jobs: int) -> tuple[float, float]
         p.unlink()
     with tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--jobs",
-                                 str(jobs), "--format", "json"], stdout=subprocess.DEVNULL, stderr=err, cwd=corpus.REPO)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "simdesk",
+                "scan",
+                str(root),
+                "--db",
+                str(db),
+                "--jobs",
+                str(jobs),
+                "--format",
+                "json",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            cwd=corpus.REPO,
+        )
         with PeakRss(children_every_s=0.1, proc=psutil.Process(proc.pid)) as tree:
             _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
@@ -77,9 +100,8 @@ def throughput_figures(sample_root: Path, work: Path, jobs: int, every: int) -> 
     processes, back to back: the scan with jieba against bare jieba.lcut (target >= 0.8), with the default
     segmenter (rjieba, checked identical) against bare rjieba.cut (target >= 0.5), and the whole default
     `simdesk scan` (verification included) against bare jieba.lcut (target >= 1.5)."""
-    from simdesk.core import DEFAULT_FEATURES, worker_count
-
     from bench.throughput import bare_jieba
+    from simdesk.core import DEFAULT_FEATURES, worker_count
 
     workers = worker_count(jobs)
     paths = corpus.text_files(sample_root)
@@ -89,7 +111,11 @@ def throughput_figures(sample_root: Path, work: Path, jobs: int, every: int) -> 
     for segmenter, name in (("jieba", "jieba_lcut"), ("rjieba", "rjieba_cut")):
         chars, seconds, cpu = bare_jieba(paths, workers, DEFAULT_FEATURES.hmm, segmenter)
         bare[segmenter] = chars / seconds
-        yield f"{name}_chars_per_s", bare[segmenter], f"chars/s (bare {name.replace('_', '.')}, HMM={DEFAULT_FEATURES.hmm}, {workers} processes)"
+        yield (
+            f"{name}_chars_per_s",
+            bare[segmenter],
+            f"chars/s (bare {name.replace('_', '.')}, HMM={DEFAULT_FEATURES.hmm}, {workers} processes)",
+        )
         yield f"{name}_docs_per_s", len(paths) / seconds, "docs/s"
         yield f"{name}_cpu_seconds", cpu, "s (CPU, all processes)"
         if segmenter == "jieba":
@@ -104,18 +130,34 @@ def throughput_figures(sample_root: Path, work: Path, jobs: int, every: int) -> 
         yield f"scan_{name}_seconds", r["seconds"], "s (list, read, decode, segment, fingerprint, index, pairs, groups)"
         yield f"scan_{name}_docs_per_s", r["listed"] / r["seconds"], "docs/s"
         yield f"scan_{name}_chars_per_s", r["chars"] / r["seconds"], "chars/s"
-        yield f"scan_{name}_cpu_seconds", r["cpu_seconds"], f"s (CPU, all processes; {r['cpu_main_seconds']:.1f} in the scanning process)"
+        yield (
+            f"scan_{name}_cpu_seconds",
+            r["cpu_seconds"],
+            f"s (CPU, all processes; {r['cpu_main_seconds']:.1f} in the scanning process)",
+        )
         if segmenter == "jieba":
             yield "scan_jieba_vs_jieba_lcut", r["chars"] / r["seconds"] / bare["jieba"], "x (throughput; target >= 0.8)"
             # CPU seconds, which other users of a shared machine disturb less than wall time
             yield "scan_jieba_cpu_vs_jieba_lcut", jieba_cpu / r["cpu_seconds"], "x (bare jieba CPU / scan CPU; report)"
         else:
-            yield "scan_default_vs_rjieba_cut", r["chars"] / r["seconds"] / bare["rjieba"], "x (throughput; target >= 0.5)"
-            yield "scan_default_cpu_vs_rjieba_cut", rjieba_cpu / r["cpu_seconds"], "x (bare rjieba CPU / scan CPU; report)"
+            yield (
+                "scan_default_vs_rjieba_cut",
+                r["chars"] / r["seconds"] / bare["rjieba"],
+                "x (throughput; target >= 0.5)",
+            )
+            yield (
+                "scan_default_cpu_vs_rjieba_cut",
+                rjieba_cpu / r["cpu_seconds"],
+                "x (bare rjieba CPU / scan CPU; report)",
+            )
             yield "scan_default_vs_jieba_lcut", r["chars"] / r["seconds"] / bare["jieba"], "x (throughput; report)"
         if r["chars"] != jieba_chars:
             yield f"scan_{name}_chars_mismatch", r["chars"] - jieba_chars, "chars (scan vs bare jieba text)"
-    yield "scan_rjieba_vs_jieba_speedup", runs["jieba"]["seconds"] / runs["auto"]["seconds"], "x (scan time, jieba / default)"
+    yield (
+        "scan_rjieba_vs_jieba_speedup",
+        runs["jieba"]["seconds"] / runs["auto"]["seconds"],
+        "x (scan time, jieba / default)",
+    )
     seconds, cpu = simdesk_scan_seconds(sample_root, work / "throughput-cli.sqlite", jobs)
     chars = runs["auto"]["chars"]
     yield "simdesk_scan_seconds", seconds, "s (the whole default `simdesk scan`, verification included, fresh index)"
@@ -135,12 +177,17 @@ def large_figures(large: Path, work: Path, jobs: int) -> Iterator[Figure]:
     yield "large_documents", first["documents"], f"documents ({first['problems']} problems)"
     yield "large_first_scan_seconds", first["seconds"], f"s ({first['segmenter']}, pairs within 3 included)"
     yield "large_first_scan_docs_per_s", first["listed"] / first["seconds"], "docs/s"
-    yield "large_scan_peak_rss_mb", first["peak_rss_tree"] / 2**20, "MB (all processes of the scan, summed; target <= 1536)"
+    yield (
+        "large_scan_peak_rss_mb",
+        first["peak_rss_tree"] / 2**20,
+        "MB (all processes of the scan, summed; target <= 1536)",
+    )
     yield "large_scan_peak_rss_main_mb", first["peak_rss_main"] / 2**20, "MB (the scanning process alone)"
     docs = max(first["documents"], 1)
     yield "index_bytes_per_document", first["index_bytes"] / docs, "bytes (target <= 200 + pairs kept)"
-    segment = sum(size for name, size in first["index_objects"].items()
-                  if name.startswith("documents") or name == "segments")
+    segment = sum(
+        size for name, size in first["index_objects"].items() if name.startswith("documents") or name == "segments"
+    )
     yield "index_segment_bytes_per_document", segment / docs, "bytes (documents, path index, segment table)"
     for name, size in list(first["index_objects"].items())[:8]:
         yield f"index_bytes_per_document[{name}]", size / docs, "bytes"
@@ -156,28 +203,48 @@ def large_figures(large: Path, work: Path, jobs: int) -> Iterator[Figure]:
     share = changed / max(first["listed"], 1)
     yield "rescan_changed_files", after["read"], f"files read ({changed} changed)"
     yield "rescan_changed_seconds", after["seconds"], "s"
-    yield "rescan_changed_share", after["seconds"] / first["seconds"], f"of the first scan (target <= {0.05 + share:.3f})"
+    yield (
+        "rescan_changed_share",
+        after["seconds"] / first["seconds"],
+        f"of the first scan (target <= {0.05 + share:.3f})",
+    )
     yield from regroup_figures(db)
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true",
-                    help="a smoke run in about 3 minutes: the medium collection stands in for the large one, "
-                         "200,000 synthetic fingerprints instead of 1,000,000")
-    ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench",
-                    help="where collections and indexes are made (default: /tmp/simdesk-bench)")
+    ap = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run in about 3 minutes: the medium collection stands in for the large one, "
+        "200,000 synthetic fingerprints instead of 1,000,000",
+    )
+    ap.add_argument(
+        "--work",
+        type=Path,
+        default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench",
+        help="where collections and indexes are made (default: /tmp/simdesk-bench)",
+    )
     ap.add_argument("--medium", type=Path, help="an existing medium collection (default: made under --work)")
     ap.add_argument("--large", type=Path, help="an existing large collection (default: made under --work)")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
-    ap.add_argument("--sample-every", type=int, default=12,
-                    help="scan throughput on every N-th file of the large collection (default 12: 16,667 files, "
-                         "enough that start-up costs do not dominate, few enough for the 10-minute budget)")
+    ap.add_argument(
+        "--sample-every",
+        type=int,
+        default=12,
+        help="scan throughput on every N-th file of the large collection (default 12: 16,667 files, "
+        "enough that start-up costs do not dominate, few enough for the 10-minute budget)",
+    )
     ap.add_argument("--fingerprints", type=int, help="synthetic fingerprints for the pair figures (default 1,000,000)")
-    ap.add_argument("--only", action="append", choices=["pairs", "peers", "throughput", "large", "crowds"],
-                    help="run only these parts (repeatable; crowds, many copies of a few texts (bench/crowds.py), "
-                         "runs only when asked)")
+    ap.add_argument(
+        "--only",
+        action="append",
+        choices=["pairs", "peers", "throughput", "large", "crowds"],
+        help="run only these parts (repeatable; crowds, many copies of a few texts (bench/crowds.py), "
+        "runs only when asked)",
+    )
     ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     args = ap.parse_args(argv)
     parts = set(args.only or ["pairs", "peers", "throughput", "large"])
@@ -205,10 +272,10 @@ def main(argv: list[str] | None = None) -> None:
 
         out(synthetic_figures(n_fps, 20_000))
     if "peers" in parts:
+        import numpy as np
+
         from bench.pairs_bench import peer_figures
         from simdesk.core import DecodeError, read_text_file, simhash, weighted_terms
-
-        import numpy as np
 
         weights = []  # the medium collection's features, computed once, in this process
         for path in corpus.text_files(medium):
@@ -224,11 +291,16 @@ def main(argv: list[str] | None = None) -> None:
         out(throughput_figures(sample_root, work, args.jobs, every))
     if "large" in parts:
         out(large_figures(large, work, args.jobs))
-    out([("gui_longest_tick_gap_ms", float("nan"), "n/a (figure 7 is measured by the GUI's own benchmark)"),
-         ("bench_seconds", time.perf_counter() - started, "s (target < 600)")])
+    out(
+        [
+            ("gui_longest_tick_gap_ms", float("nan"), "n/a (figure 7 is measured by the GUI's own benchmark)"),
+            ("bench_seconds", time.perf_counter() - started, "s (target < 600)"),
+        ]
+    )
     if args.json:
-        args.json.write_text(json.dumps({k: {"value": v, "unit": u} for k, (v, u) in out.figures.items()},
-                                        ensure_ascii=False, indent=2))
+        args.json.write_text(
+            json.dumps({k: {"value": v, "unit": u} for k, (v, u) in out.figures.items()}, ensure_ascii=False, indent=2)
+        )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
     python -m bench.corpus /tmp/big --size large && simdesk cluster-scan /tmp/big --out /tmp/big.bundle
     QT_QPA_PLATFORM=offscreen python -m bench.bundle_window /tmp/big.bundle --screenshot /tmp/big.png
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,13 +23,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from bench.gui_bench import StallMeter, bench_settings, open_window, wait_for  # noqa: E402
-from simdesk.cli import import_into_index  # noqa: E402
-from simdesk.core import index_path  # noqa: E402
-from simdesk.gui import refcount_guard  # noqa: E402
-from simdesk.gui.app import preload_native_segmenter  # noqa: E402
+from bench.gui_bench import StallMeter, bench_settings, open_window, wait_for
+from simdesk.cli import import_into_index
+from simdesk.core import index_path
+from simdesk.gui import refcount_guard
+from simdesk.gui.app import preload_native_segmenter
 
 
 def main() -> None:
@@ -59,8 +60,10 @@ def main() -> None:
     open_s = time.perf_counter() - started
     stall, _ = meter.stop()
     review = window.review
-    print(f"bundle_open_s {open_s:.2f} s  # {review.documents:,} documents in groups, "
-          f"{window.groups_model.rowCount():,} groups shown; longest GUI-thread stall {stall * 1000:.0f} ms")
+    print(
+        f"bundle_open_s {open_s:.2f} s  # {review.documents:,} documents in groups, "
+        f"{window.groups_model.rowCount():,} groups shown; longest GUI-thread stall {stall * 1000:.0f} ms"
+    )
 
     top = review.grouper.max_threshold
     steps = list(range(0, top + 1)) + list(range(top - 1, -1, -1))
@@ -72,17 +75,23 @@ def main() -> None:
         regroup.append(time.perf_counter() - t0)
         window.groups_view.grab()
         painted.append(time.perf_counter() - t0)
-    print(f"bundle_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # {len(steps)} steps 0..{top}..0: "
-          f"regroup, model reset, counts (max {max(regroup) * 1000:.1f} ms)")
+    print(
+        f"bundle_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # {len(steps)} steps 0..{top}..0: "
+        f"regroup, model reset, counts (max {max(regroup) * 1000:.1f} ms)"
+    )
     fresh, core = review.grouper.without([]), []  # the same pairs, nothing memoised: the engine's share
     for threshold in steps:
         t0 = time.perf_counter()
         len(fresh.at(threshold))
         core.append(time.perf_counter() - t0)
-    print(f"bundle_regroup_core_ms_median {statistics.median(core) * 1000:.1f} ms  # the regroup alone in core "
-          f"(Grouper.at), the rest of a step is the groups model's reset and the view")
-    print(f"bundle_regroup_painted_ms_max {max(painted) * 1000:.1f} ms  # the same plus painting the groups list "
-          f"(median {statistics.median(painted) * 1000:.1f} ms)")
+    print(
+        f"bundle_regroup_core_ms_median {statistics.median(core) * 1000:.1f} ms  # the regroup alone in core "
+        f"(Grouper.at), the rest of a step is the groups model's reset and the view"
+    )
+    print(
+        f"bundle_regroup_painted_ms_max {max(painted) * 1000:.1f} ms  # the same plus painting the groups list "
+        f"(median {statistics.median(painted) * 1000:.1f} ms)"
+    )
     window.set_threshold(review.settings.shown_threshold)
     QApplication.processEvents()
 
@@ -94,8 +103,9 @@ def main() -> None:
     wait_for(window.diff_shown, 60)
     diff_ms = (time.perf_counter() - t0) * 1000
     stall, _ = meter.stop()
-    print(f"bundle_diff_ms {diff_ms:.0f} ms  # the first group's pair, until shown; longest stall "
-          f"{stall * 1000:.0f} ms")
+    print(
+        f"bundle_diff_ms {diff_ms:.0f} ms  # the first group's pair, until shown; longest stall {stall * 1000:.0f} ms"
+    )
     if args.screenshot:
         QApplication.processEvents()
         window.grab().save(str(args.screenshot))

@@ -16,6 +16,7 @@ memory (an engine's own when it runs alone in the process: --engines one, --load
     python -m bench.cluster_pairs --sizes 100000000 --save /tmp/fp100m.npy --engines none
     nice /usr/bin/time -v python -m bench.cluster_pairs --load /tmp/fp100m.npy --engines keys
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,10 @@ def duckdb_pairs(fps: np.ndarray, radius: int, threads: int, memory: str) -> int
     parts = []
     for k, mask in enumerate(layout.masks):
         earlier = " AND ".join(f"(xor(a.fp, b.fp) & {m}::UBIGINT) <> 0" for m in layout.masks[:k]) or "true"
-        parts.append(f"SELECT count(*) AS n FROM f a JOIN f b ON (a.fp & {mask}::UBIGINT) = (b.fp & {mask}::UBIGINT)"
-                     f" AND a.id < b.id WHERE bit_count(xor(a.fp, b.fp)) <= {radius} AND {earlier}")
+        parts.append(
+            f"SELECT count(*) AS n FROM f a JOIN f b ON (a.fp & {mask}::UBIGINT) = (b.fp & {mask}::UBIGINT)"
+            f" AND a.id < b.id WHERE bit_count(xor(a.fp, b.fp)) <= {radius} AND {earlier}"
+        )
     n = con.execute(f"SELECT sum(n) FROM ({' UNION ALL '.join(parts)})").fetchone()[0]
     con.close()
     return int(n)
@@ -109,8 +112,11 @@ def main() -> None:
             cpu = time.process_time() - cpu  # every thread of this process (not Spark's JVM)
             gc.collect()
             ratio = f"; ratio to {first[0]} {seconds / first[2]:.2f}" if first else ""
-            print(f"cluster_pairs_{engine}_{n} {seconds:.1f} s ({pairs} pairs, {n / seconds / 1e6:.2f} M fingerprints/s"
-                  f"{ratio}; {cpu:.1f} CPU s; process peak {peak_mb():.0f} MB)", flush=True)
+            print(
+                f"cluster_pairs_{engine}_{n} {seconds:.1f} s ({pairs} pairs, {n / seconds / 1e6:.2f} M fingerprints/s"
+                f"{ratio}; {cpu:.1f} CPU s; process peak {peak_mb():.0f} MB)",
+                flush=True,
+            )
             if first is None:
                 first = (engine, pairs, seconds)
             assert pairs == first[1], (engine, pairs, first)

@@ -5,6 +5,7 @@ desktop scan measured in the same run. Prints `name value unit` lines.
 
     python -m bench.cluster_throughput COLLECTION [--master local[2]] [--verified]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,14 +35,20 @@ def main() -> None:
             n = review.documents
             groups = len(review.grouping())
         desktop_s = time.perf_counter() - started
-        print(f"cluster_desktop_{mode} {n / desktop_s:.1f} documents/s ({n} documents, {groups} groups, "
-              f"{desktop_s:.1f} s)", flush=True)
+        print(
+            f"cluster_desktop_{mode} {n / desktop_s:.1f} documents/s ({n} documents, {groups} groups, "
+            f"{desktop_s:.1f} s)",
+            flush=True,
+        )
         source = open_source(str(args.collection))
         started = time.perf_counter()
         local = cluster_scan(source, work / "local.bundle", plan, "local")
         local_s = time.perf_counter() - started
-        print(f"cluster_local_{mode} {local.documents / local_s:.1f} documents/s ({local_s:.1f} s, ratio to desktop "
-              f"{desktop_s / local_s:.2f}; {local.groups} groups)", flush=True)
+        print(
+            f"cluster_local_{mode} {local.documents / local_s:.1f} documents/s ({local_s:.1f} s, ratio to desktop "
+            f"{desktop_s / local_s:.2f}; {local.groups} groups)",
+            flush=True,
+        )
         from simdesk.cluster.spark import session
 
         started = time.perf_counter()
@@ -50,8 +57,11 @@ def main() -> None:
         started = time.perf_counter()
         spark = cluster_scan(source, work / "spark.bundle", plan, "spark", master=args.master)
         spark_s = time.perf_counter() - started
-        print(f"cluster_spark_{mode} {spark.documents / spark_s:.1f} documents/s ({spark_s:.1f} s, ratio to desktop "
-              f"{desktop_s / spark_s:.2f}; {spark.groups} groups; {args.master})", flush=True)
+        print(
+            f"cluster_spark_{mode} {spark.documents / spark_s:.1f} documents/s ({spark_s:.1f} s, ratio to desktop "
+            f"{desktop_s / spark_s:.2f}; {spark.groups} groups; {args.master})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

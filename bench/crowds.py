@@ -12,6 +12,7 @@ times is ~10 when the cost is linear, ~100 when every pair is a candidate):
   crowd bound, analysis.CROWD_LIMIT, can miss) and whether any notices of other numbers group.
 Each figure line carries the load average before the run. Collections are made under --work once and reused.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,11 @@ from bench.corpus import REPO
 Figure = tuple[str, float, str]
 
 SHORT_CONTENTS = ("页面不存在", "404 Not Found\nThe requested URL was not found on this server.", "。。。 ---- !!")
-TEMPLATES = ("您的订单{0}已于{1}月{2}日发货，运单号{3}，请注意查收。",
-             "第{0}期开奖结果：{1} {2} {3}，下期奖池累计{0}万元。",
-             "系统通知：用户{0}于{1}点{2}分登录，地址10.{1}.{2}.{3}。")
+TEMPLATES = (
+    "您的订单{0}已于{1}月{2}日发货，运单号{3}，请注意查收。",
+    "第{0}期开奖结果：{1} {2} {3}，下期奖池累计{0}万元。",
+    "系统通知：用户{0}于{1}点{2}分登录，地址10.{1}.{2}.{3}。",
+)
 PLANTED = 50
 PER_FOLDER = 1000
 SIZES = {"contents": 20_000, "copies": 5_000, "oneliners": 6_000}
@@ -84,7 +87,7 @@ def oneliner_files(n: int, seed: int = 7, planted: int = PLANTED) -> tuple[list[
         if k < planted:
             han = [x for x, ch in enumerate(text) if "\u4e00" <= ch <= "\u9fff"]
             at = rng.choice(han)
-            files.append(text[:at] + ("的" if text[at] != "的" else "是") + text[at + 1:])
+            files.append(text[:at] + ("的" if text[at] != "的" else "是") + text[at + 1 :])
             pairs.append((len(files) - 2, len(files) - 1))
     return files, pairs
 
@@ -118,8 +121,13 @@ def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float
         p.unlink()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format",
-                                 "json"], stdout=out, stderr=err, cwd=code, env=dict(os.environ, PYTHONPATH=str(code)))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format", "json"],
+            stdout=out,
+            stderr=err,
+            cwd=code,
+            env=dict(os.environ, PYTHONPATH=str(code)),
+        )
         with PeakRss(children_every_s=0.1, proc=psutil.Process(proc.pid)) as tree:
             _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
@@ -158,7 +166,11 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
             yield f"crowds_{name}_{n}_cpu_seconds", cpu, "s (CPU, all processes of the scan)"
             yield f"crowds_{name}_{n}_peak_rss_mb", mb, f"MB {where}, all processes of the scan)"
             sizes_seen = sorted(len(g) for g in groups)
-            yield f"crowds_{name}_{n}_groups", len(groups), f"groups {where}; sizes {sizes_seen[:3]}..{sizes_seen[-3:]})"
+            yield (
+                f"crowds_{name}_{n}_groups",
+                len(groups),
+                f"groups {where}; sizes {sizes_seen[:3]}..{sizes_seen[-3:]})",
+            )
             if name == "contents":
                 pair = sorted([path_of(n), path_of(n + 1)])
                 yield f"crowds_contents_{n}_pair_grouped", int(pair in groups), "(1: the near-copy pair is a group)"
@@ -173,13 +185,18 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.crowds", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.crowds", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench" / "crowds")
     ap.add_argument("--only", action="append", choices=list(SIZES), help="these collections only (repeatable)")
     ap.add_argument("--scale", type=float, default=1.0, help="sizes times this (e.g. 0.1 for a smoke run)")
-    ap.add_argument("--baseline", type=Path, help="a folder with another version's simdesk package (e.g. `git "
-                    "archive REV simdesk | tar -x -C DIR`): its time at a tenth of each size, in the same run")
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        help="a folder with another version's simdesk package (e.g. `git "
+        "archive REV simdesk | tar -x -C DIR`): its time at a tenth of each size, in the same run",
+    )
     args = ap.parse_args(argv)
     sizes = {k: max(20, round(v * args.scale)) for k, v in SIZES.items() if not args.only or k in args.only}
     print(f"cpu_count {os.cpu_count()} cores", flush=True)

@@ -27,6 +27,7 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m bench.gui_bench /tmp/c_medium
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,16 +43,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
-import psutil  # noqa: E402
-from PySide6.QtCore import QEventLoop, Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QTableView  # noqa: E402
+import numpy as np
+import psutil
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QTableView
 
-from simdesk.core import Grouper, Progress, Snapshot, index_path  # noqa: E402
-from simdesk.gui import refcount_guard  # noqa: E402
-from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
-from simdesk.gui.groups_model import COL_DATE, COL_DISTANCE, COL_SIZE, COL_TITLE, GroupsModel  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
+from simdesk.core import Grouper, Progress, Snapshot, index_path
+from simdesk.gui import refcount_guard
+from simdesk.gui.app import make_window, preload_native_segmenter
+from simdesk.gui.groups_model import COL_DATE, COL_DISTANCE, COL_SIZE, COL_TITLE, GroupsModel
+from simdesk.gui.settings import Settings
 
 
 def wait_for(signal, timeout_s: float = 900) -> None:
@@ -94,8 +95,12 @@ class StallMeter:
         if self.trace is not None:
             faulthandler.cancel_dump_traceback_later()
             long = [(b - a, b) for a, b in zip(self.ticks, self.ticks[1:]) if b - a > self.TRACE_AFTER_S]
-            self.trace.write("".join(f"stack {k + 1}: gap of {gap * 1000:.0f} ms ending {end - self.ticks[0]:.1f} s "
-                                     "after the start\n" for k, (gap, end) in enumerate(long)))
+            self.trace.write(
+                "".join(
+                    f"stack {k + 1}: gap of {gap * 1000:.0f} ms ending {end - self.ticks[0]:.1f} s after the start\n"
+                    for k, (gap, end) in enumerate(long)
+                )
+            )
             self.trace.close()
             self.trace = None
         gaps = [(b - a, b) for a, b in zip(self.ticks, self.ticks[1:])]
@@ -127,8 +132,7 @@ def open_window(settings: Settings, data_dir: Path):
     return window
 
 
-def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None,
-                   scan_only: bool = False) -> None:
+def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None, scan_only: bool = False) -> None:
     settings = bench_settings(workdir / "settings.ini", jobs)
     data_dir = workdir / "data"
     preload_native_segmenter()  # as run_app does before the window shows
@@ -142,8 +146,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
         QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
     idle, _ = meter.stop()
     load = os.getloadavg()[0]
-    print(f"gui_idle_stall_ms {idle * 1000:.0f} ms  # the same 10 ms timer for 10 s with nothing running "
-          f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below")
+    print(
+        f"gui_idle_stall_ms {idle * 1000:.0f} ms  # the same 10 ms timer for 10 s with nothing running "
+        f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below"
+    )
 
     # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
     meter = traced(trace, "a first scan")
@@ -163,18 +169,24 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     stall, stall_end = meter.stop()
     phase = next((name for t, name in reversed(phases) if t <= stall_end), "starting")
     print(f"gui_scan_s {scan_s:.1f} s  # full scan of {window.review.documents} documents, jobs={jobs or 'auto'}")
-    print(f"gui_scan_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; longest gap of a 10 ms timer during "
-          f"that scan (it ended in phase: {phase})")
+    print(
+        f"gui_scan_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; longest gap of a 10 ms timer during "
+        f"that scan (it ended in phase: {phase})"
+    )
     spans, last = [], None
     for t, name in phases:
         if name != last:
             spans.append((name, t))
             last = name
-    print("gui_scan_phases_s " + ", ".join(f"{name} {(nxt - t):.1f}" for (name, t), (_, nxt)
-                                          in zip(spans, spans[1:] + [("end", ended)])))
+    print(
+        "gui_scan_phases_s "
+        + ", ".join(f"{name} {(nxt - t):.1f}" for (name, t), (_, nxt) in zip(spans, spans[1:] + [("end", ended)]))
+    )
     if first_groups:
-        print(f"gui_scan_first_groups_s {first_groups[0] - started:.1f} s  # target: groups while the scan runs "
-              f"(identical copies; the verified groups at {scan_s:.1f} s)")
+        print(
+            f"gui_scan_first_groups_s {first_groups[0] - started:.1f} s  # target: groups while the scan runs "
+            f"(identical copies; the verified groups at {scan_s:.1f} s)"
+        )
     else:
         print("gui_scan_first_groups_s n/a  # no groups shown before the scan ended")
     for share in (0.1, 0.5):
@@ -184,8 +196,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
             continue
         t, e = told
         actual = ended - t
-        print(f"gui_scan_time_left_ratio_at_{share:.0%} {e / actual:.2f} x  # target within 2x (0.5-2); told "
-              f"{e:.0f} s left at {t - started:.1f} s, {actual:.0f} s were left")
+        print(
+            f"gui_scan_time_left_ratio_at_{share:.0%} {e / actual:.2f} x  # target within 2x (0.5-2); told "
+            f"{e:.0f} s left at {t - started:.1f} s, {actual:.0f} s were left"
+        )
     index_file = index_path(folder, data_dir)
     window.close()
     if scan_only:
@@ -198,8 +212,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     wait_for(second.groups_shown)
     QApplication.processEvents()
     shown_s = time.perf_counter() - started
-    print(f"gui_open_indexed_s {shown_s:.2f} s  # {second.review.documents} documents, groups shown from the "
-          f"index ({index_file.stat().st_size / 1e6:.0f} MB)")
+    print(
+        f"gui_open_indexed_s {shown_s:.2f} s  # {second.review.documents} documents, groups shown from the "
+        f"index ({index_file.stat().st_size / 1e6:.0f} MB)"
+    )
     wait_for(second.review_ready)
     print(f"gui_open_indexed_rescan_s {time.perf_counter() - started:.2f} s  # until the incremental rescan ended")
 
@@ -213,8 +229,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
         second.groups_view.grab()
         regroup.append(t1 - t0)
         painted.append(time.perf_counter() - t0)
-    print(f"gui_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # threshold moved one step, "
-          f"{second.review.documents} docs: regroup, model reset, counts")
+    print(
+        f"gui_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # threshold moved one step, "
+        f"{second.review.documents} docs: regroup, model reset, counts"
+    )
     print(f"gui_regroup_ms_max {max(regroup) * 1000:.1f} ms  # target < 50 ms per step")
     print(f"gui_regroup_painted_ms_max {max(painted) * 1000:.1f} ms  # the same plus painting the groups list")
     # a drag: the slider held down and moved one step every 15 ms, 0 -> 12; regroups seen before its end
@@ -233,13 +251,15 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     wait_for(second.groups_shown, 1) if second.groups_model.grouping.threshold != 12 else None
     slider.setSliderDown(False)
     second.groups_shown.disconnect(record)
-    print(f"gui_drag_regroups {moved} of 12 steps  # target: regroups while dragging; a drag 0 -> 12 at one step "
-          f"per 15 ms, regroups shown before its last step (then at 12: {second.groups_model.grouping.threshold})")
+    print(
+        f"gui_drag_regroups {moved} of 12 steps  # target: regroups while dragging; a drag 0 -> 12 at one step "
+        f"per 15 ms, regroups shown before its last step (then at 12: {second.groups_model.grouping.threshold})"
+    )
 
     # 4. sorting and filtering the groups at the widest threshold, each followed by a paint of the list
     second.set_threshold(12)
     QApplication.processEvents()
-    header = second.groups_view.horizontalHeader()
+    second.groups_view.horizontalHeader()
     t0 = time.perf_counter()
     second.groups_view.sortByColumn(COL_DISTANCE, Qt.SortOrder.DescendingOrder)
     second.groups_view.grab()
@@ -248,17 +268,21 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     t0 = time.perf_counter()
     [fresh.group(k).max_distance for k in range(len(fresh))]  # what the sort cost when it built every group
     built_s = time.perf_counter() - t0
-    print(f"gui_sort_distance_ms {sort_s * 1000:.0f} ms  # target < 100 ms; {second.groups_model.rowCount():,} "
-          f"groups; building every group for its distance, as the sort did before: {built_s * 1000:.0f} ms "
-          f"({built_s / max(sort_s, 1e-9):.1f}x)")
+    print(
+        f"gui_sort_distance_ms {sort_s * 1000:.0f} ms  # target < 100 ms; {second.groups_model.rowCount():,} "
+        f"groups; building every group for its distance, as the sort did before: {built_s * 1000:.0f} ms "
+        f"({built_s / max(sort_s, 1e-9):.1f}x)"
+    )
     for col, name in ((COL_TITLE, "title"), (COL_DATE, "date")):
         unread = second.review.unread_headlines(second.groups_model.order)
         t0 = time.perf_counter()
         second.groups_view.sortByColumn(col, Qt.SortOrder.AscendingOrder)
         second.groups_view.grab()
         sort_s = time.perf_counter() - t0
-        print(f"gui_sort_{name}_ms {sort_s * 1000:.0f} ms  # target < 100 ms; {second.groups_model.rowCount():,} "
-              f"groups, {unread:,} of them with a first document whose headline was not read yet (sorted last)")
+        print(
+            f"gui_sort_{name}_ms {sort_s * 1000:.0f} ms  # target < 100 ms; {second.groups_model.rowCount():,} "
+            f"groups, {unread:,} of them with a first document whose headline was not read yet (sorted last)"
+        )
     second.groups_view.sortByColumn(COL_DISTANCE, Qt.SortOrder.DescendingOrder)
     keys = []
     for text in ("新", "新闻", "新闻/", "新闻/2", "新闻/20", ""):
@@ -266,8 +290,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
         second.filter_edit.setText(text)
         second.groups_view.grab()
         keys.append(time.perf_counter() - t0)
-    print(f"gui_filter_key_ms_max {max(keys) * 1000:.0f} ms  # target < 100 ms; typing '新闻/20' then clearing "
-          f"(median {statistics.median(keys) * 1000:.0f} ms)")
+    print(
+        f"gui_filter_key_ms_max {max(keys) * 1000:.0f} ms  # target < 100 ms; typing '新闻/20' then clearing "
+        f"(median {statistics.median(keys) * 1000:.0f} ms)"
+    )
     second.close()
 
 
@@ -351,7 +377,7 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | N
             print(f"gui_cancel_{phase}_s n/a  # the scan ended before {share:.0%} of {phase}")
             continue
         ended: list[float] = []
-        window.scans.ended.connect(lambda: ended.append(time.perf_counter()))
+        window.scans.ended.connect(lambda: ended.append(time.perf_counter()))  # noqa: B023
         meter = traced(trace, f"cancel while {phase}")
         meter.start()
         t0 = time.perf_counter()
@@ -363,10 +389,12 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | N
         stall, _ = meter.stop()
         review = window.review
         groups = len(window.groups_model.grouping) if window.groups_model.grouping is not None else 0
-        print(f"gui_cancel_{phase}_s {shown:.2f} s  # target < 1 s; Cancel at {at.done:,}/{at.total:,} {phase} "
-              f"until the review of what was indexed is shown ({review.documents if review else 0:,} documents, "
-              f"{groups:,} groups); scan over after {ended[0] - t0:.2f} s; longest GUI stall "
-              f"{stall * 1000:.0f} ms")
+        print(
+            f"gui_cancel_{phase}_s {shown:.2f} s  # target < 1 s; Cancel at {at.done:,}/{at.total:,} {phase} "
+            f"until the review of what was indexed is shown ({review.documents if review else 0:,} documents, "
+            f"{groups:,} groups); scan over after {ended[0] - t0:.2f} s; longest GUI stall "
+            f"{stall * 1000:.0f} ms"
+        )
     window.open_folder(folder)
     wait_for_phase(window, {"verifying", "scoring"}, 0.0)
     meter = traced(trace, "F5, then closing the window")
@@ -383,11 +411,15 @@ def interruption_figures(folder: Path, workdir: Path, jobs: int, trace: Path | N
     while scan_processes() > 0 and time.perf_counter() - t0 < 10:
         QApplication.processEvents()
         time.sleep(0.05)
-    print(f"gui_f5_during_scan_ms {f5 * 1000:.0f} ms  # target < 100 ms; F5 while verifying, until the "
-          f"window takes events again")
-    print(f"gui_close_during_scan_ms {closed * 1000:.0f} ms  # target < 100 ms; closing the window while "
-          f"{at.phase if at else 'scanning'}; longest GUI stall over F5 and close {stall * 1000:.0f} ms; scan "
-          f"processes left {scan_processes()} ({time.perf_counter() - t0:.2f} s after)")
+    print(
+        f"gui_f5_during_scan_ms {f5 * 1000:.0f} ms  # target < 100 ms; F5 while verifying, until the "
+        f"window takes events again"
+    )
+    print(
+        f"gui_close_during_scan_ms {closed * 1000:.0f} ms  # target < 100 ms; closing the window while "
+        f"{at.phase if at else 'scanning'}; longest GUI stall over F5 and close {stall * 1000:.0f} ms; scan "
+        f"processes left {scan_processes()} ({time.perf_counter() - t0:.2f} s after)"
+    )
 
 
 def diff_figures(folder: Path, workdir: Path, trace: Path | None = None) -> None:
@@ -423,12 +455,16 @@ def diff_figures(folder: Path, workdir: Path, trace: Path | None = None) -> None
             titles = window.diff_view.left_title.text() + window.diff_view.right_title.text()
             assert result.mode == mode and f"{copy}.txt" in titles, (result.mode, titles)
             in_view = len(result.rough.intersection(window.diff_view.left.visible_range()))
-            print(f"gui_diff_1mb_{copy}_{mode}_s {shown:.2f} s  # target < 1 s; {size_mb:.1f} MB pair, "
-                  f"{len(result.rows):,} rows, {len(result.hunks)} changes, similarity {result.similarity:.1f}%; "
-                  f"rows whose changes are found when scrolled to: {len(result.rough):,} ({in_view} in view)"
-                  f"{', a row diff cut short' if result.timed_out else ''}")
-            print(f"gui_diff_1mb_{copy}_{mode}_cpu_s {cpu:.2f} s  # CPU of the window's process meanwhile (all "
-                  f"threads): the work, whatever the machine's load")
+            print(
+                f"gui_diff_1mb_{copy}_{mode}_s {shown:.2f} s  # target < 1 s; {size_mb:.1f} MB pair, "
+                f"{len(result.rows):,} rows, {len(result.hunks)} changes, similarity {result.similarity:.1f}%; "
+                f"rows whose changes are found when scrolled to: {len(result.rough):,} ({in_view} in view)"
+                f"{', a row diff cut short' if result.timed_out else ''}"
+            )
+            print(
+                f"gui_diff_1mb_{copy}_{mode}_cpu_s {cpu:.2f} s  # CPU of the window's process meanwhile (all "
+                f"threads): the work, whatever the machine's load"
+            )
             print(f"gui_diff_1mb_{copy}_{mode}_stall_ms {stall * 1000:.0f} ms  # target < 100 ms")
     window.close()
 
@@ -450,10 +486,16 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
     d = rng.integers(0, 13, size=len(i)).astype(np.int64)
     fps[j] = fps[i] ^ np.uint64(1)  # near, so representatives and distances are cheap and real
     ids = np.arange(n_docs, dtype=np.int64)
-    snap = Snapshot(ids, fps, rng.integers(100, 100_000, n_docs).astype(np.int64),
-                    rng.integers(1_600_000_000, 1_700_000_000, n_docs).astype(np.int64) * 10**9,
-                    np.full(n_docs, 1000, dtype=np.int64), [f"folder{x % 97}/doc{x:06d}.txt" for x in range(n_docs)],
-                    [f"{x:032x}" for x in range(n_docs)], ["utf-8"] * n_docs)
+    snap = Snapshot(
+        ids,
+        fps,
+        rng.integers(100, 100_000, n_docs).astype(np.int64),
+        rng.integers(1_600_000_000, 1_700_000_000, n_docs).astype(np.int64) * 10**9,
+        np.full(n_docs, 1000, dtype=np.int64),
+        [f"folder{x % 97}/doc{x:06d}.txt" for x in range(n_docs)],
+        [f"{x:032x}" for x in range(n_docs)],
+        ["utf-8"] * n_docs,
+    )
     grouper = Grouper(snap, i, j, d)
     view = QTableView()
     model = GroupsModel()
@@ -465,8 +507,10 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
     grouping = grouper.at(12)
     model.set_grouping(grouping)
     view.grab()
-    print(f"gui_model_100k_set_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # {len(grouping):,} groups, "
-          f"regroup + reset + first paint")
+    print(
+        f"gui_model_100k_set_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # {len(grouping):,} groups, "
+        f"regroup + reset + first paint"
+    )
     t0 = time.perf_counter()
     model.sort(COL_SIZE, Qt.SortOrder.DescendingOrder)
     view.grab()
@@ -474,8 +518,10 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
     t0 = time.perf_counter()
     model.set_filter("folder7/")
     view.grab()
-    print(f"gui_model_100k_filter_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # first filter (builds the "
-          f"row -> group table)")
+    print(
+        f"gui_model_100k_filter_ms {(time.perf_counter() - t0) * 1000:.0f} ms  # first filter (builds the "
+        f"row -> group table)"
+    )
     model.set_filter("")
     t0 = time.perf_counter()
     bar = view.verticalScrollBar()
@@ -483,7 +529,7 @@ def model_figures(n_docs: int = 100_000, seed: int = 1) -> None:
         bar.setValue(bar.maximum() * step // 50)
         view.grab()
     print(f"gui_model_100k_scroll_ms {(time.perf_counter() - t0) * 1000 / 50:.1f} ms  # per jump-and-paint")
-    print(f"gui_model_100k_groups_built {len(grouping._groups)}  # Group objects built (lazy)")
+    print(f"gui_model_100k_groups_built {len(grouping._groups)}  # Group objects built (lazy)")  # noqa: SLF001
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -491,12 +537,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="a collection, e.g. the medium corpus (20,000 documents)")
     parser.add_argument("--jobs", type=int, default=0, help="scan worker processes (0: one per core)")
     parser.add_argument("--skip-window", action="store_true", help="only the synthetic 100k model figures")
-    parser.add_argument("--scan-only", action="store_true",
-                        help="only the first scan's figures and those of stopping a scan (Cancel, F5, close)")
+    parser.add_argument(
+        "--scan-only",
+        action="store_true",
+        help="only the first scan's figures and those of stopping a scan (Cancel, F5, close)",
+    )
     parser.add_argument("--diff-only", action="store_true", help="only the 1 MB diffs' figures")
-    parser.add_argument("--trace-stalls", type=Path, metavar="FILE",
-                        help="write the stacks of every thread to FILE at each GUI stall of the first scan, "
-                             "of stopping scans and of the 1 MB diffs")
+    parser.add_argument(
+        "--trace-stalls",
+        type=Path,
+        metavar="FILE",
+        help="write the stacks of every thread to FILE at each GUI stall of the first scan, "
+        "of stopping scans and of the 1 MB diffs",
+    )
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     refcount_guard.install()  # as run_app does

@@ -17,6 +17,7 @@
 
     python -m bench.headlines /tmp/c_medium        # scans it first when it has no index yet
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,9 @@ QUERIES = ("新", "新闻", "子曰", "學而", "转载请注明", "the", "zzzq"
 
 def measure(root: Path, db: Path) -> list[tuple[str, float, str]]:
     with Index(db) as index:
-        review = open_review(root, index, ReviewSettings(scan=ScanOptions()), rescan=not db.exists()
-                             or index.count() == 0)
+        review = open_review(
+            root, index, ReviewSettings(scan=ScanOptions()), rescan=not db.exists() or index.count() == 0
+        )
     grouping = review.grouping()
     members = [m for g in grouping for m in g.members]
     t = time.perf_counter()
@@ -66,19 +68,21 @@ def measure(root: Path, db: Path) -> list[tuple[str, float, str]]:
     review.headlines.adopt(headlines)
     review.headlines.prepare_search()  # as the window's reader does after each batch
     gui = gui_filter_ms(review, grouping)
-    return [("headlines_members", len(members), "documents"),
-            ("headlines_read_baseline_s", baseline, "s"),
-            ("headlines_fill_s", fill, "s"),
-            ("headlines_fill_ms_per_doc", fill / max(len(members), 1) * 1000, "ms"),
-            ("headlines_fill_ratio", fill / baseline if baseline else float("nan"), "x"),
-            ("headlines_search_chars", chars, "characters"),
-            ("headlines_query_ms_median", statistics.median(times), "ms"),
-            ("headlines_query_ms_max", max(times), "ms"),
-            ("headlines_groups_of_hits_ms_max", max(groups_times), "ms"),
-            ("gui_text_filter_key_ms_median", statistics.median(gui[0]), "ms"),
-            ("gui_text_filter_key_ms_max", max(gui[0]), "ms"),
-            ("gui_text_filter_key_painted_ms_median", statistics.median(gui[1]), "ms"),
-            ("gui_text_filter_key_painted_ms_max", max(gui[1]), "ms")]
+    return [
+        ("headlines_members", len(members), "documents"),
+        ("headlines_read_baseline_s", baseline, "s"),
+        ("headlines_fill_s", fill, "s"),
+        ("headlines_fill_ms_per_doc", fill / max(len(members), 1) * 1000, "ms"),
+        ("headlines_fill_ratio", fill / baseline if baseline else float("nan"), "x"),
+        ("headlines_search_chars", chars, "characters"),
+        ("headlines_query_ms_median", statistics.median(times), "ms"),
+        ("headlines_query_ms_max", max(times), "ms"),
+        ("headlines_groups_of_hits_ms_max", max(groups_times), "ms"),
+        ("gui_text_filter_key_ms_median", statistics.median(gui[0]), "ms"),
+        ("gui_text_filter_key_ms_max", max(gui[0]), "ms"),
+        ("gui_text_filter_key_painted_ms_median", statistics.median(gui[1]), "ms"),
+        ("gui_text_filter_key_painted_ms_max", max(gui[1]), "ms"),
+    ]
 
 
 def gui_filter_ms(review, grouping) -> tuple[list[float], list[float]]:

@@ -10,6 +10,7 @@ every 0.1 s; each phase's wall time comes from the progress reports; the load av
 
     python -m bench.million --documents 200000      # a rehearsal on one part
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,9 +40,8 @@ def ensure_parts(root: Path, documents: int) -> list[Path]:
 
 def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
     """The measured run (in a fresh process): scan, verified analysis, JSON report."""
-    from simdesk.core import Progress, ReviewSettings, ScanOptions, open_review
-
     from bench.scan_run import PeakRss, index_objects
+    from simdesk.core import Progress, ReviewSettings, ScanOptions, open_review
 
     phases: dict[str, float] = {}
     totals: dict[str, int] = {}  # each phase's last total: texts read for verification, pairs scored
@@ -51,8 +51,11 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
         totals[p.phase] = p.total
         if p.phase not in phases:
             phases[p.phase] = time.perf_counter() - started
-            print(f"{phases[p.phase]:.1f} s: {p.phase} (load average {os.getloadavg()[0]:.1f})", file=sys.stderr,
-                  flush=True)
+            print(
+                f"{phases[p.phase]:.1f} s: {p.phase} (load average {os.getloadavg()[0]:.1f})",
+                file=sys.stderr,
+                flush=True,
+            )
 
     loads = [os.getloadavg()[0]]
     with PeakRss() as rss:
@@ -70,17 +73,30 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
     loads.append(os.getloadavg()[0])
     s = review.result.stats if review.result is not None else None
     return dict(
-        seconds=reported, analysed_seconds=analysed, phases=phases, documents=documents, groups=groups,
-        candidates=totals.get("scoring", 0), texts_read=totals.get("verifying", 0),
-        listed=s.listed if s else 0, problems=s.problems if s else 0, chars=s.chars if s else 0,
-        peak_rss_tree=rss.peak, peak_rss_main=rss.peak_main, cpu_seconds=rss.children_cpu(),
-        load_average=loads, index_bytes=db.stat().st_size, index_objects=index_objects(db),
-        report_bytes=report.stat().st_size)
+        seconds=reported,
+        analysed_seconds=analysed,
+        phases=phases,
+        documents=documents,
+        groups=groups,
+        candidates=totals.get("scoring", 0),
+        texts_read=totals.get("verifying", 0),
+        listed=s.listed if s else 0,
+        problems=s.problems if s else 0,
+        chars=s.chars if s else 0,
+        peak_rss_tree=rss.peak,
+        peak_rss_main=rss.peak_main,
+        cpu_seconds=rss.children_cpu(),
+        load_average=loads,
+        index_bytes=db.stat().st_size,
+        index_objects=index_objects(db),
+        report_bytes=report.stat().st_size,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.million", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.million", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--documents", type=int, default=1_000_000, help="rounded up to parts of 200,000")
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-bench")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
@@ -98,14 +114,21 @@ def main(argv: list[str] | None = None) -> None:
     db, report = args.work / f"million-{args.documents}.sqlite", args.work / f"million-{args.documents}.json"
     for p in db.parent.glob(db.name + "*"):
         p.unlink()
-    out = subprocess.run([sys.executable, "-m", "bench.million", "--jobs", str(args.jobs), "--run", str(root),
-                          str(db), str(report)], check=True, stdout=subprocess.PIPE, text=True, cwd=corpus.REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.million", "--jobs", str(args.jobs), "--run", str(root), str(db), str(report)],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=corpus.REPO,
+    )
     r = json.loads(out.stdout.strip().splitlines()[-1])
     docs = max(r["documents"], 1)
     figures = {
         "million_documents": (r["documents"], f"documents ({r['problems']} problems, {r['chars']:,} chars)"),
-        "million_seconds": (r["seconds"], "s (list, read, fingerprint, index, pairs, verified groups, JSON report; "
-                                          "target < 300)"),
+        "million_seconds": (
+            r["seconds"],
+            "s (list, read, fingerprint, index, pairs, verified groups, JSON report; target < 300)",
+        ),
         "million_peak_rss_mb": (r["peak_rss_tree"] / 2**20, "MB (all processes, summed; target <= 2048)"),
         "million_peak_rss_main_mb": (r["peak_rss_main"] / 2**20, "MB (the scanning process alone)"),
         "million_cpu_seconds_workers": (r["cpu_seconds"], "s (CPU of the fork server and workers)"),

@@ -1,5 +1,6 @@
 """Pair search: simdesk's pairs_within on a million synthetic fingerprints (verified against brute force on a
 subset), and against its peers on the medium collection's real fingerprints at k=3."""
+
 from __future__ import annotations
 
 import time
@@ -62,8 +63,9 @@ def synthetic_figures(n: int, verify_n: int) -> Iterator[Figure]:
         # and the million-wide run, restricted to the subset, found exactly these pairs
         i, j, d = results[r]
         inside = np.isin(i, rows) & np.isin(j, rows)
-        restricted = {(position[a], position[b], c) for a, b, c in zip(i[inside].tolist(), j[inside].tolist(),
-                                                                    d[inside].tolist())}
+        restricted = {
+            (position[a], position[b], c) for a, b, c in zip(i[inside].tolist(), j[inside].tolist(), d[inside].tolist())
+        }
         ok &= restricted == oracle
     yield "pairs_verified_rows", len(rows), "fingerprints compared with brute force (r=3 and r=8)"
     yield "pairs_identical_to_brute_force", int(ok), "bool"
@@ -73,7 +75,7 @@ def numpy_all_pairs(fps: np.ndarray, radius: int, rows: int = 512) -> set[tuple[
     """The plain peer: XOR and popcount of every pair, a block of rows at a time."""
     out = set()
     for s in range(0, len(fps), rows):
-        block = np.bitwise_count(fps[s:s + rows, None] ^ fps[None, :])
+        block = np.bitwise_count(fps[s : s + rows, None] ^ fps[None, :])
         a, b = np.nonzero(block <= radius)
         a = a + s
         keep = a < b

@@ -1,4 +1,5 @@
 """Regrouping: moving the threshold over the whole range at a collection's full size, from its index."""
+
 from __future__ import annotations
 
 import statistics
@@ -28,7 +29,7 @@ def regroup_figures(db: Path) -> Iterator[tuple[str, float, str]]:
     yield "regroup_grouper_seconds", ready - paired, "s (sort the pairs once)"
     moves, screens = [], []
     for threshold in MOVES:
-        grouper._cache.clear()  # every move regroups from the pairs, as a fresh Grouper would
+        grouper._cache.clear()  # every move regroups from the pairs, as a fresh Grouper would  # noqa: SLF001
         t = time.perf_counter()
         grouping = grouper.at(threshold)
         len(grouping)
@@ -39,4 +40,8 @@ def regroup_figures(db: Path) -> Iterator[tuple[str, float, str]]:
         screens.append(time.perf_counter() - moved)
     yield "regroup_median_ms", 1000 * statistics.median(moves), f"ms (median of {len(moves)} moves 0..12; target <= 50)"
     yield "regroup_max_ms", 1000 * max(moves), "ms"
-    yield "regroup_first_screen_median_ms", 1000 * statistics.median(screens), f"ms (build the first {FIRST_SCREEN} groups)"
+    yield (
+        "regroup_first_screen_median_ms",
+        1000 * statistics.median(screens),
+        f"ms (build the first {FIRST_SCREEN} groups)",
+    )

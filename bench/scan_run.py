@@ -4,6 +4,7 @@ A fresh process per scan so that the segmenter choice (SIMDESK_SEGMENTER, read o
 peak memory are this scan's alone. Measures what a user waits for: the scan (list, read, decode, segment,
 fingerprint, write the index) and then the pairs within the threshold and their groups.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -95,15 +96,25 @@ def run(root: Path, db: Path, jobs: int, threshold: int) -> dict:
             index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     s = result.stats
     out.update(
-        seconds=done - started, scan_seconds=scanned - started, pairs_seconds=done - scanned,
-        listed=s.listed, read=s.new + s.changed, unchanged=s.unchanged, problems=s.problems, chars=s.chars,
-        documents=len(snap), pairs=int(len(i)), groups=groups,
+        seconds=done - started,
+        scan_seconds=scanned - started,
+        pairs_seconds=done - scanned,
+        listed=s.listed,
+        read=s.new + s.changed,
+        unchanged=s.unchanged,
+        problems=s.problems,
+        chars=s.chars,
+        documents=len(snap),
+        pairs=int(len(i)),
+        groups=groups,
         # (ru_maxrss would not do: it survives exec, so it counts the memory of whatever started this process)
-        peak_rss_tree=rss.peak, peak_rss_main=rss.peak_main,
+        peak_rss_tree=rss.peak,
+        peak_rss_main=rss.peak_main,
         cpu_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - rss.own_cpu + rss.children_cpu(),
         cpu_main_seconds=sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - rss.own_cpu,
         index_bytes=sum(p.stat().st_size for p in db.parent.glob(db.name + "*")),
-        segmenter=segmenter_choice().name, segmenter_reason=segmenter_choice().reason,
+        segmenter=segmenter_choice().name,
+        segmenter_reason=segmenter_choice().reason,
         segmenter_env=os.environ.get("SIMDESK_SEGMENTER", ""),
         index_objects=index_objects(db),
     )

@@ -3,6 +3,7 @@ wrapper (CPU time, which other work on a shared machine disturbs less than wall 
 
     python -m bench.stages FOLDER [--segmenter jieba|auto]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,7 @@ def main() -> None:
 
     def timed(fn, label):
         if label == "list the folder":  # a generator: time each step of it
+
             def walk(*a, **k):
                 it = fn(*a, **k)
                 while True:
@@ -55,6 +57,7 @@ def main() -> None:
                         return
                     spent[label] += time.process_time() - t
                     yield item
+
             return walk
 
         def wrapper(*a, **k):
@@ -63,6 +66,7 @@ def main() -> None:
                 return fn(*a, **k)
             finally:
                 spent[label] += time.process_time() - t
+
         return wrapper
 
     for module, name, label in STAGES:
@@ -77,7 +81,9 @@ def main() -> None:
         result = scan_folder(args.folder, index, ScanOptions(jobs=1))
         total, cpu = time.perf_counter() - t, time.process_time() - cpu
     s = result.stats
-    print(f"scan_in_process_seconds {total:.2f} s ({s.listed} files, {s.chars} chars, {default_segmenter().choice.name})")
+    print(
+        f"scan_in_process_seconds {total:.2f} s ({s.listed} files, {s.chars} chars, {default_segmenter().choice.name})"
+    )
     print(f"scan_in_process_cpu_seconds {cpu:.2f} s")
     for outer, inner in NESTED.items():  # a stage timed around others is shown without them
         spent[outer] -= sum(spent[label] for label in inner)

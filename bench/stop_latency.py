@@ -10,6 +10,7 @@ Prints `name value unit` lines: stop_<signal>_at_<percent>pct seconds, and stop_
 also cancel_at_<percent>pct: the window's Cancel (ReviewProcess.cancel, the review in its own process as the
 window runs it) to the end of its events.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,9 +38,14 @@ def group_alive(pgid: int) -> bool:
 def start(root: Path, db: Path) -> subprocess.Popen:
     for p in db.parent.glob(db.name + "*"):
         p.unlink()
-    return subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format", "json"],
-                            cwd=corpus.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "simdesk", "scan", str(root), "--db", str(db), "--format", "json"],
+        cwd=corpus.REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, str, int]:
@@ -106,8 +112,11 @@ def main() -> None:
             took, code, err, left = stop_at(root, db, sig, whole * f)
             lines = [line for line in err.splitlines() if line.strip()]
             worst = max(worst, took)
-            print(f"stop_{sig.name}_at_{int(f * 100)}pct {took:.2f} s (exit {code}, {len(lines)} stderr lines, "
-                  f"{'processes left' if left else 'nothing left'})", flush=True)
+            print(
+                f"stop_{sig.name}_at_{int(f * 100)}pct {took:.2f} s (exit {code}, {len(lines)} stderr lines, "
+                f"{'processes left' if left else 'nothing left'})",
+                flush=True,
+            )
     print(f"stop_worst {worst:.2f} s", flush=True)
     if args.window:
         from simdesk.core import ReviewProcess

@@ -1,5 +1,6 @@
 """The tokenizer as the limit: bare jieba.lcut (or rjieba.cut) over a collection's decoded text on N worker
 processes, timed after every worker has its texts in memory and the segmenter's dictionary loaded."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -44,14 +45,16 @@ def _segment(hmm: bool, segmenter: str) -> tuple[int, float]:
 
         def cut(text: str, hmm: bool) -> list[str]:
             return jieba.lcut(text, HMM=hmm)
+
     cpu = time.process_time()
     for text in _texts:
         cut(text, hmm)
     return sum(map(len, _texts)), time.process_time() - cpu
 
 
-def bare_jieba(paths: list[Path], workers: int, hmm: bool, segmenter: str = "jieba",
-               max_bytes: int = 20 * 1024 * 1024) -> tuple[int, float, float]:
+def bare_jieba(
+    paths: list[Path], workers: int, hmm: bool, segmenter: str = "jieba", max_bytes: int = 20 * 1024 * 1024
+) -> tuple[int, float, float]:
     """(characters, wall seconds, CPU seconds) for jieba.lcut (`segmenter` "jieba") or rjieba.cut ("rjieba")
     over the decoded text of `paths`, split over `workers` processes."""
     ctx = multiprocessing.get_context("spawn")

@@ -1,9 +1,10 @@
 """The `simdesk` command: scan a folder for near-duplicates, query it, or open the window. Thin over core.
 
-    simdesk scan ~/articles --threshold 3 --format json > groups.json
-    simdesk query ~/articles draft.txt
-    simdesk                       # the window, on the demo collection
+simdesk scan ~/articles --threshold 3 --format json > groups.json
+simdesk query ~/articles draft.txt
+simdesk                       # the window, on the demo collection
 """
+
 from __future__ import annotations
 
 import errno
@@ -107,8 +108,10 @@ class SimdeskGroup(click.Group):
             raise OutputFailure(f"the output could not be written ({exc.strerror or exc})") from None
 
 
-STOPPED = ("simdesk: stopped ({how}): what was indexed is kept, and every file moved so far is in the action log "
-           "(simdesk undo puts it back)\n")
+STOPPED = (
+    "simdesk: stopped ({how}): what was indexed is kept, and every file moved so far is in the action log "
+    "(simdesk undo puts it back)\n"
+)
 
 
 def stop_on_signals() -> None:
@@ -202,46 +205,83 @@ def progress_printer(verified: bool = True):
 
 
 def include_option(f):
-    return click.option("--include", "includes", multiple=True, metavar="GLOB",
-                        help="File name patterns to index (repeatable). Default: *.txt, *.md, *.markdown, *.html, *.htm, *.xhtml.")(f)
+    return click.option(
+        "--include",
+        "includes",
+        multiple=True,
+        metavar="GLOB",
+        help="File name patterns to index (repeatable). Default: *.txt, *.md, *.markdown, *.html, *.htm, *.xhtml.",
+    )(f)
 
 
 MAX_SIZE_MB = ScanOptions().max_bytes / (1024 * 1024)
 
 
 def scan_options(jobs: int, includes: tuple[str, ...], max_size_mb: float) -> ScanOptions:
-    return ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024),
-                       jobs=jobs)
+    return ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024), jobs=jobs)
 
 
 def review_options(f):
     """The options `scan` and `clean` share: the grouping mode and threshold, the index, what is read."""
-    for option in reversed((
-        click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None,
-                     help="Largest distance of a grouping pair, 0..12. Alone: plain SimHash groups within N bits "
-                          "(unverified). With verification: the bits scaled to the pair's candidate radius "
-                          "(shorter texts get a wider one), 12 (the default) taking every verified candidate."),
-        click.option("--similarity", "-s", type=Number(0.0, 1.0), default=None,
-                     help="Verified mode's least similarity (the verified similarity: shingles, edit similarity for short texts; 0..1; default 0.7). "
-                          "0 turns verification off."),
-        click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder)."),
-        click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0,
-                     help="Worker processes for reading and verifying (0: one per core)."),
-        include_option,
-        click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True,
-                     help="Files larger than this many MB are skipped and reported."),
-    )):
+    for option in reversed(
+        (
+            click.option(
+                "--threshold",
+                "-t",
+                type=click.IntRange(0, 12),
+                default=None,
+                help="Largest distance of a grouping pair, 0..12. Alone: plain SimHash groups within N bits "
+                "(unverified). With verification: the bits scaled to the pair's candidate radius "
+                "(shorter texts get a wider one), 12 (the default) taking every verified candidate.",
+            ),
+            click.option(
+                "--similarity",
+                "-s",
+                type=Number(0.0, 1.0),
+                default=None,
+                help="Verified mode's least similarity (the verified similarity: shingles, edit similarity for short texts; 0..1; default 0.7). "
+                "0 turns verification off.",
+            ),
+            click.option(
+                "--db", type=click.Path(dir_okay=False), help="Index file (default: in the user's data folder)."
+            ),
+            click.option(
+                "--jobs",
+                "-j",
+                type=click.IntRange(0, 256),
+                default=0,
+                help="Worker processes for reading and verifying (0: one per core).",
+            ),
+            include_option,
+            click.option(
+                "--max-size",
+                "max_size_mb",
+                type=MEGABYTES,
+                default=MAX_SIZE_MB,
+                show_default=True,
+                help="Files larger than this many MB are skipped and reported.",
+            ),
+        )
+    ):
         f = option(f)
     return f
 
 
-def open_folder_review(folder: str, threshold: int | None, similarity: float | None, db: str | None, jobs: int,
-                       includes: tuple[str, ...], max_size_mb: float):
+def open_folder_review(
+    folder: str,
+    threshold: int | None,
+    similarity: float | None,
+    db: str | None,
+    jobs: int,
+    includes: tuple[str, ...],
+    max_size_mb: float,
+):
     """Scan FOLDER and group it as the options say (core.open_review); returns (index, review)."""
     from simdesk.core import ReviewSettings
 
-    settings = ReviewSettings.from_options(threshold, similarity, scan_options(jobs, includes, max_size_mb),
-                                           regroup=False)
+    settings = ReviewSettings.from_options(
+        threshold, similarity, scan_options(jobs, includes, max_size_mb), regroup=False
+    )
     return review_of(check_folder(folder), db, settings)
 
 
@@ -250,9 +290,11 @@ def print_scan_stats(review) -> None:
     if review.result is None:
         return
     s = review.result.stats
-    click.echo(f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
-               f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
-               err=True)
+    click.echo(
+        f"scanned {s.listed} files in {s.seconds:.1f} s: {s.new} new, {s.changed} changed, "
+        f"{s.moved} moved, {s.deleted} deleted, {s.unchanged} unchanged, {s.problems} problems",
+        err=True,
+    )
 
 
 def review_of(folder: Path, db: str | None, settings):
@@ -290,8 +332,16 @@ def main(ctx: click.Context) -> None:
 @click.argument("folder")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @review_options
-def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str, db: str | None, jobs: int,
-         includes: tuple[str, ...], max_size_mb: float) -> None:
+def scan(
+    folder: str,
+    threshold: int | None,
+    similarity: float | None,
+    fmt: str,
+    db: str | None,
+    jobs: int,
+    includes: tuple[str, ...],
+    max_size_mb: float,
+) -> None:
     """Index FOLDER (incrementally) and print its groups of near-duplicates.
 
     By default candidates found by SimHash are verified on the texts (boilerplate lines ignored) and group
@@ -309,19 +359,40 @@ def scan(folder: str, threshold: int | None, similarity: float | None, fmt: str,
 
 @main.command()
 @click.argument("folder")
-@click.option("--keep", "rule", required=True, type=KeepRule(), metavar="CRITERIA",
-              help="Which copy of each group stays: oldest or newest (modification time), largest, "
-                   "shortest-path, or in:FOLDER (a copy under FOLDER, relative to the scanned folder); several, "
-                   "comma-separated, form a chain: the first decides, the next breaks its ties "
-                   "(e.g. in:news,oldest,largest).")
-@click.option("--keep-in", "keep_in", metavar="FOLDER",
-              help="Reference folder: keep a copy under FOLDER (relative to the scanned folder): the rule chooses "
-                   "among the members there, and a group with no member there is left alone.")
+@click.option(
+    "--keep",
+    "rule",
+    required=True,
+    type=KeepRule(),
+    metavar="CRITERIA",
+    help="Which copy of each group stays: oldest or newest (modification time), largest, "
+    "shortest-path, or in:FOLDER (a copy under FOLDER, relative to the scanned folder); several, "
+    "comma-separated, form a chain: the first decides, the next breaks its ties "
+    "(e.g. in:news,oldest,largest).",
+)
+@click.option(
+    "--keep-in",
+    "keep_in",
+    metavar="FOLDER",
+    help="Reference folder: keep a copy under FOLDER (relative to the scanned folder): the rule chooses "
+    "among the members there, and a group with no member there is left alone.",
+)
 @click.option("--dry-run", is_flag=True, help="Say what would go to the trash; touch nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @review_options
-def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, threshold: int | None,
-          similarity: float | None, db: str | None, jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
+def clean(
+    folder: str,
+    rule,
+    keep_in: str | None,
+    dry_run: bool,
+    fmt: str,
+    threshold: int | None,
+    similarity: float | None,
+    db: str | None,
+    jobs: int,
+    includes: tuple[str, ...],
+    max_size_mb: float,
+) -> None:
     """Keep one copy of each group of FOLDER by RULE and send the others to the trash.
 
     The groups are those `simdesk scan` prints with the same options. Each file is checked unchanged since
@@ -347,17 +418,36 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
     refused = [{"group": r.group_id, "reason": r.reason} for r in (done.refused_groups if done else plan.refusals)]
     refused += [{"group": g, "reason": f"no copy under {keep_in}"} for g in left_alone]
     least = review.min_similarity
-    undecided = [{"group": g, "path": f.path, "reason": fate_reason(f, least), "why": f.why, "keeper": f.keeper,
-                  "held": None if f.held is None or f.held != f.held else f.held,  # NaN: not measured
-                  "holds": None if f.holds is None or f.holds != f.holds else f.holds}
-                 for g, f in plan.fates if f.fate == STAYS]
+    undecided = [
+        {
+            "group": g,
+            "path": f.path,
+            "reason": fate_reason(f, least),
+            "why": f.why,
+            "keeper": f.keeper,
+            "held": None if f.held is None or f.held != f.held else f.held,  # NaN: not measured
+            "holds": None if f.holds is None or f.holds != f.holds else f.holds,
+        }
+        for g, f in plan.fates
+        if f.fate == STAYS
+    ]
     if fmt == "json":
-        out = {"root": folder, "rule": str(rule), "dry_run": dry_run, "kept": sorted(review.decisions.keep),
-               "planned": removals, "refused_groups": refused, "undecided": undecided}
+        out = {
+            "root": folder,
+            "rule": str(rule),
+            "dry_run": dry_run,
+            "kept": sorted(review.decisions.keep),
+            "planned": removals,
+            "refused_groups": refused,
+            "undecided": undecided,
+        }
         if done is not None:
-            out.update(done=done.done, bytes_done=done.bytes_done,
-                       skipped=[{"path": p, "reason": why} for p, why in done.skipped],
-                       failed=[{"path": p, "reason": why} for p, why in done.failed])
+            out.update(
+                done=done.done,
+                bytes_done=done.bytes_done,
+                skipped=[{"path": p, "reason": why} for p, why in done.skipped],
+                failed=[{"path": p, "reason": why} for p, why in done.failed],
+            )
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         from simdesk.core import printable
@@ -396,8 +486,17 @@ def clean(folder: str, rule, keep_in: str | None, dry_run: bool, fmt: str, thres
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
 @include_option
 @click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True)
-def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: str, db: str | None,
-          jobs: int, includes: tuple[str, ...], max_size_mb: float) -> None:
+def query(
+    folder: str,
+    file: str | None,
+    text: str | None,
+    threshold: int,
+    fmt: str,
+    db: str | None,
+    jobs: int,
+    includes: tuple[str, ...],
+    max_size_mb: float,
+) -> None:
     """List the documents of FOLDER within THRESHOLD bits of FILE (or of --text).
 
     Example: simdesk query articles --text "今天天气很好" --threshold 6
@@ -413,23 +512,48 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
             raise UsageFailure(f"{file}: {exc}") from None
     path = check_folder(folder)
     # the index brought up to date; plain pairs at distance 0 only, which costs nothing
-    index, _ = review_of(path, db, ReviewSettings(min_similarity=0, threshold=0, regroup=False,
-                                                    scan=scan_options(jobs, includes, max_size_mb)))
+    index, _ = review_of(
+        path,
+        db,
+        ReviewSettings(min_similarity=0, threshold=0, regroup=False, scan=scan_options(jobs, includes, max_size_mb)),
+    )
     fp = simhash(weighted_terms(text or ""))
     with index:
         hits = index.near(fp, threshold)
-    rows = [{"path": doc.path, "distance": d, "similarity": round(similarity_percent(d), 1), "size": doc.size,
-             "encoding": doc.encoding} for doc, d in hits]
+    rows = [
+        {
+            "path": doc.path,
+            "distance": d,
+            "similarity": round(similarity_percent(d), 1),
+            "size": doc.size,
+            "encoding": doc.encoding,
+        }
+        for doc, d in hits
+    ]
     if fmt == "json":
-        click.echo(json.dumps({"root": folder, "threshold": threshold, "fingerprint": f"{fp:016x}",
-                               "matches": rows}, ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {"root": folder, "threshold": threshold, "fingerprint": f"{fp:016x}", "matches": rows},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     elif fmt == "csv":
         from simdesk.core import safe_cell
 
         click.echo("path,distance,similarity_percent,size,encoding")
         for r in rows:
-            click.echo(",".join([json.dumps(safe_cell(r["path"]), ensure_ascii=False), str(r["distance"]),
-                                 str(r["similarity"]), str(r["size"]), r["encoding"]]))
+            click.echo(
+                ",".join(
+                    [
+                        json.dumps(safe_cell(r["path"]), ensure_ascii=False),
+                        str(r["distance"]),
+                        str(r["similarity"]),
+                        str(r["size"]),
+                        r["encoding"],
+                    ]
+                )
+            )
     else:
         from simdesk.core import printable
 
@@ -442,8 +566,12 @@ def query(folder: str, file: str | None, text: str | None, threshold: int, fmt: 
 @click.argument("folder")
 @click.option("--db", type=click.Path(dir_okay=False))
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0)
-@click.option("--sweep/--no-sweep", default=True, show_default=True,
-              help="Also print the precision/recall curve over thresholds and similarities.")
+@click.option(
+    "--sweep/--no-sweep",
+    default=True,
+    show_default=True,
+    help="Also print the precision/recall curve over thresholds and similarities.",
+)
 def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
     """Scan FOLDER, a collection with a truth.json, and score simdesk's groups against it.
 
@@ -472,14 +600,18 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
     click.echo("\n".join(default.lines()))
     if not sweep:
         return
-    rows = [("verified", f"min_similarity={s:.2f}", verified.at(verified.max_threshold, min_score=s))
-            for s in (0.5, 0.6, 0.7, 0.8, 0.9)]
+    rows = [
+        ("verified", f"min_similarity={s:.2f}", verified.at(verified.max_threshold, min_score=s))
+        for s in (0.5, 0.6, 0.7, 0.8, 0.9)
+    ]
     rows += [("verified", f"scaled_distance<={t}", verified.at(t)) for t in range(0, 13, 2)]
     rows += [("plain", f"distance<={t}", plain.at(t)) for t in range(0, 13)]
     for mode, setting, grouping in rows:
         s = score_groups(truth, paths(grouping))
-        click.echo(f"sweep {mode} {setting} {s.precision:.4f} {s.recall:.4f} {s.f1:.4f} "
-                   f"{s.short_precision:.4f} {s.short_recall:.4f}")
+        click.echo(
+            f"sweep {mode} {setting} {s.precision:.4f} {s.recall:.4f} {s.f1:.4f} "
+            f"{s.short_precision:.4f} {s.short_recall:.4f}"
+        )
 
 
 @main.command()
@@ -498,14 +630,26 @@ def demo(dest: str | None) -> None:
 @click.option("--master", help="Spark master URL (default: spark-submit's, else local[*]).")
 @click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None, help="As for `simdesk scan`.")
 @click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None, help="As for `simdesk scan`.")
-@click.option("--previous", type=click.Path(file_okay=False, exists=True),
-              help="An earlier bundle of the same source: unchanged objects (size, mtime/ETag) are not read again.")
+@click.option(
+    "--previous",
+    type=click.Path(file_okay=False, exists=True),
+    help="An earlier bundle of the same source: unchanged objects (size, mtime/ETag) are not read again.",
+)
 @click.option("--jobs", "-j", type=click.IntRange(0, 256), default=0, help="Worker processes (local engine).")
 @include_option
 @click.option("--max-size", "max_size_mb", type=MEGABYTES, default=MAX_SIZE_MB, show_default=True)
-def cluster_scan(source: str, out: str, engine: str, master: str | None, threshold: int | None,
-                 similarity: float | None, previous: str | None, jobs: int, includes: tuple[str, ...],
-                 max_size_mb: float) -> None:
+def cluster_scan(
+    source: str,
+    out: str,
+    engine: str,
+    master: str | None,
+    threshold: int | None,
+    similarity: float | None,
+    previous: str | None,
+    jobs: int,
+    includes: tuple[str, ...],
+    max_size_mb: float,
+) -> None:
     """Scan SOURCE (a folder, a glob, a Parquet/JSONL dataset with path and text columns, or an object-store
     URL) with the desktop's features and checks, on this machine or on Spark, into the bundle --out.
 
@@ -521,8 +665,14 @@ def cluster_scan(source: str, out: str, engine: str, master: str | None, thresho
     max_bytes = int(max_size_mb * 1024 * 1024)
     try:
         src = open_source(source, includes or ScanOptions().includes, max_bytes)
-        result = run(src, Path(out), ScanPlan(threshold, similarity, jobs, max_bytes), engine,
-                     Path(previous) if previous else None, master)
+        result = run(
+            src,
+            Path(out),
+            ScanPlan(threshold, similarity, jobs, max_bytes),
+            engine,
+            Path(previous) if previous else None,
+            master,
+        )
     except (BundleError, ValueError) as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(f"simdesk: {result.summary()}", err=True)
@@ -530,10 +680,16 @@ def cluster_scan(source: str, out: str, engine: str, master: str | None, thresho
 
 @main.command("import")
 @click.argument("bundle", type=click.Path(file_okay=False, exists=True))
-@click.option("--db", type=click.Path(dir_okay=False), help="Index file (default: the bundle's folder's, in the "
-              "user's data folder: the one the window opens).")
-@click.option("--decisions", type=click.Path(dir_okay=False),
-              help="Instead: write the editor's decisions on the imported bundle to this Parquet file.")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    help="Index file (default: the bundle's folder's, in the user's data folder: the one the window opens).",
+)
+@click.option(
+    "--decisions",
+    type=click.Path(dir_okay=False),
+    help="Instead: write the editor's decisions on the imported bundle to this Parquet file.",
+)
 def import_(bundle: str, db: str | None, decisions: str | None) -> None:
     """Load the groups of a cluster-scan BUNDLE into the index of its folder, for the window to review
     (`simdesk gui BUNDLE` imports and opens it); with --decisions, export the decisions taken on it.
@@ -569,14 +725,25 @@ def import_into_index(bundle: str, db: str | None, decisions: str | None = None)
 @main.command("cluster-apply")
 @click.argument("bundle", type=click.Path(exists=True, file_okay=False))
 @click.option("--decisions", type=click.Path(dir_okay=False), help="decisions.parquet (simdesk import --decisions).")
-@click.option("--move-to", help="Where the documents decided 'trash' go (a URL prefix or a folder), keeping their paths.")
+@click.option(
+    "--move-to", help="Where the documents decided 'trash' go (a URL prefix or a folder), keeping their paths."
+)
 @click.option("--dry-run", is_flag=True, help="Only say what would move.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="The JSON-lines log of the moves (default: beside the decisions, .apply.jsonl).")
-@click.option("--undo", "undo_log", type=click.Path(exists=True, dir_okay=False),
-              help="Instead: put back what the moves in this log took away.")
-def cluster_apply(bundle: str, decisions: str | None, move_to: str | None, dry_run: bool, log_path: str | None,
-                  undo_log: str | None) -> None:
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False),
+    help="The JSON-lines log of the moves (default: beside the decisions, .apply.jsonl).",
+)
+@click.option(
+    "--undo",
+    "undo_log",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Instead: put back what the moves in this log took away.",
+)
+def cluster_apply(
+    bundle: str, decisions: str | None, move_to: str | None, dry_run: bool, log_path: str | None, undo_log: str | None
+) -> None:
     """Carry out the editor's decisions on a cluster-scan BUNDLE where its documents are: each document decided
     'trash' is moved (copied, checked, then removed) under --move-to, never deleted, logged for --undo.
 
@@ -607,8 +774,11 @@ def cluster_apply(bundle: str, decisions: str | None, move_to: str | None, dry_r
 
 @main.command()
 @click.argument("folder", required=False)
-@click.option("--screenshot", type=click.Path(dir_okay=False),
-              help="Scan, show the largest group's diff, save a PNG of the window and exit.")
+@click.option(
+    "--screenshot",
+    type=click.Path(dir_okay=False),
+    help="Scan, show the largest group's diff, save a PNG of the window and exit.",
+)
 def gui(folder: str | None, screenshot: str | None) -> None:
     """Open the window (on FOLDER, or offering the demo collection). FOLDER may be a cluster-scan bundle: it is
     imported (`simdesk import`), then its folder opened."""
@@ -629,14 +799,19 @@ def gui(folder: str | None, screenshot: str | None) -> None:
     try:
         from simdesk.gui.app import run_app
     except ImportError as exc:
-        raise UsageFailure(f"the window is not available ({exc}): install it with `pip install "
-                           f"'simdesk[gui]'`, or use `simdesk scan`") from None
+        raise UsageFailure(
+            f"the window is not available ({exc}): install it with `pip install 'simdesk[gui]'`, or use `simdesk scan`"
+        ) from None
     sys.exit(run_app(folder, screenshot=screenshot, demo=demo_dir))
 
 
 @main.command()
-@click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="Action log (default: the user's, which the window and `simdesk clean` write).")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False),
+    help="Action log (default: the user's, which the window and `simdesk clean` write).",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def undo(log_path: str | None, fmt: str) -> None:
     """Undo the last clean-up: put its files back from the trash (or from where they were moved).
@@ -655,9 +830,17 @@ def undo(log_path: str | None, fmt: str) -> None:
     except OSError as exc:
         raise UsageFailure(f"{log_path or 'the action log'}: {exc.strerror or exc}") from None
     if fmt == "json":
-        click.echo(json.dumps({"run": report.run, "restored": report.restored,
-                               "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored]},
-                              ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "run": report.run,
+                    "restored": report.restored,
+                    "not_restored": [{"path": p, "reason": why} for p, why in report.not_restored],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         from simdesk.core import printable
 

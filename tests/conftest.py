@@ -1,6 +1,7 @@
 """Fixtures for every test: a private home (so the data folder and the trash are temporary), and
 collections of real Chinese text with planted near-duplicates made by the project's generator
 (`bench/corpus/`, from the Debian packages fortunes-zh and manpages-zh)."""
+
 from __future__ import annotations
 
 import os

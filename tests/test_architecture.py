@@ -1,4 +1,5 @@
 """The boundary is checked, not hoped for: the engine and the CLI load no Qt."""
+
 from __future__ import annotations
 
 import subprocess
@@ -10,11 +11,13 @@ from tests.conftest import REPO
 
 
 def test_core_cluster_and_cli_import_no_qt():
-    code = ("import sys, pkgutil, importlib, simdesk.core, simdesk.cluster, simdesk.cli\n"
-            "for m in pkgutil.walk_packages(simdesk.core.__path__, 'simdesk.core.'): importlib.import_module(m.name)\n"
-            "for m in pkgutil.iter_modules(simdesk.cluster.__path__): importlib.import_module('simdesk.cluster.' + m.name)\n"
-            "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'simdesk.gui')))\n"
-            "print(','.join(bad))")
+    code = (
+        "import sys, pkgutil, importlib, simdesk.core, simdesk.cluster, simdesk.cli\n"
+        "for m in pkgutil.walk_packages(simdesk.core.__path__, 'simdesk.core.'): importlib.import_module(m.name)\n"
+        "for m in pkgutil.iter_modules(simdesk.cluster.__path__): importlib.import_module('simdesk.cluster.' + m.name)\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'simdesk.gui')))\n"
+        "print(','.join(bad))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 
@@ -22,8 +25,10 @@ def test_core_cluster_and_cli_import_no_qt():
 def test_worker_code_loads_no_index():
     # the scan's and verification's worker processes run these modules; the index's sqlite-utils (and pandas)
     # cost each worker ~1 s of CPU before its first text
-    code = ("import sys, simdesk.core.index.scan, simdesk.core.matching.reread\n"
-            "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index.store', 'simdesk.core.matching.analysis')))))")
+    code = (
+        "import sys, simdesk.core.index.scan, simdesk.core.matching.reread\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index.store', 'simdesk.core.matching.analysis')))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 
@@ -32,14 +37,18 @@ def test_import_linter_contract_holds():
     lint_imports = Path(sys.executable).parent / "lint-imports"
     proc = subprocess.run([str(lint_imports)], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    contracts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
     assert f"{len(contracts)} kept, 0 broken" in proc.stdout
 
 
 def test_the_public_surface_resolves_and_loads_lazily():
-    code = ("import sys, simdesk.core as core\n"
-            "before = sorted(m for m in sys.modules if m.startswith('simdesk.core.'))\n"
-            "missing = [n for n in core.__all__ if getattr(core, n, None) is None]\n"
-            "print(before, missing)")
+    code = (
+        "import sys, simdesk.core as core\n"
+        "before = sorted(m for m in sys.modules if m.startswith('simdesk.core.'))\n"
+        "missing = [n for n in core.__all__ if getattr(core, n, None) is None]\n"
+        "print(before, missing)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[] []"  # nothing loaded by the import itself; every public name is there when asked for

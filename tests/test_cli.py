@@ -1,4 +1,5 @@
 """The `simdesk` command, driven like sqlite-utils' tests drive theirs (click's CliRunner), on real folders."""
+
 from __future__ import annotations
 
 import csv
@@ -14,8 +15,10 @@ from click.testing import CliRunner
 from simdesk.cli import main
 from simdesk.core.records import ScanOptions
 
-ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
-           "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
+ARTICLE = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
+    "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。"
+)
 
 
 def make_folder(tmp_path):
@@ -44,8 +47,10 @@ def test_scan_json_with_a_threshold_has_the_documented_shape(tmp_path):
     assert group["id"] == 1 and group["identical"] is False
     assert sorted(m["path"] for m in group["members"]) == ["a.txt", "same.txt", "sub/a-copy.txt"]
     assert {m["path"]: m["encoding"] for m in group["members"]}["sub/a-copy.txt"] == "gb18030"
-    assert all(list(m) == ["path", "distance", "size", "encoding", "title", "date", "dated_by", "source"]
-               for m in group["members"])
+    assert all(
+        list(m) == ["path", "distance", "size", "encoding", "title", "date", "dated_by", "source"]
+        for m in group["members"]
+    )
     titles = {m["path"]: m["title"] for m in group["members"]}
     assert titles["a.txt"] == titles["same.txt"] == ARTICLE and titles["sub/a-copy.txt"] == ARTICLE.replace("，", ",")
     assert all(m["dated_by"] == "modified" and m["source"] == "" for m in group["members"])
@@ -63,8 +68,9 @@ def test_default_scan_is_verified_and_shows_similarity(tmp_path):
     members = {m["path"]: m for m in group["members"]}
     assert set(members) == {"a.txt", "same.txt", "sub/a-copy.txt"}
     assert all(m["similarity"] == 1.0 for m in members.values())
-    strict = json.loads(run("scan", root, "--similarity", "0.99", "--format", "json",
-                            "--db", tmp_path / "i.sqlite").stdout)
+    strict = json.loads(
+        run("scan", root, "--similarity", "0.99", "--format", "json", "--db", tmp_path / "i.sqlite").stdout
+    )
     assert strict["min_similarity"] == 0.99 and len(strict["groups"]) == 1
 
 
@@ -97,13 +103,18 @@ def test_query_by_text_and_by_file(tmp_path):
 
 
 def test_bad_usage_exits_2_with_one_line(tmp_path):
-    for args in (["scan", tmp_path / "missing"], ["scan", tmp_path / "x", "--threshold", "99"],
-                 ["query", tmp_path], ["scan"]):
+    for args in (
+        ["scan", tmp_path / "missing"],
+        ["scan", tmp_path / "x", "--threshold", "99"],
+        ["query", tmp_path],
+        ["scan"],
+    ):
         proc = subprocess.run([sys.executable, "-m", "simdesk", *map(str, args)], capture_output=True, text=True)
         assert proc.returncode == 2, args
         assert "Traceback" not in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(tmp_path / "missing")],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "simdesk", "scan", str(tmp_path / "missing")], capture_output=True, text=True
+    )
     assert proc.stderr.strip().count("\n") == 0 and "no such folder" in proc.stderr
 
 
@@ -160,12 +171,14 @@ def test_clean_trashes_the_rest_and_undo_puts_it_back(tmp_path, trash_home):
 
 def test_clean_keep_in_a_folder(tmp_path, trash_home):
     root = make_folder(tmp_path)
-    data = json.loads(run("clean", root, "--keep", "largest", "--keep-in", "sub", "--dry-run", "--format", "json",
-                          "-j", "1").stdout)
+    data = json.loads(
+        run("clean", root, "--keep", "largest", "--keep-in", "sub", "--dry-run", "--format", "json", "-j", "1").stdout
+    )
     assert data["kept"] == ["sub/a-copy.txt"]
     assert sorted(r["path"] for r in data["planned"]) == ["a.txt", "same.txt"]
-    nowhere = json.loads(run("clean", root, "--keep", "largest", "--keep-in", "elsewhere", "--format", "json",
-                             "-j", "1").stdout)
+    nowhere = json.loads(
+        run("clean", root, "--keep", "largest", "--keep-in", "elsewhere", "--format", "json", "-j", "1").stdout
+    )
     assert nowhere["planned"] == [] and nowhere["done"] == []
     assert [r["reason"] for r in nowhere["refused_groups"]] == ["no copy under elsewhere"]
     assert trashed(trash_home) == []
@@ -198,8 +211,9 @@ def test_clean_keeps_by_a_chain_of_criteria(tmp_path, trash_home):
         os.utime(root / name, ns=(t * 10**9, t * 10**9))
     data = json.loads(run("clean", root, "--keep", "in:sub,oldest", "--dry-run", "--format", "json", "-j", "1").stdout)
     assert data["rule"] == "in:sub,oldest" and data["kept"] == ["sub/a-copy.txt"]
-    data = json.loads(run("clean", root, "--keep", "in:elsewhere,oldest", "--dry-run", "--format", "json",
-                          "-j", "1").stdout)
+    data = json.loads(
+        run("clean", root, "--keep", "in:elsewhere,oldest", "--dry-run", "--format", "json", "-j", "1").stdout
+    )
     assert data["kept"] == ["same.txt"]  # nothing under elsewhere/: the next criterion decides
     bad = run("clean", root, "--keep", "oldest,biggest")
     assert bad.exit_code == 2 and "unknown keep criterion 'biggest'" in bad.output

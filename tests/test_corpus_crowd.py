@@ -1,5 +1,6 @@
 """The generator's large copy groups (`bench.corpus.build(..., crowd=(N, K))`): N groups of K files among
 the others, counted in the documents, every copy a changed text of its original, every file with a class."""
+
 from __future__ import annotations
 
 import json

@@ -1,9 +1,9 @@
 """The docs made from the program agree with it: docs/cli.md is the command's `--help`, docs/user-guide.md
 is the manual the window shows (both written by tools/write_docs.py)."""
+
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 

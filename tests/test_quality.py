@@ -3,6 +3,7 @@ simdesk.core.evaluation from the JSON `simdesk scan` prints: floors, not targets
 
 The medium collection's figures are in docs/quality.md.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,11 @@ from simdesk.core.evaluation import load_truth, score_groups
 
 
 def scores_of(tmp_path, corpus, *args) -> dict[str, float]:
-    result = CliRunner().invoke(main, ["scan", str(corpus), "--format", "json", "--db", str(tmp_path / "i.sqlite"),
-                                       *args], catch_exceptions=False)
+    result = CliRunner().invoke(
+        main,
+        ["scan", str(corpus), "--format", "json", "--db", str(tmp_path / "i.sqlite"), *args],
+        catch_exceptions=False,
+    )
     groups = [[m["path"] for m in g["members"]] for g in json.loads(result.stdout)["groups"]]
     truth = load_truth(corpus)
     scores = {name: float(value) for name, value in (line.split() for line in score_groups(truth, groups).lines())}

@@ -8,6 +8,7 @@ settings through `simdesk scan --format json`: precision and recall 1.000 in eve
 characters were folded out: English recall 0.733, mixed 0.887 on the full collection). The full collection's
 figures are in docs/quality.md.
 """
+
 from __future__ import annotations
 
 import json

@@ -8,6 +8,7 @@ found), long 1.000 / 1.000, mixed 1.000 / 1.000, short 1.000 / 0.750, combined 1
 all 1.000 / 0.551. The full kit's figures are in docs/quality.md. The template class (form texts filled
 from 18 templates, 3 fills each in the small kit, with copies) must not join two fills.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,8 +21,16 @@ from bench.quality.kit import CLASSES, build
 from bench.quality.score import all_runs
 from simdesk.core import load_truth, score_classes
 
-RECALL_FLOORS = {"script": 0.95, "markup": 0.15, "long": 1.0, "mixed": 0.95, "short": 0.7, "combined": 0.4,
-                 "template": 0.95, "all": 0.5}
+RECALL_FLOORS = {
+    "script": 0.95,
+    "markup": 0.15,
+    "long": 1.0,
+    "mixed": 0.95,
+    "short": 0.7,
+    "combined": 0.4,
+    "template": 0.95,
+    "all": 0.5,
+}
 # unrelated long English documents; texts quoting one English sentence; fills of one template
 MUST_NOT_GROUP = ("long", "mixed", "template")
 

@@ -3,6 +3,7 @@
 scans a folder and writes the demo collection without Qt installed (the engine's install), then, with the
 `gui` extra, opens the window on a folder (its scan in a process of its own), from a working folder outside
 the checkout."""
+
 from __future__ import annotations
 
 import json
@@ -16,11 +17,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "simdesk" / "resources"
 
-ARTICLE = ("城市的清晨总是从菜市场开始。摊主们把新鲜的蔬菜摆上台面，老人提着竹篮慢慢挑选，"
-           "孩子们背着书包从旁边跑过。街角的早点铺冒着热气，油条和豆浆的香味飘满整条街道。"
-           "这样的日常看似平凡，却构成了一座城市最真实的面貌。\n")
-OTHER = ("量子计算利用叠加和纠缠来处理信息。与经典比特不同，量子比特可以同时处于多个状态，"
-         "这使得某些问题的求解速度大大提高。研究人员正在努力降低错误率并扩大系统规模。\n")
+ARTICLE = (
+    "城市的清晨总是从菜市场开始。摊主们把新鲜的蔬菜摆上台面，老人提着竹篮慢慢挑选，"
+    "孩子们背着书包从旁边跑过。街角的早点铺冒着热气，油条和豆浆的香味飘满整条街道。"
+    "这样的日常看似平凡，却构成了一座城市最真实的面貌。\n"
+)
+OTHER = (
+    "量子计算利用叠加和纠缠来处理信息。与经典比特不同，量子比特可以同时处于多个状态，"
+    "这使得某些问题的求解速度大大提高。研究人员正在努力降低错误率并扩大系统规模。\n"
+)
 
 pytestmark = pytest.mark.slow  # ~1 minute: installing numpy, scipy and then PySide6 into a new environment
 
@@ -33,8 +38,11 @@ def run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subpro
 
 def shipped_files() -> set[str]:
     """Every file under simdesk/resources that the program reads (the .ts translation sources are not)."""
-    return {p.relative_to(RESOURCES).as_posix() for p in RESOURCES.rglob("*")
-            if p.is_file() and p.suffix != ".ts" and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(RESOURCES).as_posix()
+        for p in RESOURCES.rglob("*")
+        if p.is_file() and p.suffix != ".ts" and "__pycache__" not in p.parts
+    }
 
 
 def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private_home: Path) -> None:
@@ -52,10 +60,16 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
 
     work = tmp_path / "elsewhere"  # not the checkout: nothing may be imported or read from it
     work.mkdir()
-    located = run([str(python), "-c",
-                   "import importlib.util, simdesk; from simdesk.core.resources import resource; "
-                   "print(simdesk.__file__); print(resource()); print(importlib.util.find_spec('PySide6'))"],
-                  cwd=work, env=env).stdout.splitlines()
+    located = run(
+        [
+            str(python),
+            "-c",
+            "import importlib.util, simdesk; from simdesk.core.resources import resource; "
+            "print(simdesk.__file__); print(resource()); print(importlib.util.find_spec('PySide6'))",
+        ],
+        cwd=work,
+        env=env,
+    ).stdout.splitlines()
     package_file, resource_root = Path(located[0]), Path(located[1])
     assert located[2] == "None", "the engine's install pulled in Qt"
     assert package_file.is_relative_to(venv), f"simdesk imported from {package_file}, not the installed wheel"
@@ -76,15 +90,21 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
     assert len(list(demo.rglob("*.txt"))) > 300  # written from the shipped poems
 
     # without Qt the window is refused in one line that names the extra (exit 2), never a traceback
-    refused = subprocess.run([simdesk, "gui", str(folder)], cwd=work, env=env, capture_output=True, text=True,
-                             timeout=600)
+    refused = subprocess.run(
+        [simdesk, "gui", str(folder)], cwd=work, env=env, capture_output=True, text=True, timeout=600
+    )
     assert refused.returncode == 2 and "simdesk[gui]" in refused.stderr and "Traceback" not in refused.stderr
 
     # the desktop install: the gui extra brings Qt; the window's scan runs in a process of its own, started by
     # the installed `simdesk` command
     run([str(python), "-m", "pip", "install", "-q", f"{wheel}[gui]"], cwd=tmp_path, env=env)
-    qm = Path(run([str(python), "-c", "from simdesk.gui.resources import translation_file; "
-                   "print(translation_file('zh_CN'))"], cwd=work, env=env).stdout.strip())
+    qm = Path(
+        run(
+            [str(python), "-c", "from simdesk.gui.resources import translation_file; print(translation_file('zh_CN'))"],
+            cwd=work,
+            env=env,
+        ).stdout.strip()
+    )
     assert qm.is_file() and qm.is_relative_to(venv)
     shot = tmp_path / "window.png"
     run([simdesk, "gui", str(folder), "--screenshot", str(shot)], cwd=work, env=env)

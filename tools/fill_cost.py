@@ -6,6 +6,7 @@ rounds; CPU time (which other work on a shared machine disturbs less than wall t
     python -m simdesk scan FOLDER --db DB      # first: an analysed index
     python tools/fill_cost.py FOLDER DB [--rounds 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,11 +15,11 @@ import statistics
 import time
 from pathlib import Path
 
-from simdesk.core.matching.analysis import collection_boilerplate
+from simdesk.core.fingerprint.similarity import FILL_SCORE, Profile, similarity
 from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import collection_boilerplate
 from simdesk.core.matching.reread import verification_profile
 from simdesk.core.reading.texts import texts_of
-from simdesk.core.fingerprint.similarity import FILL_SCORE, Profile, similarity
 
 
 def timed(pairs: list[tuple[Profile, Profile]]) -> tuple[float, list[float]]:
@@ -28,8 +29,9 @@ def timed(pairs: list[tuple[Profile, Profile]]) -> tuple[float, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python tools/fill_cost.py", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python tools/fill_cost.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("folder", type=Path)
     ap.add_argument("db", type=Path)
     ap.add_argument("--rounds", type=int, default=3)
@@ -54,11 +56,15 @@ def main(argv: list[str] | None = None) -> None:
         without.append(seconds)
     capped = sum(s <= FILL_SCORE < p for s, p in zip(scores, plain_scores))
     filled_chars = sum(len(p.filled) for p in profiles.values())
-    print(f"{len(pairs)} scored pairs, {len(profiles)} profiles (built in {build:.1f} s CPU, whole normalised "
-          f"texts {filled_chars / 1e6:.1f} M characters held)")
-    print(f"similarity: {statistics.median(with_fill):.2f} s CPU with fills told apart, "
-          f"{statistics.median(without):.2f} s without (ratio {statistics.median(with_fill) / statistics.median(without):.3f}); "
-          f"{capped} pairs capped at {FILL_SCORE} by it")
+    print(
+        f"{len(pairs)} scored pairs, {len(profiles)} profiles (built in {build:.1f} s CPU, whole normalised "
+        f"texts {filled_chars / 1e6:.1f} M characters held)"
+    )
+    print(
+        f"similarity: {statistics.median(with_fill):.2f} s CPU with fills told apart, "
+        f"{statistics.median(without):.2f} s without (ratio {statistics.median(with_fill) / statistics.median(without):.3f}); "
+        f"{capped} pairs capped at {FILL_SCORE} by it"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ index of it made before (`simdesk scan COLLECTION --db INDEX`), saves the first 
 groups of the repost notice "转载请注明出处" are decided by a rule (the counter shows them), and a group whose
 copies carry a repost header is compared.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,13 +19,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from bench.corpus import build  # noqa: E402
-from simdesk.core import index_path  # noqa: E402
-from simdesk.gui.app import make_window  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
-from tools.screenshots import save_and_close, start_app, wait_for  # noqa: E402
+from bench.corpus import build
+from simdesk.core import index_path
+from simdesk.gui.app import make_window
+from simdesk.gui.settings import Settings
+from tools.screenshots import save_and_close, start_app, wait_for
 
 
 def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -> None:
@@ -43,8 +44,10 @@ def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -
     ready = time.perf_counter()
     if not read or read[-1] < ready - 0.5:
         wait_for(window.headlines_done)
-    print(f"{out.name}: groups shown {shown[0] - started:.1f} s after opening, the rescan done at "
-          f"{ready - started:.1f} s, every member's title, date and source read at {read[-1] - started:.1f} s")
+    print(
+        f"{out.name}: groups shown {shown[0] - started:.1f} s after opening, the rescan done at "
+        f"{ready - started:.1f} s, every member's title, date and source read at {read[-1] - started:.1f} s"
+    )
     window.filter_edit.setText("转载请注明")
     window.groups_view.clearSelection()
     window.keep_by_rule_everywhere("oldest")
@@ -53,10 +56,12 @@ def shoot(app: QApplication, out: Path, root: Path, language: str, work: Path) -
     wait_for(window.reviewed, 5)
     model, headlines = window.groups_model, window.review.headlines
     # a group whose representative has no repost header and a member that has one (转自…)
-    row, member = next((r, n) for r in range(model.rowCount())
-                       for n, m in enumerate(model.group_at(r).members)
-                       if n > 0 and headlines.of(m).source.startswith("转自")
-                       and not headlines.of(model.group_at(r).members[0]).source)
+    row, member = next(
+        (r, n)
+        for r in range(model.rowCount())
+        for n, m in enumerate(model.group_at(r).members)
+        if n > 0 and headlines.of(m).source.startswith("转自") and not headlines.of(model.group_at(r).members[0]).source
+    )
     window.review_page.setSizes([800, 600])
     window.groups_view.horizontalHeader().resizeSection(0, 250)
     window.show_group_row(row)

@@ -13,6 +13,7 @@ MEDIUM: the medium collection made before (else made here); INDEX, an index of i
 MEDIUM --db INDEX`), saves its first scan. The window is 1,400 x 850: the size at which the groups list
 shows its Similarity and Status columns without scrolling.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,17 +26,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
 
-from bench.corpus import build  # noqa: E402
-from bench.gui_bench import one_megabyte_pair  # noqa: E402
-from simdesk.core import index_path  # noqa: E402
-from simdesk.gui import refcount_guard  # noqa: E402
-from simdesk.gui.app import make_window, preload_native_segmenter  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
-from tests.gui.window_driver import member_index  # noqa: E402
+from bench.corpus import build
+from bench.gui_bench import one_megabyte_pair
+from simdesk.core import index_path
+from simdesk.gui import refcount_guard
+from simdesk.gui.app import make_window, preload_native_segmenter
+from simdesk.gui.settings import Settings
+from tests.gui.window_driver import member_index
 
 NOTICE = "本文转载自新华网，版权归原作者所有，如有侵权请联系删除。"
 SIZE = (1400, 850)
@@ -51,12 +52,20 @@ def wait_for(signal, timeout_s: float = 600) -> None:
 
 def dark_palette() -> QPalette:
     p = QPalette()
-    roles = {QPalette.ColorRole.Window: "#2d2d30", QPalette.ColorRole.WindowText: "#e8e8e8",
-             QPalette.ColorRole.Base: "#1e1e1e", QPalette.ColorRole.AlternateBase: "#262626",
-             QPalette.ColorRole.Text: "#e8e8e8", QPalette.ColorRole.Button: "#3a3a3d",
-             QPalette.ColorRole.ButtonText: "#e8e8e8", QPalette.ColorRole.Highlight: "#2f65ca",
-             QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#3a3a3d",
-             QPalette.ColorRole.ToolTipText: "#e8e8e8", QPalette.ColorRole.PlaceholderText: "#9a9a9a"}
+    roles = {
+        QPalette.ColorRole.Window: "#2d2d30",
+        QPalette.ColorRole.WindowText: "#e8e8e8",
+        QPalette.ColorRole.Base: "#1e1e1e",
+        QPalette.ColorRole.AlternateBase: "#262626",
+        QPalette.ColorRole.Text: "#e8e8e8",
+        QPalette.ColorRole.Button: "#3a3a3d",
+        QPalette.ColorRole.ButtonText: "#e8e8e8",
+        QPalette.ColorRole.Highlight: "#2f65ca",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.ToolTipBase: "#3a3a3d",
+        QPalette.ColorRole.ToolTipText: "#e8e8e8",
+        QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+    }
     for role, colour in roles.items():
         p.setColor(role, QColor(colour))
     return p
@@ -93,8 +102,17 @@ def reflowed_collection(work: Path) -> tuple[Path, str, str]:
     return root, str(original.relative_to(root)), str(copy.relative_to(root))
 
 
-def shoot(app: QApplication, out: Path, folder: Path, pair: tuple[str | None, str] | None, language: str, dark: bool,
-          mode: str, work: Path, workers: int = 1) -> None:
+def shoot(
+    app: QApplication,
+    out: Path,
+    folder: Path,
+    pair: tuple[str | None, str] | None,
+    language: str,
+    dark: bool,
+    mode: str,
+    work: Path,
+    workers: int = 1,
+) -> None:
     """Open `folder` in a window (language, palette, diff mode), compare `pair` (None: the first group
     with an edit; a first path of None: the second one against its group's first document), save a PNG."""
     settings = Settings.at(work / f"settings-{out.stem}.ini")
@@ -158,8 +176,7 @@ def main(argv: list[str]) -> int:
     work = Path(tempfile.mkdtemp(prefix="simdesk-screenshots-"))
     try:
         root, original, copy = reflowed_collection(work)
-        shoot(app, docs / "window-reflowed-normalised-en.png", root, (None, copy), "en", False, "normalised",
-              work)
+        shoot(app, docs / "window-reflowed-normalised-en.png", root, (None, copy), "en", False, "normalised", work)
         shoot(app, docs / "window-reflowed-raw-zh_CN.png", root, (None, copy), "zh_CN", False, "raw", work)
         shoot(app, docs / "window-edited-dark-zh_CN.png", root, None, "zh_CN", True, "normalised", work)
         medium = Path(argv[2]) if len(argv) > 2 else work / "medium"
@@ -174,8 +191,9 @@ def main(argv: list[str]) -> int:
         for name, language, dark in (("dark-en", "en", True), ("dark-zh_CN", "zh_CN", True)):
             shoot(app, docs / f"window-20k-{name}.png", medium, None, language, dark, "normalised", work, workers=0)
         pair = one_megabyte_pair(medium, work / "pair")
-        shoot(app, docs / "window-1mb-dark-en.png", pair, ("reference.txt", "edited.txt"), "en", True, "normalised",
-              work)
+        shoot(
+            app, docs / "window-1mb-dark-en.png", pair, ("reference.txt", "edited.txt"), "en", True, "normalised", work
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -5,6 +5,7 @@ tests/test_docs.py checks the files agree with what this writes.
     python tools/write_docs.py          # write both
     python tools/write_docs.py --check  # exit 1 when a file differs from what would be written
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,15 @@ def cli_markdown() -> str:
     from simdesk.cli import main
 
     root = click.Context(main, info_name="simdesk", terminal_width=WIDTH, max_content_width=WIDTH)
-    parts = [GENERATED.format(source="the `--help` of simdesk/cli.py"), "# The simdesk command\n\n",
-             "Every command and option, as `simdesk --help` and `simdesk COMMAND --help` print them. "
-             "Output formats and exit codes: [exports.md](exports.md).\n\n",
-             "```\n", command_help(main, "simdesk"), "\n```\n"]
+    parts = [
+        GENERATED.format(source="the `--help` of simdesk/cli.py"),
+        "# The simdesk command\n\n",
+        "Every command and option, as `simdesk --help` and `simdesk COMMAND --help` print them. "
+        "Output formats and exit codes: [exports.md](exports.md).\n\n",
+        "```\n",
+        command_help(main, "simdesk"),
+        "\n```\n",
+    ]
     for name in main.list_commands(root):
         command = main.get_command(root, name)
         assert command is not None
@@ -44,8 +50,13 @@ def user_guide_markdown() -> str:
     """The window's manual (Help ▸ simdesk manual), English then Chinese."""
     english = (MANUAL / "manual_en.md").read_text(encoding="utf-8").rstrip("\n")
     chinese = (MANUAL / "manual_zh_CN.md").read_text(encoding="utf-8").rstrip("\n")
-    return (GENERATED.format(source="simdesk/resources/manual/manual_*.md (the window's Help ▸ simdesk manual)")
-            + english + "\n\n---\n\n" + chinese.replace("\n# ", "\n## ").replace("# ", "## ", 1) + "\n")
+    return (
+        GENERATED.format(source="simdesk/resources/manual/manual_*.md (the window's Help ▸ simdesk manual)")
+        + english
+        + "\n\n---\n\n"
+        + chinese.replace("\n# ", "\n## ").replace("# ", "## ", 1)
+        + "\n"
+    )
 
 
 def documents() -> dict[Path, str]:

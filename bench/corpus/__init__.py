@@ -8,11 +8,22 @@ them (samples, a warm page cache, edits made and undone).
 | medium | ~20,000 | ~6 s |
 | large | ~200,000 | ~30 s |
 """
+
 from __future__ import annotations
 
 from bench.corpus.collection import SIZES, Summary, build
 from bench.corpus.sources import MissingSource
 from bench.corpus.workload import REPO, Edits, ensure_collection, sample, text_files, warm
 
-__all__ = ["SIZES", "Summary", "build", "MissingSource", "REPO", "Edits", "ensure_collection", "sample",
-           "text_files", "warm"]
+__all__ = [
+    "SIZES",
+    "Summary",
+    "build",
+    "MissingSource",
+    "REPO",
+    "Edits",
+    "ensure_collection",
+    "sample",
+    "text_files",
+    "warm",
+]

@@ -14,6 +14,7 @@ width), among the others and counted in the documents; every file then has a `cl
 "crowd" or "standard", so that `python -m bench.quality score` reports the two apart (a group of 30 loses
 recall to boilerplate: docs/quality.md, "Large copy groups"). `documents` replaces the size's count.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,9 @@ SIZES = {"small": 300, "medium": 20_000, "large": 200_000}
 SHORT_CHARS = 140
 VARIANT_SHARE = 0.35  # documents that get near-duplicates
 ENCODINGS = (("utf-8", 0.8), ("gb18030", 0.15), ("utf-16", 0.05))
-FOLDERS = tuple(f"{top}/{sub}" for top in ("稿件", "新闻", "archive", "misc") for sub in ("2019", "2020", "2021", "草稿"))
+FOLDERS = tuple(
+    f"{top}/{sub}" for top in ("稿件", "新闻", "archive", "misc") for sub in ("2019", "2020", "2021", "草稿")
+)
 CROWD_MIN_CHARS = 2000  # a crowd original: a manual page of many lines, as a much-copied article
 CROWD_REWRAPPED = 3  # every third repost of a crowd original is re-wrapped too
 REAL_SHARE_LARGE = 0.15  # in the large size, most documents are collages so that real texts are not all used up
@@ -88,8 +91,13 @@ class Writer:
         rel = fresh_path(self.root, self.rng, FOLDERS, self.truth)
         # UTF-16 with its byte-order mark, as Windows editors save it; GB18030 encodes every character
         (self.root / rel).write_bytes(text.encode(encoding, errors="replace"))
-        self.truth[rel] = {"group": group, "role": role, "edits": edits, "encoding": encoding,
-                           "short": len(text) < SHORT_CHARS} | ({"class": klass} if klass else {})
+        self.truth[rel] = {
+            "group": group,
+            "role": role,
+            "edits": edits,
+            "encoding": encoding,
+            "short": len(text) < SHORT_CHARS,
+        } | ({"class": klass} if klass else {})
 
 
 def variants_of(text: str, rng: random.Random, donors: tuple[str, ...]) -> list[tuple[str, list[str], str | None]]:
@@ -121,8 +129,9 @@ def crowd_copy(text: str, number: int, rng: random.Random, donors: tuple[str, ..
     return text, kinds
 
 
-def build(out: Path, size: str = "small", seed: int = 7, crowd: tuple[int, int] | None = None,
-          documents: int | None = None) -> Summary:
+def build(
+    out: Path, size: str = "small", seed: int = 7, crowd: tuple[int, int] | None = None, documents: int | None = None
+) -> Summary:
     """Write the collection (size, seed) to `out` (replacing what is there) and return its counts;
     `crowd=(N, K)` plants N copy groups of K files, `documents` replaces the size's document count."""
     if size not in SIZES:
@@ -171,7 +180,9 @@ def build(out: Path, size: str = "small", seed: int = 7, crowd: tuple[int, int] 
             for edited, kinds, encoding in variants_of(text, rng, donors):
                 enc = original_encoding if encoding == "same" else writer.encoding()
                 writer.write(edited, group, "variant", kinds, enc, standard)
-    (out / "truth.json").write_text(json.dumps({"files": writer.truth, "edit_kinds": list(EDIT_KINDS)},
-                                               ensure_ascii=False, indent=0), encoding="utf-8")
+    (out / "truth.json").write_text(
+        json.dumps({"files": writer.truth, "edit_kinds": list(EDIT_KINDS)}, ensure_ascii=False, indent=0),
+        encoding="utf-8",
+    )
     roles = [v["role"] for v in writer.truth.values()]
     return Summary(len(roles), number + len(crowd_texts), roles.count("variant"))

@@ -3,6 +3,7 @@ header or a footer, a typo or two, a sentence added or removed, paragraphs swapp
 full-width punctuation made half-width, an ending cut off. Each edit is `edit(text, rng, donors) -> text`
 and must be deterministic for a given `random.Random` state.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,10 +16,23 @@ SENTENCE_END = re.compile(r"(?<=[。！？；!?;])")
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\u3000]*\n")
 # frequent characters a mistyped character is replaced with (a pinyin input method picks a wrong homophone
 # just as often as a rare one; frequent ones keep the text readable)
-FREQUENT_HAN = ("的是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会自着去之过家学"
-                "对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头"
-                "面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向")
-SITES = ("人民网", "新华网", "澎湃新闻", "南方周末", "中国青年报", "光明网", "界面新闻", "财新网", "豆瓣小组", "百度贴吧")
+FREQUENT_HAN = (
+    "的是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会自着去之过家学"
+    "对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头"
+    "面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向"
+)
+SITES = (
+    "人民网",
+    "新华网",
+    "澎湃新闻",
+    "南方周末",
+    "中国青年报",
+    "光明网",
+    "界面新闻",
+    "财新网",
+    "豆瓣小组",
+    "百度贴吧",
+)
 TO_HALF = str.maketrans("，。！？：；（）【】“”‘’", ",.!?:;()[]\"\"''")
 TO_FULL = str.maketrans(",!?:;()", "，！？：；（）")
 
@@ -73,7 +87,9 @@ def reorder_paragraphs(text: str, rng: random.Random, donors: Sequence[str]) -> 
 def repost_header(text: str, rng: random.Random, donors: Sequence[str]) -> str:
     """A reposting site's header line with a link above the text."""
     site = rng.choice(SITES)
-    return f"转自{site} 原文地址：https://{rng.choice(['www', 'm', 'news'])}.example.cn/{rng.randrange(10**7)}\n\n{text}"
+    return (
+        f"转自{site} 原文地址：https://{rng.choice(['www', 'm', 'news'])}.example.cn/{rng.randrange(10**7)}\n\n{text}"
+    )
 
 
 def repost_footer(text: str, rng: random.Random, donors: Sequence[str]) -> str:
@@ -90,7 +106,7 @@ def rewrap(text: str, rng: random.Random, donors: Sequence[str]) -> str:
     width = rng.randint(20, 50)
     lines = []
     for line in text.split("\n"):
-        lines += [line[k:k + width] for k in range(0, len(line), width)] or [""]
+        lines += [line[k : k + width] for k in range(0, len(line), width)] or [""]
     return "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
 
 
@@ -104,8 +120,20 @@ def truncate(text: str, rng: random.Random, donors: Sequence[str]) -> str:
     return text[: round(len(text) * rng.uniform(0.8, 0.9))]
 
 
-EDITS: dict[str, Edit] = {e.__name__: e for e in (typo, insert_sentence, delete_sentence, reorder_paragraphs,
-                                                  repost_header, repost_footer, rewrap, punct_width, truncate)}
+EDITS: dict[str, Edit] = {
+    e.__name__: e
+    for e in (
+        typo,
+        insert_sentence,
+        delete_sentence,
+        reorder_paragraphs,
+        repost_header,
+        repost_footer,
+        rewrap,
+        punct_width,
+        truncate,
+    )
+}
 SHORT_TEXT_EDITS = ("typo", "punct_width", "rewrap", "repost_footer")  # the others leave a short text no text
 # kinds recorded in truth.json: the two byte-level copies, then the text edits
 EDIT_KINDS = ("exact", "reencode", *EDITS)

@@ -5,6 +5,7 @@ the packages left out.
 The packages are system packages (`./dev.sh setup` installs them); a missing one is a clear error that
 names it.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -26,8 +27,10 @@ class MissingSource(RuntimeError):
 
 def require(path: Path, package: str) -> Path:
     if not path.exists():
-        raise MissingSource(f"{path} not found: install the Debian package {package} "
-                            f"(./dev.sh setup does, or: sudo apt-get install {package})")
+        raise MissingSource(
+            f"{path} not found: install the Debian package {package} "
+            f"(./dev.sh setup does, or: sudo apt-get install {package})"
+        )
     return path
 
 
@@ -55,10 +58,34 @@ BREAK_REQUESTS = {"br", "TP", "RS", "RE", "nf", "fi", "in", "ti", "EX", "EE", "T
 FONT_REQUESTS = {"B", "I", "R", "SM", "SB"}
 ALTERNATING_REQUESTS = {"BR", "BI", "IB", "IR", "RB", "RI"}  # arguments joined without spaces
 HEADING_REQUESTS = {"SH", "SS"}
-NAMED_GLYPHS = {"em": "—", "en": "–", "hy": "-", "co": "©", "rg": "®", "bu": "•", "lq": "“", "rq": "”",
-                "oq": "‘", "cq": "’", "aq": "'", "dq": '"', "mi": "-", "mu": "×", "de": "°", "tm": "™",
-                "<=": "≤", ">=": "≥", "->": "→", "<-": "←", "ti": "~", "ha": "^", "rs": "\\", "ba": "|"}
-INLINE = re.compile(r"""\\(?:
+NAMED_GLYPHS = {
+    "em": "—",
+    "en": "–",
+    "hy": "-",
+    "co": "©",
+    "rg": "®",
+    "bu": "•",
+    "lq": "“",
+    "rq": "”",
+    "oq": "‘",
+    "cq": "’",
+    "aq": "'",
+    "dq": '"',
+    "mi": "-",
+    "mu": "×",
+    "de": "°",
+    "tm": "™",
+    "<=": "≤",
+    ">=": "≥",
+    "->": "→",
+    "<-": "←",
+    "ti": "~",
+    "ha": "^",
+    "rs": "\\",
+    "ba": "|",
+}
+INLINE = re.compile(
+    r"""\\(?:
       f(?:\[[^\]]*\]|\(..|.)          # font changes
     | s[-+]?(?:\d|\(\d\d|\[\d+\])     # size changes
     | \((?P<glyph2>..)                # \(xx glyphs
@@ -67,7 +94,9 @@ INLINE = re.compile(r"""\\(?:
     | [&|^%:)cdu]                     # zero-width marks
     | (?P<lit>[-e .0~'`])             # literal characters
     | "[^\n]*                         # a comment to the end of the line
-)""", re.X)
+)""",
+    re.X,
+)
 LITERAL = {"-": "-", "e": "\\", " ": " ", ".": ".", "0": " ", "~": " ", "'": "'", "`": "`"}
 
 
@@ -84,8 +113,9 @@ def _inline(line: str) -> str:
 
 def _request_args(rest: str) -> list[str]:
     """Arguments of a request line: space separated, double quotes group words."""
-    return [quoted.replace('""', '"') if quoted else word
-            for quoted, word in re.findall(r'"((?:[^"]|"")*)"?|(\S+)', rest)]
+    return [
+        quoted.replace('""', '"') if quoted else word for quoted, word in re.findall(r'"((?:[^"]|"")*)"?|(\S+)', rest)
+    ]
 
 
 def troff_text(source: str) -> str:
@@ -93,7 +123,7 @@ def troff_text(source: str) -> str:
     comments and font escapes dropped. Not a formatter: enough to get the words a reader sees."""
     out: list[str] = []
     for raw in source.splitlines():
-        if raw.startswith((".\\\"", "'\\\"", '.\\"')) or raw.strip() in (".", "'"):
+        if raw.startswith(('.\\"', "'\\\"", '.\\"')) or raw.strip() in (".", "'"):
             continue
         if raw.startswith((".", "'")):
             m = re.match(r"[.'](\S*)\s*(.*)", raw)
@@ -143,6 +173,7 @@ def manual_pages(lang: str, package: str, min_han: int = 100) -> list[str]:
 
 # ---- texts that repeat each other in the sources ----
 
+
 def gram_hashes(text: str, gram: int) -> np.ndarray:
     """Distinct 64-bit hashes of the character n-grams of `text`'s letters and digits (numpy: a polynomial
     hash over code points, then a multiplicative mix so that `hash % m` samples evenly)."""
@@ -152,13 +183,14 @@ def gram_hashes(text: str, gram: int) -> np.ndarray:
         codes = np.concatenate([codes, np.zeros(gram - len(codes), dtype=np.uint64)])
     h = np.zeros(len(codes) - gram + 1, dtype=np.uint64)
     for k in range(gram):
-        h = h * np.uint64(1_000_003) + codes[k:len(codes) - gram + 1 + k]
+        h = h * np.uint64(1_000_003) + codes[k : len(codes) - gram + 1 + k]
     h = (h ^ (h >> np.uint64(29))) * np.uint64(0xBF58476D1CE4E5B9)
     return np.unique(h ^ (h >> np.uint64(32)))
 
 
-def without_repeats(texts: list[str], gram: int = 5, keep_one_in: int = 4, overlap: float = 0.3,
-                    common: int | None = None) -> list[str]:
+def without_repeats(
+    texts: list[str], gram: int = 5, keep_one_in: int = 4, overlap: float = 0.3, common: int | None = None
+) -> list[str]:
     """`texts` in order, less each text that shares `overlap` of its sampled character n-grams (of letters
     and digits) with an earlier kept text: a page installed under two names, a saying quoted twice. Only
     planted variants may be near-duplicates in a collection. Strict on purpose: two manual pages made from

@@ -1,5 +1,6 @@
 """The collections the benchmark runs on: made with the project's generator when missing, sampled with
 hard links, warmed into the page cache, and modified (then restored) for the incremental figures."""
+
 from __future__ import annotations
 
 import os

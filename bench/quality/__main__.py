@@ -1,4 +1,5 @@
 """`python -m bench.quality run|kit|invisible|score|clean|features ...`: see bench/quality/__init__.py."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,9 @@ from bench.quality.kit import CLASSES
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.quality", description=GUIDE,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.quality", description=GUIDE, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="make the kit's collection under --work, then score it")
     run.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "simdesk-quality")
@@ -28,8 +30,11 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--size", choices=("small", "full"), default="full")
         p.add_argument("--seed", type=int, default=11)
     for p in (run, kit):
-        p.add_argument("--classes", default=",".join(CLASSES),
-                       help="comma-separated classes to make (default: all; template needs no source text)")
+        p.add_argument(
+            "--classes",
+            default=",".join(CLASSES),
+            help="comma-separated classes to make (default: all; template needs no source text)",
+        )
     score = sub.add_parser("score", help="score simdesk and its peers on a collection with a truth.json")
     score.add_argument("folder", type=Path)
     for p in (run, score):
@@ -37,8 +42,11 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--no-clean", action="store_true", help="without the clean-up measure")
     clean = sub.add_parser("clean", help="`simdesk clean --keep RULE` on copies of collections, scored")
     clean.add_argument("folders", type=Path, nargs="+")
-    clean.add_argument("--rules", default="oldest,newest,largest,shortest-path",
-                       help="comma-separated keep rules (default: %(default)s)")
+    clean.add_argument(
+        "--rules",
+        default="oldest,newest,largest,shortest-path",
+        help="comma-separated keep rules (default: %(default)s)",
+    )
     for p in (run, score, clean):
         p.add_argument("--json", type=Path, help="also write the scores to this file")
     features = sub.add_parser("features", help="simdesk's feature options, one by one")
@@ -75,9 +83,12 @@ def main(argv: list[str] | None = None) -> None:
                 counts = build(folder, args.size, args.seed, tuple(c for c in args.classes.split(",") if c))
         except MissingSource as e:
             sys.exit(f"bench.quality: {e}")
-        print(f"{args.command if args.command == 'invisible' else 'kit'} ({args.size}, seed {args.seed}): "
-              f"{sum(counts.values())} files in {folder} ({', '.join(f'{k} {v}' for k, v in counts.items())}), "
-              f"made in {time.perf_counter() - started:.1f} s", flush=True)
+        print(
+            f"{args.command if args.command == 'invisible' else 'kit'} ({args.size}, seed {args.seed}): "
+            f"{sum(counts.values())} files in {folder} ({', '.join(f'{k} {v}' for k, v in counts.items())}), "
+            f"made in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
         if args.command != "run":
             return
     from bench.quality.clean import clean_data, clean_runs, clean_table

@@ -10,6 +10,7 @@ The collection is scanned once into an index (the folder itself is never written
 fresh copy of the folder (modification times kept to the nanosecond, so the index's documents are unchanged)
 and a copy of that index, as an editor who scanned before cleaning has.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,13 @@ class CleanRun:
 
 def simdesk(args: list[str], home: Path) -> subprocess.CompletedProcess:
     """`python -m simdesk ARGS` with HOME (and the XDG folders) under `home`."""
-    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local" / "share"),
-           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache")}
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+    }
     return subprocess.run([sys.executable, "-m", "simdesk", *args], capture_output=True, text=True, env=env)
 
 
@@ -74,8 +80,9 @@ def clean_runs(root: Path, rules: tuple[str, ...] = RULES, index: Path | None = 
                 raise RuntimeError(f"simdesk clean --keep {rule} failed: {proc.stderr.strip()}")
             out = json.loads(proc.stdout)
             scores = score_cleanup(truth, files_left(copy, truth))
-            runs.append(CleanRun(root.name, rule, scores, len(out["done"]), len(out["skipped"]) + len(out["failed"]),
-                                 seconds))
+            runs.append(
+                CleanRun(root.name, rule, scores, len(out["done"]), len(out["skipped"]) + len(out["failed"]), seconds)
+            )
             shutil.rmtree(copy)
             shutil.rmtree(home)  # the trash with it
             db.unlink()
@@ -85,18 +92,32 @@ def clean_runs(root: Path, rules: tuple[str, ...] = RULES, index: Path | None = 
 def clean_table(runs: list[CleanRun]) -> str:
     """One line per collection and rule: files, true groups, files trashed, documents lost, wrong removals
     (files of the lost documents), removal recall, the command's seconds."""
-    head = (f"{'clean-up':<24} {'rule':<14} {'files':>6} {'groups':>6} {'trashed':>7} {'lost':>5} {'wrong':>5} "
-            f"{'recall':>7} {'seconds':>7}")
+    head = (
+        f"{'clean-up':<24} {'rule':<14} {'files':>6} {'groups':>6} {'trashed':>7} {'lost':>5} {'wrong':>5} "
+        f"{'recall':>7} {'seconds':>7}"
+    )
     lines = [head]
     for run in runs:
         s = run.scores
-        lines.append(f"{run.collection[:24]:<24} {run.rule:<14} {s.files:>6} {s.groups:>6} {run.trashed:>7} "
-                     f"{s.documents_lost:>5} {s.wrong_removals:>5} {s.removal_recall:>7.4f} {run.seconds:>7.1f}")
+        lines.append(
+            f"{run.collection[:24]:<24} {run.rule:<14} {s.files:>6} {s.groups:>6} {run.trashed:>7} "
+            f"{s.documents_lost:>5} {s.wrong_removals:>5} {s.removal_recall:>7.4f} {run.seconds:>7.1f}"
+        )
     return "\n".join(lines)
 
 
 def clean_data(runs: list[CleanRun]) -> list[dict]:
     """The runs as data (for --json)."""
-    return [{"collection": r.collection, "rule": r.rule, "trashed": r.trashed, "skipped": r.skipped,
-             "seconds": r.seconds, "documents_lost": r.scores.documents_lost,
-             "removal_recall": r.scores.removal_recall} | asdict(r.scores) for r in runs]
+    return [
+        {
+            "collection": r.collection,
+            "rule": r.rule,
+            "trashed": r.trashed,
+            "skipped": r.skipped,
+            "seconds": r.seconds,
+            "documents_lost": r.scores.documents_lost,
+            "removal_recall": r.scores.removal_recall,
+        }
+        | asdict(r.scores)
+        for r in runs
+    ]

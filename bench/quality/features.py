@@ -1,14 +1,25 @@
 """Each feature option of simdesk's pipeline scored on one collection (`python -m bench.quality features DIR`):
 word unigrams (the default), + word bigrams, + character bigrams, unigrams without stop words; the
 verified default and plain SimHash at k=3 for each (feature settings the command line does not offer)."""
+
 from __future__ import annotations
 
 import tempfile
 import time
 from pathlib import Path
 
-from simdesk.core import (FeatureSettings, Grouper, Index, ScanOptions, Scores, analyse, load_truth, pairs_within,
-                          scan_folder, score_groups)
+from simdesk.core import (
+    FeatureSettings,
+    Grouper,
+    Index,
+    ScanOptions,
+    Scores,
+    analyse,
+    load_truth,
+    pairs_within,
+    scan_folder,
+    score_groups,
+)
 
 FEATURE_OPTIONS = {
     "words": FeatureSettings(),
@@ -31,8 +42,11 @@ def features(corpus: Path) -> None:
             started = time.perf_counter()
             scan_folder(corpus, index, ScanOptions(), settings=settings)
             grouper = analyse(corpus, index, settings=settings)
-            emit(f"features_{name}", score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
-                 time.perf_counter() - started)
+            emit(
+                f"features_{name}",
+                score_groups(truth, [[m.path for m in g.members] for g in grouper.at(12)]),
+                time.perf_counter() - started,
+            )
             snap = index.snapshot()
             i, j, d = pairs_within(snap.fingerprints, 3)
             plain = Grouper(snap, i, j, d, max_threshold=3).at(3)

@@ -19,6 +19,7 @@ Chinese texts quoting one English sentence (three per sentence).
     truth.json = {"files": {path: {"group", "role", "edits", "encoding", "short", "class"}},
                   "edit_kinds": [...], "classes": [...]}
 """
+
 from __future__ import annotations
 
 import random
@@ -68,7 +69,9 @@ def invisible_copy(text: str, kinds: list[str], rng: random.Random) -> str:
     return text
 
 
-def with_invisible(kit: Kit, klass: str, originals: list[str], negatives: list[str], encodings: tuple[str, ...]) -> None:
+def with_invisible(
+    kit: Kit, klass: str, originals: list[str], negatives: list[str], encodings: tuple[str, ...]
+) -> None:
     """Each original with its two copies; each negative alone, carrying one or two kinds."""
     rng = kit.rng
     for k, text in enumerate(originals):
@@ -104,9 +107,12 @@ def english_class(kit: InvisibleKit) -> None:
 
 def mixed_class(kit: InvisibleKit) -> None:
     rng = kit.rng
-    originals = [tf.insert_english(kit.section(), [kit.passages.pop()] if k % 2 else
-                                   [kit.saying(400) for _ in range(rng.randint(1, 2))], rng)
-                 for k in range(kit.size["groups"])]
+    originals = [
+        tf.insert_english(
+            kit.section(), [kit.passages.pop()] if k % 2 else [kit.saying(400) for _ in range(rng.randint(1, 2))], rng
+        )
+        for k in range(kit.size["groups"])
+    ]
     negatives = []
     quote = ""
     for k in range(kit.size["negatives"]):

@@ -22,6 +22,7 @@ template, manual pages of one family, English documents on one subject, quotes o
     truth.json = {"files": {path: {"group", "role", "edits", "encoding", "short", "class"}},
                   "edit_kinds": [...], "classes": [...]}
 """
+
 from __future__ import annotations
 
 import difflib
@@ -89,7 +90,10 @@ class Kit:
         quadratic)."""
         while True:
             _, cn, tw = self.sections.pop()
-            if len(cn) <= 2500 and difflib.SequenceMatcher(None, cn, tf.convert(tw, "tw2sp"), autojunk=False).ratio() >= SAME_SECTION:
+            if (
+                len(cn) <= 2500
+                and difflib.SequenceMatcher(None, cn, tf.convert(tw, "tw2sp"), autojunk=False).ratio() >= SAME_SECTION
+            ):
                 return cn, tw
 
     def saying(self, max_chars: int = 600) -> str:
@@ -104,17 +108,33 @@ class Kit:
         self.groups += 1
         return f"k{self.groups}"
 
-    def write(self, text: str, klass: str, group: str, role: str, edits: list[str], encoding: str = "utf-8",
-              suffix: str = ".txt") -> None:
+    def write(
+        self,
+        text: str,
+        klass: str,
+        group: str,
+        role: str,
+        edits: list[str],
+        encoding: str = "utf-8",
+        suffix: str = ".txt",
+    ) -> None:
         text = text.replace("{charset}", encoding)  # a page's <meta charset> says how it is saved
         rel = fresh_path(self.root, self.rng, FOLDERS, self.truth, suffix)
         if encoding == "big5":
             text = tf.as_big5(text)
         (self.root / rel).write_bytes(text.encode("cp950" if encoding == "big5" else encoding))
-        self.truth[rel] = {"group": group, "role": role, "edits": edits, "encoding": encoding,
-                           "short": len(text) < SHORT_CHARS, "class": klass}
+        self.truth[rel] = {
+            "group": group,
+            "role": role,
+            "edits": edits,
+            "encoding": encoding,
+            "short": len(text) < SHORT_CHARS,
+            "class": klass,
+        }
 
-    def family(self, klass: str, original: tuple[str, str, str], variants: list[tuple[str, list[str], str, str]]) -> None:
+    def family(
+        self, klass: str, original: tuple[str, str, str], variants: list[tuple[str, list[str], str, str]]
+    ) -> None:
         """An original (text, encoding, suffix) and its copies (text, edit kinds, encoding, suffix)."""
         group = self.new_group()
         self.write(original[0], klass, group, "original", [], original[1], original[2])
@@ -131,6 +151,7 @@ class Kit:
 
 # ---- the six classes ----
 
+
 def script_class(kit: Kit) -> None:
     rng = kit.rng
     for k in range(kit.size["groups"]):
@@ -138,19 +159,34 @@ def script_class(kit: Kit) -> None:
         if kind == 0:  # a section and its real Taiwanese edition; an OpenCC conversion in Big5
             cn, tw = kit.section_pair()
             s2twp = tf.convert(cn, "s2twp")
-            kit.family("script", (cn, rng.choice(("utf-8", "gb18030")), ".txt"), [
-                (tw, ["real_traditional"], kit.big5_or(tw), ".txt"),
-                (s2twp, ["opencc_s2twp", "big5"], kit.big5_or(s2twp), ".txt")])
+            kit.family(
+                "script",
+                (cn, rng.choice(("utf-8", "gb18030")), ".txt"),
+                [
+                    (tw, ["real_traditional"], kit.big5_or(tw), ".txt"),
+                    (s2twp, ["opencc_s2twp", "big5"], kit.big5_or(s2twp), ".txt"),
+                ],
+            )
         elif kind == 1:  # a traditional manual page, converted to simplified, and the same in Big5
             page = kit.pages.pop()
-            kit.family("script", (page, "utf-8", ".txt"), [
-                (tf.convert(page, "t2s"), ["opencc_t2s"], "gb18030", ".txt"),
-                (page, ["big5"], kit.big5_or(page), ".txt")])
+            kit.family(
+                "script",
+                (page, "utf-8", ".txt"),
+                [
+                    (tf.convert(page, "t2s"), ["opencc_t2s"], "gb18030", ".txt"),
+                    (page, ["big5"], kit.big5_or(page), ".txt"),
+                ],
+            )
         else:  # a poem in Hong Kong characters, and in traditional with a typo
             poem = kit.poems.pop()
-            kit.family("script", (poem, "utf-8", ".txt"), [
-                (tf.convert(poem, "s2hk"), ["opencc_s2hk"], "utf-8", ".txt"),
-                (tf.typos(tf.convert(poem, "s2t"), rng, 1), ["opencc_s2t", "typo"], kit.big5_or(poem), ".txt")])
+            kit.family(
+                "script",
+                (poem, "utf-8", ".txt"),
+                [
+                    (tf.convert(poem, "s2hk"), ["opencc_s2hk"], "utf-8", ".txt"),
+                    (tf.typos(tf.convert(poem, "s2t"), rng, 1), ["opencc_s2t", "typo"], kit.big5_or(poem), ".txt"),
+                ],
+            )
     for k in range(kit.size["negatives"]):  # traditional pages of one kind, and converted poems
         if k % 2:
             kit.alone("script", kit.pages.pop(), ["negative"], "utf-8")
@@ -165,14 +201,16 @@ def markup_class(kit: Kit) -> None:
     for k in range(kit.size["groups"]):
         text = kit.section() if k % 4 else kit.section() + "\n\n" + kit.saying(300)  # some pages are mixed
         enc = rng.choice(("utf-8", "utf-8", "gb18030"))
-        variants = [(tf.html_page(text, rng, site=site), ["html"], enc, rng.choice((".html", ".htm"))),
-                    (tf.markdown(text, rng), ["markdown"], "utf-8", ".md")]
+        variants = [
+            (tf.html_page(text, rng, site=site), ["html"], enc, rng.choice((".html", ".htm"))),
+            (tf.markdown(text, rng), ["markdown"], "utf-8", ".md"),
+        ]
         if k % 2:
             variants.append((tf.markdown_page(text, rng, site=site), ["markdown", "html"], "utf-8", ".html"))
         else:
             variants.append((tf.html_page(text, rng, site=site), ["html", "html_in_txt"], "utf-8", ".txt"))
         kit.family("markup", (text, "utf-8", ".txt"), variants)
-    for k in range(kit.size["negatives"]):  # different articles in the same site's page
+    for k in range(kit.size["negatives"]):  # different articles in the same site's page  # noqa: B007
         kit.alone("markup", tf.html_page(kit.section(), rng, site=site), ["negative", "html"], "utf-8", ".html")
 
 
@@ -183,9 +221,18 @@ def long_class(kit: Kit) -> None:
     for k, (_, text) in enumerate(docs):
         if k < with_copy:
             edited = "\n\n".join(p for p in text.split("\n\n") if rng.random() > 0.03)  # ~3% of paragraphs out
-            kit.family("long", (text, "utf-8", ".txt"), [
-                (f"Mirrored from docs.python.org on {rng.randint(2019, 2025)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}\n\n{edited}",
-                 ["delete_paragraphs", "repost_header"], "utf-8", ".txt")])
+            kit.family(
+                "long",
+                (text, "utf-8", ".txt"),
+                [
+                    (
+                        f"Mirrored from docs.python.org on {rng.randint(2019, 2025)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}\n\n{edited}",
+                        ["delete_paragraphs", "repost_header"],
+                        "utf-8",
+                        ".txt",
+                    )
+                ],
+            )
         else:
             kit.alone("long", text, ["negative"], "utf-8", rng.choice((".txt", ".md")))
 
@@ -195,8 +242,11 @@ def mixed_class(kit: Kit) -> None:
     for _ in range(kit.size["groups"]):
         text = kit.section()
         passages = [kit.saying(400) for _ in range(rng.randint(1, 2))]
-        kit.family("mixed", (text, "utf-8", ".txt"), [
-            (tf.insert_english(text, passages, rng), ["english_inserted"], rng.choice(("utf-8", "gb18030")), ".txt")])
+        kit.family(
+            "mixed",
+            (text, "utf-8", ".txt"),
+            [(tf.insert_english(text, passages, rng), ["english_inserted"], rng.choice(("utf-8", "gb18030")), ".txt")],
+        )
     quote = None
     for k in range(kit.size["negatives"]):
         if k % 3 == 0:
@@ -208,20 +258,32 @@ def mixed_class(kit: Kit) -> None:
 def short_class(kit: Kit) -> None:
     rng = kit.rng
     # the classic pair of the SimHash literature, and its English counterpart
-    kit.family("short", ("你妈妈喊你回家吃饭哦，回家罗回家罗", "utf-8", ".txt"),
-               [("你妈妈叫你回家吃饭啦，回家罗回家罗", ["synonym"], "gb18030", ".txt")])
-    kit.family("short", ("How are you? I am fine. Thanks.", "utf-8", ".txt"),
-               [("How r you?I am fine. Thanks.", ["typo"], "utf-8", ".txt")])
+    kit.family(
+        "short",
+        ("你妈妈喊你回家吃饭哦，回家罗回家罗", "utf-8", ".txt"),
+        [("你妈妈叫你回家吃饭啦，回家罗回家罗", ["synonym"], "gb18030", ".txt")],
+    )
+    kit.family(
+        "short",
+        ("How are you? I am fine. Thanks.", "utf-8", ".txt"),
+        [("How r you?I am fine. Thanks.", ["typo"], "utf-8", ".txt")],
+    )
     edits: dict[str, Callable[[str, random.Random], str]] = {
-        "homoglyph": tf.homoglyphs, "typo": tf.typos, "synonym": tf.synonyms}
+        "homoglyph": tf.homoglyphs,
+        "typo": tf.typos,
+        "synonym": tf.synonyms,
+    }
     for k in range(kit.size["groups"] * 2):
         text = kit.poems.pop() if k % 2 else kit.saying(200)
         kinds = [list(edits)[k % 3]] + ([list(edits)[(k + 1) % 3]] if k % 4 == 3 else [])
         variant = text
         for kind in kinds:
             variant = edits[kind](variant, rng)
-        kit.family("short", (text, rng.choice(("utf-8", "gb18030")), ".txt"),
-                   [(variant, kinds, "utf-8" if "homoglyph" in kinds else rng.choice(("utf-8", "gb18030")), ".txt")])
+        kit.family(
+            "short",
+            (text, rng.choice(("utf-8", "gb18030")), ".txt"),
+            [(variant, kinds, "utf-8" if "homoglyph" in kinds else rng.choice(("utf-8", "gb18030")), ".txt")],
+        )
     for k in range(kit.size["negatives"]):  # other poems (same forms, often the same poet) and sayings
         kit.alone("short", kit.poems.pop() if k % 2 else kit.saying(200), ["negative"])
 
@@ -232,13 +294,19 @@ def combined_class(kit: Kit) -> None:
         if k % 2 == 0:  # a simplified section: Taiwanese characters, a page, a repost header, in Big5
             text = kit.section()
             page = tf.convert(tf.html_page(tf.repost_header(text, rng), rng), "s2twp")  # the site is Taiwanese too
-            kit.family("combined", (text, "utf-8", ".txt"), [
-                (page, ["opencc_s2twp", "html", "repost_header", "big5"], kit.big5_or(page), ".html")])
+            kit.family(
+                "combined",
+                (text, "utf-8", ".txt"),
+                [(page, ["opencc_s2twp", "html", "repost_header", "big5"], kit.big5_or(page), ".html")],
+            )
         else:  # a traditional manual page: simplified, Markdown, a typo, a repost header, in GB18030
             page = kit.pages.pop()
             md = tf.markdown(tf.repost_header(TEXT_EDITS["typo"](tf.convert(page, "t2s"), rng, ()), rng), rng)
-            kit.family("combined", (page, kit.big5_or(page), ".txt"), [
-                (md, ["opencc_t2s", "markdown", "typo", "repost_header"], "gb18030", ".md")])
+            kit.family(
+                "combined",
+                (page, kit.big5_or(page), ".txt"),
+                [(md, ["opencc_t2s", "markdown", "typo", "repost_header"], "gb18030", ".md")],
+            )
     for _ in range(kit.size["negatives"] // 2):  # converted pages of other sections
         page = tf.convert(tf.html_page(kit.section(), rng), "s2twp")
         kit.alone("combined", page, ["negative", "html", "opencc_s2twp"], kit.big5_or(page), ".html")
@@ -261,8 +329,15 @@ def template_class(kit: Kit) -> None:
         kit.family("template", (text, "utf-8", ".txt"), [(copy, [kind], encoding, ".txt")])
 
 
-BUILDERS = {"script": script_class, "markup": markup_class, "long": long_class, "mixed": mixed_class,
-            "short": short_class, "combined": combined_class, "template": template_class}
+BUILDERS = {
+    "script": script_class,
+    "markup": markup_class,
+    "long": long_class,
+    "mixed": mixed_class,
+    "short": short_class,
+    "combined": combined_class,
+    "template": template_class,
+}
 
 
 def write_collection(kit: Kit, builders: dict[str, Callable[[Kit], None]]) -> dict[str, int]:
@@ -276,8 +351,10 @@ def write_collection(kit: Kit, builders: dict[str, Callable[[Kit], None]]) -> di
         build_class(kit)
     classes = list(builders)
     kinds = sorted({e for v in kit.truth.values() for e in v["edits"]})
-    (out / "truth.json").write_text(json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": classes},
-                                               ensure_ascii=False, indent=0), encoding="utf-8")
+    (out / "truth.json").write_text(
+        json.dumps({"files": kit.truth, "edit_kinds": kinds, "classes": classes}, ensure_ascii=False, indent=0),
+        encoding="utf-8",
+    )
     return {klass: sum(v["class"] == klass for v in kit.truth.values()) for klass in classes}
 
 
@@ -288,5 +365,7 @@ def build(out: Path, size: str = "small", seed: int = 11, classes: tuple[str, ..
         raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
     if unknown := set(classes) - set(CLASSES):
         raise ValueError(f"classes must be among {', '.join(CLASSES)}, not {', '.join(sorted(unknown))}")
-    return write_collection(Kit(Path(out), random.Random(seed), SIZES[size], tuple(classes)),
-                            {klass: BUILDERS[klass] for klass in CLASSES if klass in classes})
+    return write_collection(
+        Kit(Path(out), random.Random(seed), SIZES[size], tuple(classes)),
+        {klass: BUILDERS[klass] for klass in CLASSES if klass in classes},
+    )

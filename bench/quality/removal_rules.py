@@ -6,6 +6,7 @@ as documents lost (true groups with no file left) and removal recall (redundant 
 
 One scan (or the index given), then each rule in memory; nothing is moved.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,11 @@ RULES = (
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.quality.removal_rules", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.quality.removal_rules",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--db", type=Path, help="the collection's index (default: a new one in a temporary folder)")
     args = ap.parse_args(argv)

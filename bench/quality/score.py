@@ -7,6 +7,7 @@
 The peers read each file as simdesk decodes it (same encoding detection), so they differ from simdesk in
 how they compare texts only; they get no markup stripping, script folding or other normalisation.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,21 @@ def simdesk_run(root: Path, db: Path | None = None) -> Run:
     kept there: the clean-up measure reuses it)."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(root), "--format", "json",
-                               "--db", str(db or Path(tmp) / "index.sqlite")], capture_output=True, text=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "simdesk",
+                "scan",
+                str(root),
+                "--format",
+                "json",
+                "--db",
+                str(db or Path(tmp) / "index.sqlite"),
+            ],
+            capture_output=True,
+            text=True,
+        )
     if proc.returncode != 0:
         raise RuntimeError(f"simdesk scan failed: {proc.stderr.strip()}")
     groups = [[m["path"] for m in g["members"]] for g in json.loads(proc.stdout)["groups"]]
@@ -68,12 +82,12 @@ def word_shingles(text: str, n: int = 3) -> set[str]:
     words_ = words(text)
     if len(words_) < n:
         return {" ".join(words_)}
-    return {" ".join(words_[k:k + n]) for k in range(len(words_) - n + 1)}
+    return {" ".join(words_[k : k + n]) for k in range(len(words_) - n + 1)}
 
 
 def char_shingles(text: str, n: int = 5) -> set[str]:
     chars = "".join(text.split())
-    return {chars[k:k + n] for k in range(max(1, len(chars) - n + 1))}
+    return {chars[k : k + n] for k in range(max(1, len(chars) - n + 1))}
 
 
 def components(paths: list[str], pairs: list[tuple[int, int]]) -> list[list[str]]:
@@ -121,9 +135,11 @@ def all_runs(root: Path, peers: bool = True, db: Path | None = None) -> list[Run
     if peers:
         paths = sorted(load_truth(root))
         texts = read_texts(root, paths)
-        runs += [minhash_run("minhash_words", paths, texts, word_shingles),
-                 minhash_run("minhash_chars", paths, texts, char_shingles),
-                 simhash_run(paths, texts)]
+        runs += [
+            minhash_run("minhash_words", paths, texts, word_shingles),
+            minhash_run("minhash_chars", paths, texts, char_shingles),
+            simhash_run(paths, texts),
+        ]
     return runs
 
 
@@ -142,11 +158,19 @@ def table(root: Path, runs: list[Run]) -> tuple[str, dict]:
     lines = [head, f"{'':<10} {'':>6} {'':>6}  " + "  ".join(f"{'P     R     F1':>20}" for _ in runs)]
     for klass in classes:
         first = scored[runs[0].name][klass]
-        cells = "  ".join(f"{s.precision:>6.3f}{s.recall:>6.3f}{s.f1:>6.3f}  " for s in (scored[r.name][klass] for r in runs))
+        cells = "  ".join(
+            f"{s.precision:>6.3f}{s.recall:>6.3f}{s.f1:>6.3f}  " for s in (scored[r.name][klass] for r in runs)
+        )
         lines.append(f"{klass:<10} {first.files:>6} {first.true_pairs:>6}  {cells}")
     wrong = {run.name: false_groups(truth, run.groups) for run in runs}
     lines.append(f"{'false grp':<10} {'':>6} {'':>6}  " + "  ".join(f"{wrong[run.name]:>20}" for run in runs))
     lines.append(f"{'seconds':<10} {'':>6} {'':>6}  " + "  ".join(f"{run.seconds:>20.1f}" for run in runs))
-    data = {run.name: {k: asdict(v) | {"precision": v.precision, "recall": v.recall, "f1": v.f1}
-                       for k, v in scored[run.name].items()} | {"seconds": run.seconds, "false_groups": wrong[run.name]} for run in runs}
+    data = {
+        run.name: {
+            k: asdict(v) | {"precision": v.precision, "recall": v.recall, "f1": v.f1}
+            for k, v in scored[run.name].items()
+        }
+        | {"seconds": run.seconds, "false_groups": wrong[run.name]}
+        for run in runs
+    }
     return "\n".join(lines), data

@@ -4,6 +4,7 @@ the Debian Reference in simplified and in Taiwanese traditional Chinese (`debian
 `debian-reference-zh-tw`), the traditional-Chinese manual pages of `manpages-zh` (zh_TW), and the
 reStructuredText sources of the Python documentation (`python3-doc`) for long English documents.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -13,8 +14,24 @@ from pathlib import Path
 
 from bench.corpus.sources import fortune_entries, manual_pages, require
 
-ENGLISH_FORTUNES = ("fortunes", "literature", "wisdom", "people", "science", "work", "humorists", "politics",
-                    "education", "computers", "love", "pets", "sports", "food", "songs-poems", "definitions")
+ENGLISH_FORTUNES = (
+    "fortunes",
+    "literature",
+    "wisdom",
+    "people",
+    "science",
+    "work",
+    "humorists",
+    "politics",
+    "education",
+    "computers",
+    "love",
+    "pets",
+    "sports",
+    "food",
+    "songs-poems",
+    "definitions",
+)
 DEBIAN_REFERENCE = Path("/usr/share/debian-reference")
 PYTHON_DOCS = Path("/usr/share/doc")  # python3-doc installs python3.X/html/_sources/
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -55,7 +72,7 @@ def _reference_sections(lang: str) -> dict[str, str]:
     heads = [m for m in SECTION_HEADING.finditer(text) if m.start() > body_start]
     sections: dict[str, str] = {}
     for m, nxt in zip(heads, heads[1:] + [None]):
-        chunk = text[m.start(): nxt.start() if nxt else len(text)]
+        chunk = text[m.start() : nxt.start() if nxt else len(text)]
         # the text edition indents by four; paragraphs stay separated by blank lines
         chunk = "\n".join(line[4:] if line.startswith("    ") else line for line in chunk.splitlines()).strip()
         number = m.group(1)

@@ -3,13 +3,14 @@ simplified and traditional script (OpenCC, phrase-level), saved as a web page or
 look-alike characters, typos or synonyms, English passages put in. Each function is deterministic for a
 given `random.Random` state.
 """
+
 from __future__ import annotations
 
 import html
 import random
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
 
@@ -18,7 +19,7 @@ from bench.corpus.edits import paragraphs, sentences
 # ---- script ----
 
 
-@lru_cache(maxsize=None)
+@cache
 def _converter(config: str):
     import opencc
 
@@ -74,18 +75,23 @@ def html_page(text: str, rng: random.Random, title: str | None = None, site: str
     site = site or rng.choice(SITE_NAMES)
     site_rng = random.Random(site)  # the template depends on the site only
     title = title or next((line.strip() for line in text.splitlines() if line.strip()), "文章")[:40]
-    body = "\n".join("<p>" + "<br>\n".join(_escape(line, rng) for line in para.splitlines()) + "</p>"
-                     for para in paragraphs(text))
+    body = "\n".join(
+        "<p>" + "<br>\n".join(_escape(line, rng) for line in para.splitlines()) + "</p>" for para in paragraphs(text)
+    )
     nav = "".join(f'<a href="/{k}/">{name}</a>' for k, name in enumerate(NAV))
-    related = "".join(f'<li><a href="/a/{site_rng.randrange(10**6)}.html">{name}精选文章第{k}期</a></li>'
-                      for k, name in enumerate(NAV[:5]))
-    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="{{charset}}">\n'
-            f"<title>{html.escape(title)} - {site}</title>\n<style>{PAGE_STYLE}</style>\n"
-            f"<script>{PAGE_SCRIPT % (site_rng.randrange(10**8), site_rng.randrange(100))}</script>\n</head>\n"
-            f'<body>\n<div class="nav">{nav}</div>\n<div class="content">\n<h1>{html.escape(title)}</h1>\n'
-            f'<div class="meta">来源：{site}&nbsp;|&nbsp;阅读 {rng.randrange(100, 99999)}</div>\n{body}\n</div>\n'
-            f'<ul class="related">{related}</ul>\n<div class="footer">&copy; 2024 {site} 版权所有 '
-            f"京ICP备{site_rng.randrange(10**7):07d}号</div>\n</body>\n</html>\n")
+    related = "".join(
+        f'<li><a href="/a/{site_rng.randrange(10**6)}.html">{name}精选文章第{k}期</a></li>'
+        for k, name in enumerate(NAV[:5])
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="{{charset}}">\n'
+        f"<title>{html.escape(title)} - {site}</title>\n<style>{PAGE_STYLE}</style>\n"
+        f"<script>{PAGE_SCRIPT % (site_rng.randrange(10**8), site_rng.randrange(100))}</script>\n</head>\n"
+        f'<body>\n<div class="nav">{nav}</div>\n<div class="content">\n<h1>{html.escape(title)}</h1>\n'
+        f'<div class="meta">来源：{site}&nbsp;|&nbsp;阅读 {rng.randrange(100, 99999)}</div>\n{body}\n</div>\n'
+        f'<ul class="related">{related}</ul>\n<div class="footer">&copy; 2024 {site} 版权所有 '
+        f"京ICP备{site_rng.randrange(10**7):07d}号</div>\n</body>\n</html>\n"
+    )
 
 
 def markdown(text: str, rng: random.Random) -> str:
@@ -118,8 +124,26 @@ def markdown_page(text: str, rng: random.Random, site: str | None = None) -> str
 # ---- short texts ----
 
 # Latin letters and their Cyrillic or Greek look-alikes
-LATIN_LOOKALIKES = {"a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "i": "і", "s": "ѕ",
-                    "A": "Α", "B": "Β", "E": "Ε", "H": "Η", "K": "Κ", "M": "Μ", "O": "Ο", "P": "Ρ", "T": "Τ"}
+LATIN_LOOKALIKES = {
+    "a": "а",
+    "c": "с",
+    "e": "е",
+    "o": "о",
+    "p": "р",
+    "x": "х",
+    "y": "у",
+    "i": "і",
+    "s": "ѕ",
+    "A": "Α",
+    "B": "Β",
+    "E": "Ε",
+    "H": "Η",
+    "K": "Κ",
+    "M": "Μ",
+    "O": "Ο",
+    "P": "Ρ",
+    "T": "Τ",
+}
 
 
 @lru_cache(maxsize=1)
@@ -148,14 +172,54 @@ def homoglyphs(text: str, rng: random.Random, share: float = 0.3) -> str:
 
 
 # word -> a word of the same meaning (common substitutions in reposted short texts)
-ZH_SYNONYMS = {"喊": "叫", "哦": "啦", "非常": "十分", "立刻": "马上", "已经": "早已", "因为": "由于", "但是": "可是",
-               "忽然": "突然", "看见": "看到", "知道": "晓得", "仿佛": "好像", "美丽": "漂亮", "快乐": "高兴",
-               "告诉": "跟", "开始": "起初", "一起": "一同", "现在": "如今", "所以": "因此", "常常": "经常",
-               "寂寞": "孤寂", "回家": "归家", "春风": "东风", "明月": "皓月", "故乡": "家乡", "朋友": "友人"}
-EN_SYNONYMS = {"big": "large", "small": "little", "quick": "fast", "begin": "start", "end": "finish",
-               "happy": "glad", "answer": "reply", "help": "assist", "buy": "purchase", "show": "display",
-               "often": "frequently", "maybe": "perhaps", "enough": "sufficient", "get": "obtain",
-               "world": "earth", "people": "folks", "always": "ever", "never": "not once", "think": "believe"}
+ZH_SYNONYMS = {
+    "喊": "叫",
+    "哦": "啦",
+    "非常": "十分",
+    "立刻": "马上",
+    "已经": "早已",
+    "因为": "由于",
+    "但是": "可是",
+    "忽然": "突然",
+    "看见": "看到",
+    "知道": "晓得",
+    "仿佛": "好像",
+    "美丽": "漂亮",
+    "快乐": "高兴",
+    "告诉": "跟",
+    "开始": "起初",
+    "一起": "一同",
+    "现在": "如今",
+    "所以": "因此",
+    "常常": "经常",
+    "寂寞": "孤寂",
+    "回家": "归家",
+    "春风": "东风",
+    "明月": "皓月",
+    "故乡": "家乡",
+    "朋友": "友人",
+}
+EN_SYNONYMS = {
+    "big": "large",
+    "small": "little",
+    "quick": "fast",
+    "begin": "start",
+    "end": "finish",
+    "happy": "glad",
+    "answer": "reply",
+    "help": "assist",
+    "buy": "purchase",
+    "show": "display",
+    "often": "frequently",
+    "maybe": "perhaps",
+    "enough": "sufficient",
+    "get": "obtain",
+    "world": "earth",
+    "people": "folks",
+    "always": "ever",
+    "never": "not once",
+    "think": "believe",
+}
 
 
 def synonyms(text: str, rng: random.Random) -> str:
@@ -165,12 +229,28 @@ def synonyms(text: str, rng: random.Random) -> str:
     if not found:
         return typos(text, rng)
     for word in rng.sample(found, min(len(found), rng.randint(1, 3))):
-        text = re.sub(rf"\b{word}\b", table[word], text, count=1) if word.isascii() else text.replace(word, table[word], 1)
+        text = (
+            re.sub(rf"\b{word}\b", table[word], text, count=1) if word.isascii() else text.replace(word, table[word], 1)
+        )
     return text
 
 
-KEYBOARD_NEIGHBOURS = {"a": "s", "s": "d", "e": "r", "r": "t", "t": "y", "i": "o", "o": "p", "n": "m", "h": "j",
-                       "l": "k", "d": "f", "u": "i", "c": "v", "m": "n"}
+KEYBOARD_NEIGHBOURS = {
+    "a": "s",
+    "s": "d",
+    "e": "r",
+    "r": "t",
+    "t": "y",
+    "i": "o",
+    "o": "p",
+    "n": "m",
+    "h": "j",
+    "l": "k",
+    "d": "f",
+    "u": "i",
+    "c": "v",
+    "m": "n",
+}
 FREQUENT_HAN = "的是了不在有人这我他你们来说到着就要也会好看去那还把得都没对地"
 
 
@@ -195,6 +275,7 @@ def typos(text: str, rng: random.Random, count: int | None = None) -> str:
 
 # ---- mixed language ----
 
+
 def quote_english(text: str, quote: str, rng: random.Random) -> str:
     """`text` with an English sentence quoted at a sentence boundary (as an article cites a source)."""
     parts = sentences(text)
@@ -212,18 +293,32 @@ def insert_english(text: str, passages: list[str], rng: random.Random) -> str:
 
 # ---- reposts ----
 
+
 def repost_header(text: str, rng: random.Random) -> str:
-    site = rng.choice(("轉載自 PTT 實業坊", "转自微信公众号", "來源：聯合新聞網", "本文转载自知乎", "摘自 LIHKG 討論區"))
+    site = rng.choice(
+        ("轉載自 PTT 實業坊", "转自微信公众号", "來源：聯合新聞網", "本文转载自知乎", "摘自 LIHKG 討論區")
+    )
     return f"{site}（{rng.randint(2015, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}）\n\n{text}"
 
 
 # ---- invisible characters ----
 
 SOFT_HYPHEN = "\u00ad"
-ZERO_WIDTH = ("\u200b", "\u200b", "\u200c", "\u200d", "\u2060")  # space (the commonest), non-joiner, joiner, word joiner
+ZERO_WIDTH = (
+    "\u200b",
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+)  # space (the commonest), non-joiner, joiner, word joiner
 WATERMARK_BITS = ("\u200c", "\u200d")  # 0 and 1 of a hidden id, as text watermarks write them
 BIDI_MARKS = ("\u200e", "\u200f", "\u061c")  # left-to-right, right-to-left, Arabic letter mark
-BIDI_PAIRS = (("\u2066", "\u2069"), ("\u2067", "\u2069"), ("\u202a", "\u202c"), ("\u202b", "\u202c"))  # isolates, embeddings
+BIDI_PAIRS = (
+    ("\u2066", "\u2069"),
+    ("\u2067", "\u2069"),
+    ("\u202a", "\u202c"),
+    ("\u202b", "\u202c"),
+)  # isolates, embeddings
 BOM = "\ufeff"
 LATIN_WORD = re.compile(r"[A-Za-z]{6,}")
 HAN_PAIR = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])")
@@ -301,11 +396,24 @@ def inner_boms(text: str, rng: random.Random, count: int = 3) -> str:
     return _put_in(text, spots, [BOM] * len(spots))
 
 
-INVISIBLE = {"soft_hyphen": soft_hyphens, "zero_width": zero_width, "watermark": watermark, "bidi": bidi_marks,
-             "inner_bom": inner_boms}
+INVISIBLE = {
+    "soft_hyphen": soft_hyphens,
+    "zero_width": zero_width,
+    "watermark": watermark,
+    "bidi": bidi_marks,
+    "inner_bom": inner_boms,
+}
 # how a page writes them: named or numeric character references (resiliparse reads them back as characters)
-INVISIBLE_ENTITIES = {SOFT_HYPHEN: "&shy;", "\u200b": "&#8203;", "\u200c": "&zwnj;", "\u200d": "&zwj;",
-                      "\u200e": "&lrm;", "\u200f": "&rlm;", "\u2060": "&#x2060;", BOM: "&#xFEFF;"}
+INVISIBLE_ENTITIES = {
+    SOFT_HYPHEN: "&shy;",
+    "\u200b": "&#8203;",
+    "\u200c": "&zwnj;",
+    "\u200d": "&zwj;",
+    "\u200e": "&lrm;",
+    "\u200f": "&rlm;",
+    "\u2060": "&#x2060;",
+    BOM: "&#xFEFF;",
+}
 
 
 def with_entities(page: str) -> str:

@@ -1,5 +1,6 @@
 """`spark-submit simdesk/cluster/__main__.py SOURCE --out BUNDLE [...]` (or `python -m simdesk.cluster`): the
 `simdesk cluster-scan` command, run by Spark's launcher with the Spark engine by default."""
+
 from __future__ import annotations
 
 import sys

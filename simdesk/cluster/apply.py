@@ -20,6 +20,7 @@ trash copy holds the logged bytes, and never over something standing at its plac
     report = apply_plan(plan, Path("apply.jsonl"))            # or print(plan.summary()) for a dry run
     undo_apply(Path("apply.jsonl"))
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,12 +31,20 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.cluster.bundle import (LOCAL_KINDS, Bundle, BundleError, check_columns, check_documents,
-                                    location_inside, relative_path_problem, uri_problem)
+from simdesk.cluster.bundle import (
+    LOCAL_KINDS,
+    Bundle,
+    BundleError,
+    check_columns,
+    check_documents,
+    location_inside,
+    relative_path_problem,
+    uri_problem,
+)
 from simdesk.cluster.sources import object_version
 from simdesk.core.cleanup.actionlog import ActionLog, utc_now
-from simdesk.core.review.report import printable
 from simdesk.core.reading.texts import filesystem, is_local
+from simdesk.core.review.report import printable
 
 TRASH = "trash"
 DECISIONS = ("keep", "trash", "not_duplicate")
@@ -95,17 +104,22 @@ def read_decisions(decisions: Path) -> list[dict]:
     try:
         schema = pq.read_schema(decisions)
     except (OSError, pa.ArrowException, ValueError) as exc:
-        raise BundleError(f"{decisions}: not a decisions file ({str(exc).splitlines()[0] if str(exc) else exc})") from None
-    check_columns(f"{decisions}: not a decisions file", schema, pa.schema([("path", pa.string()),
-                                                                           ("decision", pa.string())]))
+        raise BundleError(
+            f"{decisions}: not a decisions file ({str(exc).splitlines()[0] if str(exc) else exc})"
+        ) from None
+    check_columns(
+        f"{decisions}: not a decisions file", schema, pa.schema([("path", pa.string()), ("decision", pa.string())])
+    )
     try:
         rows = pq.read_table(decisions, columns=["path", "decision"]).to_pylist()
     except (OSError, pa.ArrowException, ValueError) as exc:
         raise BundleError(f"{decisions}: not a decisions file ({exc})") from None
     for k, r in enumerate(rows):
         if r["decision"] not in DECISIONS:
-            raise BundleError(f"{decisions}: row {k} has the decision {r['decision']!r:.60}, none of "
-                              f"{', '.join(DECISIONS)}; nothing was moved")
+            raise BundleError(
+                f"{decisions}: row {k} has the decision {r['decision']!r:.60}, none of "
+                f"{', '.join(DECISIONS)}; nothing was moved"
+            )
         why = relative_path_problem(r["path"])
         if why is not None and r["decision"] == TRASH:
             raise BundleError(f"{decisions}: row {k} {why}; nothing was moved")
@@ -120,13 +134,17 @@ def plan_apply(bundle: Bundle, decisions: Path, move_to: str) -> ApplyPlan:
     decisions file."""
     kind = bundle.kind
     if kind == "dataset":
-        raise BundleError(f"{bundle.path}: its documents are rows of {bundle.manifest['source']['spec']}; rows are "
-                          "not moved: filter the dataset with the decisions instead")
+        raise BundleError(
+            f"{bundle.path}: its documents are rows of {bundle.manifest['source']['spec']}; rows are "
+            "not moved: filter the dataset with the decisions instead"
+        )
     if not move_to:
         raise BundleError("--move-to is empty: give the folder or URI prefix the trashed documents go to")
     if location_inside(kind, move_to, bundle.root):
-        raise BundleError(f"--move-to {move_to} lies inside the bundle's folder {bundle.root}: a moved document "
-                          "could land on another one; give a place outside it (nothing was moved)")
+        raise BundleError(
+            f"--move-to {move_to} lies inside the bundle's folder {bundle.root}: a moved document "
+            "could land on another one; give a place outside it (nothing was moved)"
+        )
     rows = read_decisions(decisions)
     trash = sorted({r["path"] for r in rows if r["decision"] == TRASH})
     docs = bundle.table("documents", ["doc_id", "path", "uri", "size", "version"]).to_pydict()
@@ -190,8 +208,18 @@ def apply_plan(plan: ApplyPlan, log_path: Path) -> ApplyReport:
     with ActionLog(log_path) as log:
         for m in plan.moves:
             time_, at = utc_now()
-            entry = {"action": ACTION, "path": m.path, "uri": m.uri, "kind": plan.kind, "root": plan.root,
-                     "move_to": plan.move_to, "size": m.size, "version": m.version, "time": time_, "at": at}
+            entry = {
+                "action": ACTION,
+                "path": m.path,
+                "uri": m.uri,
+                "kind": plan.kind,
+                "root": plan.root,
+                "move_to": plan.move_to,
+                "size": m.size,
+                "version": m.version,
+                "time": time_,
+                "at": at,
+            }
             try:
                 src_fs, src_path = filesystem(m.uri)
                 data = src_fs.cat_file(src_path)
@@ -227,7 +255,7 @@ def _fresh_destination(dest: str) -> str:
 def _local(location: str) -> str | None:
     """The plain path of a location on this computer's file system, None for another store."""
     if location.startswith("file://"):
-        return location[len("file://"):]
+        return location[len("file://") :]
     return None if "://" in location else location
 
 
@@ -251,8 +279,11 @@ def entry_problem(e: object) -> str | None:
         return "its trash prefix lies inside the folder"
     stem, ext = posixpath.splitext(e["move_to"] + e["path"])
     dest = e["dest"]
-    if dest != stem + ext and not (dest.startswith(stem + " (") and dest.endswith(f"){ext}")
-                                   and dest[len(stem) + 2:len(dest) - len(ext) - 1].isdigit()):
+    if dest != stem + ext and not (
+        dest.startswith(stem + " (")
+        and dest.endswith(f"){ext}")
+        and dest[len(stem) + 2 : len(dest) - len(ext) - 1].isdigit()
+    ):
         return "its destination is not its path under the trash prefix"
     return None
 
@@ -364,7 +395,9 @@ def _move(src: str, dest: str, data: bytes | None = None) -> None:
                     out.flush()
                     os.fsync(out.fileno())
             except FileExistsError:
-                raise OSError(f"{dest}: something is there already; nothing was replaced, {src} left in place") from None
+                raise OSError(
+                    f"{dest}: something is there already; nothing was replaced, {src} left in place"
+                ) from None
             if is_local(src_fs):
                 shutil.copystat(src_path, dest_path)  # the modification time: a file put back is unchanged
         else:
@@ -379,7 +412,7 @@ def _move(src: str, dest: str, data: bytes | None = None) -> None:
         src_fs.rm_file(src_path)
     except OSError:
         raise
-    except Exception as exc:  # fsspec plug-ins raise their own errors
+    except Exception as exc:  # fsspec plug-ins raise their own errors  # noqa: BLE001
         raise OSError(f"{src} -> {dest}: {type(exc).__name__}: {exc}") from None
 
 

@@ -20,6 +20,7 @@ A bundle is untrusted input: `open_bundle` checks the manifest's fields and each
 and `check_documents` refuses, naming the row, a document whose path is absolute or has a `..` component, or
 whose URI does not lie at that path under the manifest's root: no row can name a file outside the folder.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,16 +51,44 @@ def schemas():
     import pyarrow as pa
 
     return {
-        "documents": pa.schema([("doc_id", pa.int64()), ("path", pa.string()), ("uri", pa.string()),
-                                ("size", pa.int64()), ("mtime_ns", pa.int64()), ("version", pa.string()),
-                                ("content_hash", pa.string()), ("encoding", pa.string()), ("chars", pa.int64()),
-                                ("fingerprint", pa.int64()), ("clean_fp", pa.int64()), ("lines", pa.binary()),
-                                ("votes", pa.binary())]),
+        "documents": pa.schema(
+            [
+                ("doc_id", pa.int64()),
+                ("path", pa.string()),
+                ("uri", pa.string()),
+                ("size", pa.int64()),
+                ("mtime_ns", pa.int64()),
+                ("version", pa.string()),
+                ("content_hash", pa.string()),
+                ("encoding", pa.string()),
+                ("chars", pa.int64()),
+                ("fingerprint", pa.int64()),
+                ("clean_fp", pa.int64()),
+                ("lines", pa.binary()),
+                ("votes", pa.binary()),
+            ]
+        ),
         "problems": pa.schema([("path", pa.string()), ("uri", pa.string()), ("error", pa.string())]),
-        "pairs": pa.schema([("a", pa.int64()), ("b", pa.int64()), ("distance", pa.int8()), ("scaled", pa.int8()),
-                            ("score", pa.float64()), ("a_in_b", pa.float64()), ("b_in_a", pa.float64())]),
-        "groups": pa.schema([("group", pa.int64()), ("doc_id", pa.int64()), ("rank", pa.int32()),
-                             ("distance", pa.int8()), ("score", pa.float64())]),
+        "pairs": pa.schema(
+            [
+                ("a", pa.int64()),
+                ("b", pa.int64()),
+                ("distance", pa.int8()),
+                ("scaled", pa.int8()),
+                ("score", pa.float64()),
+                ("a_in_b", pa.float64()),
+                ("b_in_a", pa.float64()),
+            ]
+        ),
+        "groups": pa.schema(
+            [
+                ("group", pa.int64()),
+                ("doc_id", pa.int64()),
+                ("rank", pa.int32()),
+                ("distance", pa.int8()),
+                ("score", pa.float64()),
+            ]
+        ),
     }
 
 
@@ -70,9 +99,13 @@ def write_table(folder: Path, name: str, table) -> None:
     table = table.cast(schemas()[name])
     if name == "documents":
         delta = ["doc_id", "fingerprint"]
-        pq.write_table(table, folder / f"{name}.parquet", compression="zstd",
-                       use_dictionary=[c for c in ("encoding",) if c in table.column_names],
-                       column_encoding={c: "DELTA_BINARY_PACKED" for c in delta})
+        pq.write_table(
+            table,
+            folder / f"{name}.parquet",
+            compression="zstd",
+            use_dictionary=[c for c in ("encoding",) if c in table.column_names],
+            column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
+        )
     else:
         pq.write_table(table, folder / f"{name}.parquet", compression="zstd")
 
@@ -99,8 +132,12 @@ class BundleWriter:
         return self
 
     def commit(self, manifest: dict) -> Path:
-        body = {"format": FORMAT, "format_version": FORMAT_VERSION, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                time.gmtime()), **manifest}
+        body = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            **manifest,
+        }
         tmp = self.folder / (MANIFEST + ".tmp")
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(body, fh, ensure_ascii=False, indent=2, sort_keys=True)
@@ -192,11 +229,15 @@ def open_bundle(path: Path | str, settings: FeatureSettings = DEFAULT_FEATURES) 
     if not isinstance(version, int) or isinstance(version, bool):
         raise BundleError(f"{path}: the manifest's format_version {version!r} is not a number")
     if version > FORMAT_VERSION:
-        raise BundleError(f"{path}: written by a newer simdesk (bundle format {manifest['format_version']}, "
-                          f"this one reads {FORMAT_VERSION}); upgrade simdesk")
+        raise BundleError(
+            f"{path}: written by a newer simdesk (bundle format {manifest['format_version']}, "
+            f"this one reads {FORMAT_VERSION}); upgrade simdesk"
+        )
     if manifest.get("features") != settings.to_json():
-        raise BundleError(f"{path}: made with other feature settings ({manifest.get('features')}) than this "
-                          f"simdesk uses ({settings.to_json()}); its fingerprints do not compare: scan again")
+        raise BundleError(
+            f"{path}: made with other feature settings ({manifest.get('features')}) than this "
+            f"simdesk uses ({settings.to_json()}); its fingerprints do not compare: scan again"
+        )
     _check_manifest(path, manifest)
     _check_tables(path)
     return Bundle(path, manifest)
@@ -226,9 +267,13 @@ def _check_manifest(path: Path, manifest: dict) -> None:
 def _type_class(t) -> str:
     import pyarrow as pa
 
-    for name, test in (("integer", pa.types.is_integer), ("text", lambda x: pa.types.is_string(x) or
-                       pa.types.is_large_string(x)), ("bytes", lambda x: pa.types.is_binary(x) or
-                       pa.types.is_large_binary(x)), ("number", pa.types.is_floating), ("null", pa.types.is_null)):
+    for name, test in (
+        ("integer", pa.types.is_integer),
+        ("text", lambda x: pa.types.is_string(x) or pa.types.is_large_string(x)),
+        ("bytes", lambda x: pa.types.is_binary(x) or pa.types.is_large_binary(x)),
+        ("number", pa.types.is_floating),
+        ("null", pa.types.is_null),
+    ):
         if test(t):
             return name
     return str(t)
@@ -242,8 +287,7 @@ def check_columns(what: str, actual, expected) -> None:
             raise BundleError(f"{what}: no column {f.name!r} (it has {', '.join(actual.names) or 'none'})")
         got = _type_class(actual.field(f.name).type)
         if got not in (_type_class(f.type), "null"):
-            raise BundleError(f"{what}: column {f.name!r} holds {actual.field(f.name).type}, not "
-                              f"{_type_class(f.type)}")
+            raise BundleError(f"{what}: column {f.name!r} holds {actual.field(f.name).type}, not {_type_class(f.type)}")
 
 
 def _check_tables(path: Path) -> None:
@@ -265,7 +309,11 @@ def relative_path_problem(rel: object) -> str | None:
     if not isinstance(rel, str) or not rel:
         return "has no path"
     parts = rel.replace("\\", "/").split("/")
-    if rel.startswith(("/", "\\")) or (len(rel) > 2 and rel[0].isalpha() and rel[1] == ":" and rel[2] in "/\\") or os.path.isabs(rel):
+    if (
+        rel.startswith(("/", "\\"))
+        or (len(rel) > 2 and rel[0].isalpha() and rel[1] == ":" and rel[2] in "/\\")
+        or os.path.isabs(rel)
+    ):
         return f"has an absolute path {rel!r}"
     if ".." in parts:
         return f"has a path with '..' ({rel!r}) that leads outside the folder"
@@ -296,7 +344,7 @@ def uri_problem(kind: str, root: str, path: str, uri: object) -> str | None:
     try:
         root_fs, root_path = filesystem(root)
         uri_fs, uri_path = filesystem(uri)
-    except Exception as exc:  # fsspec raises its own errors for an unknown protocol
+    except Exception as exc:  # fsspec raises its own errors for an unknown protocol  # noqa: BLE001
         return f"has a URI {uri!r} that cannot be read ({_first_line(exc)})"
     wanted = posixpath.normpath(posixpath.join("/" + root_path.strip("/"), path))
     if type(uri_fs) is not type(root_fs) or posixpath.normpath("/" + uri_path.lstrip("/")) != wanted:
@@ -311,7 +359,7 @@ def location_inside(kind: str, location: str, root: str) -> bool:
 
     if kind in LOCAL_KINDS:
         if location.startswith("file://"):
-            location = location[len("file://"):]
+            location = location[len("file://") :]
         elif "://" in location:
             return False  # another store than this computer's files
         here, top = os.path.realpath(location), os.path.realpath(root)
@@ -332,5 +380,7 @@ def check_documents(bundle: Bundle, paths: list, uris: list, doc_ids: list | Non
         why = document_problem(bundle, p, u)
         if why is not None:
             row = f"doc_id {doc_ids[k]}" if doc_ids is not None else f"row {k}"
-            raise BundleError(f"{bundle.path}: documents.parquet {row} {why}; the bundle is refused (nothing "
-                              "was read into the index or moved)")
+            raise BundleError(
+                f"{bundle.path}: documents.parquet {row} {why}; the bundle is refused (nothing "
+                "was read into the index or moved)"
+            )

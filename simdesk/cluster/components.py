@@ -5,6 +5,7 @@ Beyond", SoCC 2014), O(log^2 n) rounds of joins, no graph library (GraphFrames' 
 Each round rewires every node to the smallest node of its neighbourhood; when a round changes nothing, every
 component is a star around its smallest node, which becomes every member's label.
 """
+
 from __future__ import annotations
 
 MAX_ROUNDS = 100
@@ -16,8 +17,12 @@ def _large_star(edges):
 
     both = edges.union(edges.select(F.col("v").alias("u"), F.col("u").alias("v")))
     least = both.groupBy("u").agg(F.min("v").alias("m")).select("u", F.least("u", "m").alias("m"))
-    return (both.join(least, "u").where(F.col("v") > F.col("u"))
-            .select(F.col("v").alias("u"), F.col("m").alias("v")).distinct())
+    return (
+        both.join(least, "u")
+        .where(F.col("v") > F.col("u"))
+        .select(F.col("v").alias("u"), F.col("m").alias("v"))
+        .distinct()
+    )
 
 
 def _small_star(edges):

@@ -9,6 +9,7 @@ boilerplate-free fingerprint and, in verified mode, its verified pairs and score
 scored under the current rules: opening the folder groups them at once, without reading a text. The index is
 marked as imported (review.BUNDLE_META), so opening it never rescans the folder (that would index everything).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,11 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleError, check_documents
-from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
 from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
+from simdesk.core.reading.texts import TEXTS_META
 from simdesk.core.records import Document, Problem, Relation
 from simdesk.core.review.review import BUNDLE_META
-from simdesk.core.reading.texts import TEXTS_META
 
 LOCAL_SOURCES = ("folder", "glob")
 
@@ -50,7 +51,7 @@ def uri_prefix(bundle: Bundle, paths: list[str], uris: list[str]) -> str:
     when the documents' URIs do not all end with their paths under one prefix."""
     if bundle.manifest["source"]["kind"] in LOCAL_SOURCES or not paths:
         return ""
-    prefix = uris[0][:len(uris[0]) - len(paths[0])]
+    prefix = uris[0][: len(uris[0]) - len(paths[0])]
     if any(u != prefix + p for p, u in zip(paths, uris)):
         raise BundleError(f"{bundle.path}: its documents' URIs do not share one prefix; it cannot be opened")
     return prefix
@@ -61,8 +62,10 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     replacing an earlier import. Raises BundleError when `index` holds a desktop scan (never overwritten)."""
     root = bundle_root(bundle)
     if index.count() and index.meta(BUNDLE_META) is None:
-        raise BundleError(f"{index.path} holds a scan of {root} made on this computer; give another index file "
-                          "(--db) to import the bundle")
+        raise BundleError(
+            f"{index.path} holds a scan of {root} made on this computer; give another index file "
+            "(--db) to import the bundle"
+        )
     groups = bundle.table("groups", ["doc_id"]).column("doc_id").to_numpy()
     members = np.unique(groups)
     import pyarrow as pa
@@ -82,9 +85,19 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
         index.set_meta(BUNDLE_META, str(bundle.path.resolve()))
         index.set_meta(TEXTS_META, uri_prefix(bundle, docs["path"], docs["uri"]))
         index.upsert_documents(
-            Document(docs["path"][k], docs["size"][k], docs["mtime_ns"][k], docs["content_hash"][k],
-                     docs["encoding"][k], docs["chars"][k], _unsigned(docs["fingerprint"][k]), b"", docs["votes"][k])
-            for k in range(len(docs["doc_id"])))
+            Document(
+                docs["path"][k],
+                docs["size"][k],
+                docs["mtime_ns"][k],
+                docs["content_hash"][k],
+                docs["encoding"][k],
+                docs["chars"][k],
+                _unsigned(docs["fingerprint"][k]),
+                b"",
+                docs["votes"][k],
+            )
+            for k in range(len(docs["doc_id"]))
+        )
         index.replace_problems(Problem(p, e) for p, e in zip(problems["path"], problems["error"]))
     ids = {path: state[0] for path, state in index.stored_states().items()}
     by_doc = {d: ids[p] for d, p in zip(docs["doc_id"], docs["path"])}
@@ -96,9 +109,16 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
         index.set_paired_fingerprints(clean)
         nan = float("nan")
         a_in_b, b_in_a = (pairs.get(c) or [None] * len(pairs["a"]) for c in ("a_in_b", "b_in_a"))  # older bundles
-        index.store_scores((by_doc[pairs["a"][k]], by_doc[pairs["b"][k]],
-                            Relation(pairs["score"][k], nan if a_in_b[k] is None else a_in_b[k],
-                                     nan if b_in_a[k] is None else b_in_a[k])) for k in kept)
+        index.store_scores(
+            (
+                by_doc[pairs["a"][k]],
+                by_doc[pairs["b"][k]],
+                Relation(
+                    pairs["score"][k], nan if a_in_b[k] is None else a_in_b[k], nan if b_in_a[k] is None else b_in_a[k]
+                ),
+            )
+            for k in kept
+        )
         with index.transaction():
             index.set_meta("verify_rules", verify_rules(verify))
     return ImportReport(root, len(members), len(kept), len(problems["path"]))
@@ -118,8 +138,14 @@ def export_decisions(index: Index, bundle: Bundle, out: Path, removals: Iterable
     rows = [(p, "keep", None) for p in sorted(index.keep_marks())]
     rows += [(p, "trash", None) for p in sorted(set(index.queued_for_trash()) | set(removals))]
     rows += [(a, "not_duplicate", b) for a, b in sorted(index.ignored_pairs())]
-    table = pa.table({"path": [r[0] for r in rows], "uri": [uri.get(r[0], "") for r in rows],
-                      "decision": [r[1] for r in rows], "other": pa.array([r[2] for r in rows], pa.string())})
+    table = pa.table(
+        {
+            "path": [r[0] for r in rows],
+            "uri": [uri.get(r[0], "") for r in rows],
+            "decision": [r[1] for r in rows],
+            "other": pa.array([r[2] for r in rows], pa.string()),
+        }
+    )
     out = Path(out)
     tmp = out.with_name(out.name + ".partial")
     pq.write_table(table, tmp)

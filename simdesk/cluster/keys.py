@@ -10,13 +10,14 @@ uses 4 blocks of 16 bits, whose buckets hold n / 65,536 each: candidates grow as
 A pair found through key k is kept only when k is the first key (in `KeyLayout.keys` order) on which the two
 agree, so the join reports each pair exactly once, with no distinct() over all candidates.
 """
+
 from __future__ import annotations
 
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cache, partial
 from itertools import combinations
 
 import numpy as np
@@ -41,7 +42,7 @@ class KeyLayout:
         return np.array(self.masks, dtype=np.uint64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def key_layout(radius: int) -> KeyLayout:
     """The layout for pairs within `radius` bits (0..12): radius + 3 blocks, wider blocks first."""
     if not 0 <= radius <= MAX_RADIUS:
@@ -64,8 +65,9 @@ def first_shared_key(x: np.ndarray, layout: KeyLayout) -> np.ndarray:
     return np.where(agree.any(axis=1), agree.argmax(axis=1), len(layout.masks))
 
 
-def pairs_by_keys(fps: np.ndarray, radius: int, memory_bytes: int = SORT_MEMORY,
-                  threads: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pairs_by_keys(
+    fps: np.ndarray, radius: int, memory_bytes: int = SORT_MEMORY, threads: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every pair (i < j) of positions in `fps` within `radius` bits, by the key join done on one machine: for
     each key, each fingerprint's key bits (~32 at r = 3) and its position packed into one 64-bit value, the
     values sorted, the members of each run of one key checked on all 64 bits. Returns (i, j, distance) sorted
@@ -127,7 +129,7 @@ def _slice_pairs(fps: np.ndarray, layout: KeyLayout, radius: int, slice_bits: in
     pos_bits = 64 - width
     packed = []
     for start in range(0, len(fps), PASS_CHUNK):
-        kv = key_values(fps[start:start + PASS_CHUNK], layout, k)
+        kv = key_values(fps[start : start + PASS_CHUNK], layout, k)
         if slice_bits:
             rows = np.flatnonzero((kv >> np.uint64(low)) == np.uint64(part)).astype(np.uint64)
             kv = kv[rows]

@@ -3,6 +3,7 @@ scan's pool, jieba preloaded), pairs come from the desktop's numpy pair search, 
 desktop's length-aware candidate search among one representative of each class of identical copies, scores from the desktop's similarity (core.verify), groups from core.groups.
 So on one collection it gives exactly the fingerprints, pairs and groups of `simdesk scan`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,14 +15,14 @@ import numpy as np
 from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
-from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
-from simdesk.core.matching.copies import copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.fingerprint.similarity import relation
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
+from simdesk.core.matching.copies import copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pairs import pairs_within
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
 from simdesk.core.records import Document, Problem
-from simdesk.core.fingerprint.similarity import relation
 from simdesk.core.workers import process_pool, worker_count
 
 CHUNK_ITEMS = 64
@@ -48,12 +49,13 @@ def _shingle_chunk(args: tuple[Source, list[SourceItem], frozenset[int]]):
     return shingle_items(*args)
 
 
-def fingerprint(source: Source, items: list[SourceItem], settings: FeatureSettings, jobs: int,
-                reused: dict[str, Document]) -> Collection:
+def fingerprint(
+    source: Source, items: list[SourceItem], settings: FeatureSettings, jobs: int, reused: dict[str, Document]
+) -> Collection:
     """The collection of `items`: those in `reused` (unchanged since the previous bundle) as they were, the
     others read and fingerprinted in worker processes."""
     todo = [it for it in items if it.path not in reused]
-    chunks = [(source, todo[s:s + CHUNK_ITEMS], settings) for s in range(0, len(todo), CHUNK_ITEMS)]
+    chunks = [(source, todo[s : s + CHUNK_ITEMS], settings) for s in range(0, len(todo), CHUNK_ITEMS)]
     docs_items, docs = [], []
     problems: list[tuple[SourceItem | None, Problem]] = []
     for it in items:
@@ -97,21 +99,25 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     hits = [hh for _, hh in lines.hits(without_notices(boilerplate))]  # notices stay in fingerprints
     wanted = {int(h) for hh in hits for h in hh.tolist()}
     if wanted:
-        line_votes = boilerplate_votes(wanted, lines, col.chars, lambda row: source.read_texts([col.items[row]])[0],
-                                       settings)
+        line_votes = boilerplate_votes(
+            wanted, lines, col.chars, lambda row: source.read_texts([col.items[row]])[0], settings
+        )
         for row, hh in enumerate(hits):
             if len(hh) and len(col.docs[row].votes):
-                col.clean[row] = np.uint64(clean_fingerprint(col.docs[row].votes, hh, line_votes,
-                                                             int(col.fingerprints[row])))
+                col.clean[row] = np.uint64(
+                    clean_fingerprint(col.docs[row].votes, hh, line_votes, int(col.fingerprints[row]))
+                )
     snap = col.snapshot(col.clean)
     copies = identical_copies(snap.hashes)  # one representative searched and verified per content
     (i, j, d, scaled), _ = simhash_candidates(col.clean, col.fingerprints, col.chars, snap.ids, copies, verify)
     rows = np.unique(np.concatenate([i, j])).tolist()
-    chunks = [(source, [col.items[r] for r in rows[s:s + CHUNK_ITEMS]], boilerplate)
-              for s in range(0, len(rows), CHUNK_ITEMS)]
+    chunks = [
+        (source, [col.items[r] for r in rows[s : s + CHUNK_ITEMS]], boilerplate)
+        for s in range(0, len(rows), CHUNK_ITEMS)
+    ]
     grams = {}
     for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
-        grams.update(zip(rows[s:s + CHUNK_ITEMS], result))
+        grams.update(zip(rows[s : s + CHUNK_ITEMS], result))
     found = [relation(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())]
     scores = np.array([r.score for r in found], dtype=np.float64)
     held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
@@ -119,9 +125,12 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     d, scaled = copied_values(d, source, 0), copied_values(scaled, source, 0)
     scores, held = copied_values(scores, source, 1.0), copied_shares(held, source, swapped)
     snap = replace(snap, copy_of=copies.rep)
-    grouper = Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
-                      min_score=verify.min_score, held=held)
+    grouper = Grouper(
+        snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores, min_score=verify.min_score, held=held
+    )
     grouping = grouper.at(plan.group_threshold)
     keep = scores >= verify.min_score
-    return (pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep], held[keep]),
-            groups_table(grouping))
+    return (
+        pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep], held[keep]),
+        groups_table(grouping),
+    )

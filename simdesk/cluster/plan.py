@@ -3,6 +3,7 @@ desktop's rule), the per-partition steps (fingerprint items, verification shingl
 collection as arrays, and the bundle tables built from it. Every step calls simdesk.core; nothing here
 re-implements a feature, the boilerplate rule, the fingerprint, the pair radius or the score.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -11,14 +12,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed
-from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
+from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.index.store import Snapshot
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
+from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
 from simdesk.core.review.review import ReviewSettings
-from simdesk.core.fingerprint.similarity import Profile
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,21 @@ class ScanPlan:
         return self.verify.long_radius if self.threshold is None else self.threshold
 
     def manifest(self) -> dict:
-        out = {"mode": "verified" if self.verified else "plain", "threshold": self.group_threshold,
-               "max_threshold": self.verify.long_radius if self.verified else self.radius}
+        out = {
+            "mode": "verified" if self.verified else "plain",
+            "threshold": self.group_threshold,
+            "max_threshold": self.verify.long_radius if self.verified else self.radius,
+        }
         if self.verified:
             v = self.verify
             out["min_score"] = v.min_score
-            out["verify"] = {"long_radius": v.long_radius, "medium_radius": v.medium_radius,
-                             "medium_chars": v.medium_chars, "short_radius": v.short_radius,
-                             "short_chars": v.short_chars}
+            out["verify"] = {
+                "long_radius": v.long_radius,
+                "medium_radius": v.medium_radius,
+                "medium_chars": v.medium_chars,
+                "short_radius": v.short_radius,
+                "short_chars": v.short_chars,
+            }
         return out
 
 
@@ -71,8 +79,9 @@ DEFAULT_PLAN = ScanPlan()
 assert DEFAULT_PLAN.verify == DEFAULT_VERIFY
 
 
-def fingerprint_items(source: Source, items: Iterable[SourceItem],
-                      settings: FeatureSettings) -> list[tuple[SourceItem, Document | Problem]]:
+def fingerprint_items(
+    source: Source, items: Iterable[SourceItem], settings: FeatureSettings
+) -> list[tuple[SourceItem, Document | Problem]]:
     """Each item read and fingerprinted by the desktop's code (one partition's work)."""
     return [(item, source.document(item, settings)) for item in items]
 
@@ -109,9 +118,16 @@ class Collection:
 
     def snapshot(self, fingerprints: np.ndarray | None = None) -> Snapshot:
         d = self.docs
-        return Snapshot(self.doc_ids, self.fingerprints if fingerprints is None else fingerprints,
-                        np.array([x.size for x in d], dtype=np.int64), np.array([x.mtime_ns for x in d], dtype=np.int64),
-                        self.chars, [x.path for x in d], [x.content_hash for x in d], [x.encoding for x in d])
+        return Snapshot(
+            self.doc_ids,
+            self.fingerprints if fingerprints is None else fingerprints,
+            np.array([x.size for x in d], dtype=np.int64),
+            np.array([x.mtime_ns for x in d], dtype=np.int64),
+            self.chars,
+            [x.path for x in d],
+            [x.content_hash for x in d],
+            [x.encoding for x in d],
+        )
 
     def line_hashes(self) -> list[np.ndarray]:
         return [np.frombuffer(d.line_hashes, dtype="<u4") for d in self.docs]
@@ -122,25 +138,46 @@ class Collection:
         order = np.argsort(self.doc_ids, kind="stable")
         d = [self.docs[k] for k in order]
         it = [self.items[k] for k in order]
-        return pa.table({
-            "doc_id": pa.array(np.arange(len(d), dtype=np.int64)),
-            "path": [x.path for x in d], "uri": [x.uri for x in it], "size": [x.size for x in d],
-            "mtime_ns": [x.mtime_ns for x in d], "version": [x.version for x in it],
-            "content_hash": [x.content_hash for x in d], "encoding": [x.encoding for x in d],
-            "chars": [x.chars for x in d], "fingerprint": pa.array(self.fingerprints[order].view(np.int64)),
-            "clean_fp": pa.array(self.clean[order].view(np.int64)),
-            "lines": [x.line_hashes for x in d], "votes": [x.votes for x in d]})
+        return pa.table(
+            {
+                "doc_id": pa.array(np.arange(len(d), dtype=np.int64)),
+                "path": [x.path for x in d],
+                "uri": [x.uri for x in it],
+                "size": [x.size for x in d],
+                "mtime_ns": [x.mtime_ns for x in d],
+                "version": [x.version for x in it],
+                "content_hash": [x.content_hash for x in d],
+                "encoding": [x.encoding for x in d],
+                "chars": [x.chars for x in d],
+                "fingerprint": pa.array(self.fingerprints[order].view(np.int64)),
+                "clean_fp": pa.array(self.clean[order].view(np.int64)),
+                "lines": [x.line_hashes for x in d],
+                "votes": [x.votes for x in d],
+            }
+        )
 
     def problems_table(self):
         import pyarrow as pa
 
         rows = sorted(self.problems, key=lambda p: p[1].path)
-        return pa.table({"path": [p.path for _, p in rows], "uri": [i.uri if i else "" for i, _ in rows],
-                         "error": [p.error for _, p in rows]})
+        return pa.table(
+            {
+                "path": [p.path for _, p in rows],
+                "uri": [i.uri if i else "" for i, _ in rows],
+                "error": [p.error for _, p in rows],
+            }
+        )
 
 
-def pairs_table(doc_ids: np.ndarray, i: np.ndarray, j: np.ndarray, d: np.ndarray, scaled: np.ndarray,
-                scores: np.ndarray | None, held: np.ndarray | None = None):
+def pairs_table(
+    doc_ids: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    d: np.ndarray,
+    scaled: np.ndarray,
+    scores: np.ndarray | None,
+    held: np.ndarray | None = None,
+):
     """Pairs of snapshot rows as the bundle's pairs table (doc ids, a < b); `held` (pairs x 2, verified mode):
     the share of i's text found in j's and of j's in i's, written as a_in_b and b_in_a of the ordered ids."""
     import pyarrow as pa
@@ -148,8 +185,11 @@ def pairs_table(doc_ids: np.ndarray, i: np.ndarray, j: np.ndarray, d: np.ndarray
     a, b = doc_ids[i], doc_ids[j]
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     order = np.lexsort((hi, lo))
-    score = pa.array(np.asarray(scores, dtype=np.float64)[order]) if scores is not None else \
-        pa.nulls(len(order), pa.float64())
+    score = (
+        pa.array(np.asarray(scores, dtype=np.float64)[order])
+        if scores is not None
+        else pa.nulls(len(order), pa.float64())
+    )
     shares = []
     for column in (0, 1):
         if held is None:
@@ -157,9 +197,17 @@ def pairs_table(doc_ids: np.ndarray, i: np.ndarray, j: np.ndarray, d: np.ndarray
         else:  # a_in_b: the smaller id's text found in the larger's
             ours = np.where(a <= b, held[:, column], held[:, 1 - column])
             shares.append(pa.array(np.asarray(ours, dtype=np.float64)[order]))
-    return pa.table({"a": lo[order], "b": hi[order], "distance": np.asarray(d, dtype=np.int8)[order],
-                     "scaled": np.asarray(scaled, dtype=np.int8)[order], "score": score,
-                     "a_in_b": shares[0], "b_in_a": shares[1]})
+    return pa.table(
+        {
+            "a": lo[order],
+            "b": hi[order],
+            "distance": np.asarray(d, dtype=np.int8)[order],
+            "scaled": np.asarray(scaled, dtype=np.int8)[order],
+            "score": score,
+            "a_in_b": shares[0],
+            "b_in_a": shares[1],
+        }
+    )
 
 
 def groups_table(grouping: Grouping):
@@ -168,9 +216,15 @@ def groups_table(grouping: Grouping):
 
     rows = [(g.id, m.doc_id, rank, m.distance, m.score) for g in grouping for rank, m in enumerate(g.members)]
     cols = list(zip(*rows)) if rows else [[], [], [], [], []]
-    return pa.table({"group": pa.array(cols[0], pa.int64()), "doc_id": pa.array(cols[1], pa.int64()),
-                     "rank": pa.array(cols[2], pa.int32()), "distance": pa.array(cols[3], pa.int8()),
-                     "score": pa.array(cols[4], pa.float64())})
+    return pa.table(
+        {
+            "group": pa.array(cols[0], pa.int64()),
+            "doc_id": pa.array(cols[1], pa.int64()),
+            "rank": pa.array(cols[2], pa.int32()),
+            "distance": pa.array(cols[3], pa.int8()),
+            "score": pa.array(cols[4], pa.float64()),
+        }
+    )
 
 
 def signed(values: np.ndarray) -> list[int]:
@@ -178,6 +232,16 @@ def signed(values: np.ndarray) -> list[int]:
 
 
 def manifest_of(source: Source, plan: ScanPlan, settings: FeatureSettings, engine: str, counts: dict) -> dict:
-    return {"features": settings.to_json(), **plan.manifest(), "engine": engine, "counts": counts,
-            "source": {"kind": source.kind, "spec": source.spec, "root": source.root,
-                       "includes": list(source.includes), "max_bytes": source.max_bytes}}
+    return {
+        "features": settings.to_json(),
+        **plan.manifest(),
+        "engine": engine,
+        "counts": counts,
+        "source": {
+            "kind": source.kind,
+            "spec": source.spec,
+            "root": source.root,
+            "includes": list(source.includes),
+            "max_bytes": source.max_bytes,
+        },
+    }

@@ -1,5 +1,6 @@
 """What a cluster scan reuses from the previous bundle (`--previous`): its documents whose item has the same
 size and version (modification time, ETag, text hash) now, so they are not fingerprinted again."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,13 +14,28 @@ def previous_documents(previous: Bundle | None) -> dict[str, tuple[int, str, Doc
     """The previous bundle's documents by path, each with the size and version its item had then."""
     if previous is None:
         return {}
-    t = previous.table("documents", ["path", "size", "version", "mtime_ns", "content_hash", "encoding", "chars",
-                                     "fingerprint", "lines", "votes"]).to_pydict()
-    return {path: (t["size"][k], t["version"][k],
-                   Document(path, t["size"][k], t["mtime_ns"][k], t["content_hash"][k], t["encoding"][k],
-                            t["chars"][k], int(np.int64(t["fingerprint"][k]).view(np.uint64)), t["lines"][k],
-                            t["votes"][k]))
-            for k, path in enumerate(t["path"])}
+    t = previous.table(
+        "documents",
+        ["path", "size", "version", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "lines", "votes"],
+    ).to_pydict()
+    return {
+        path: (
+            t["size"][k],
+            t["version"][k],
+            Document(
+                path,
+                t["size"][k],
+                t["mtime_ns"][k],
+                t["content_hash"][k],
+                t["encoding"][k],
+                t["chars"][k],
+                int(np.int64(t["fingerprint"][k]).view(np.uint64)),
+                t["lines"][k],
+                t["votes"][k],
+            ),
+        )
+        for k, path in enumerate(t["path"])
+    }
 
 
 def unchanged(previous: dict[str, tuple[int, str, Document]], item: SourceItem) -> Document | None:

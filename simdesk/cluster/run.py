@@ -3,6 +3,7 @@ bundle. One call for the command line and for `spark-submit simdesk/cluster/__ma
 
     result = cluster_scan(open_source("s3://archive/"), Path("archive.bundle"), ScanPlan(threshold=3))
 """
+
 from __future__ import annotations
 
 import time
@@ -32,14 +33,22 @@ class ClusterResult:
     seconds: float
 
     def summary(self) -> str:
-        return (f"{self.documents} documents ({self.reused} unchanged since the previous bundle), {self.problems} "
-                f"problems, {self.pairs} pairs, {self.groups} groups in {self.seconds:.1f} s ({self.engine} "
-                f"engine) -> {self.bundle}")
+        return (
+            f"{self.documents} documents ({self.reused} unchanged since the previous bundle), {self.problems} "
+            f"problems, {self.pairs} pairs, {self.groups} groups in {self.seconds:.1f} s ({self.engine} "
+            f"engine) -> {self.bundle}"
+        )
 
 
-def cluster_scan(source: Source, out: Path, plan: ScanPlan = ScanPlan(), engine: str = "local",
-                 previous: Path | None = None, master: str | None = None,
-                 settings: FeatureSettings = DEFAULT_FEATURES) -> ClusterResult:
+def cluster_scan(
+    source: Source,
+    out: Path,
+    plan: ScanPlan = ScanPlan(),
+    engine: str = "local",
+    previous: Path | None = None,
+    master: str | None = None,
+    settings: FeatureSettings = DEFAULT_FEATURES,
+) -> ClusterResult:
     """Scan `source` and write the bundle `out` (atomically). Raises BundleError for a `previous` bundle made
     with other feature settings, ValueError for an unknown engine."""
     started = time.perf_counter()
@@ -52,8 +61,16 @@ def cluster_scan(source: Source, out: Path, plan: ScanPlan = ScanPlan(), engine:
         counts = _local_scan(source, Path(out), plan, prev, settings)
     else:
         raise ValueError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
-    return ClusterResult(Path(out), engine, counts["documents"], counts["problems"], counts["pairs"],
-                         counts["groups"], counts["reused"], time.perf_counter() - started)
+    return ClusterResult(
+        Path(out),
+        engine,
+        counts["documents"],
+        counts["problems"],
+        counts["pairs"],
+        counts["groups"],
+        counts["reused"],
+        time.perf_counter() - started,
+    )
 
 
 def _local_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, settings: FeatureSettings) -> dict:
@@ -65,8 +82,13 @@ def _local_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, 
     col = fingerprint(source, items, settings, plan.jobs, reused)
     col.problems = [(None, p) for p in listing] + col.problems
     pairs, groups = pair_and_group(source, col, plan, settings)
-    counts = {"documents": len(col), "problems": len(col.problems), "pairs": pairs.num_rows,
-              "groups": len(set(groups.column("group").to_pylist())), "reused": len(reused)}
+    counts = {
+        "documents": len(col),
+        "problems": len(col.problems),
+        "pairs": pairs.num_rows,
+        "groups": len(set(groups.column("group").to_pylist())),
+        "reused": len(reused),
+    }
     with BundleWriter(out) as w:
         write_table(w.folder, "documents", col.documents_table())
         write_table(w.folder, "problems", col.problems_table())

@@ -8,6 +8,7 @@ picklable value, so Spark executors and worker processes receive it and read the
     source = open_source("s3://archive/2026/", includes=("*.txt",), max_bytes=20 * MB)
     for item in source.items(problems.append): ...
 """
+
 from __future__ import annotations
 
 import glob as globmod
@@ -17,12 +18,20 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.reading.documents import (MB, DecodeError, FileEntry, TextFile, content_hash, matches, read_text_file,
-                                    walk)
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
 from simdesk.core.index.scan import fingerprint_file, text_document
+from simdesk.core.reading.documents import (
+    MB,
+    DecodeError,
+    FileEntry,
+    TextFile,
+    content_hash,
+    matches,
+    read_text_file,
+    walk,
+)
 from simdesk.core.reading.texts import arrow_filesystem, dataset_format, filesystem, read_uri
+from simdesk.core.records import DEFAULT_INCLUDES, MAX_FILE_BYTES, Document, Problem
 
 DATASET_SUFFIXES = (".parquet", ".jsonl", ".json")
 GLOB_CHARS = "*?["
@@ -78,7 +87,7 @@ class Source:
                 info = infos[name]
                 if info.get("type", "file") != "file":
                     continue
-                rel = name[len(root):].lstrip("/")
+                rel = name[len(root) :].lstrip("/")
                 if rel.startswith(".") or "/." in rel or not matches(rel, self.includes):
                     continue
                 size = int(info.get("size") or 0)
@@ -91,19 +100,21 @@ class Source:
 
     def _over_cap(self, rel: str, size: int, on_problem: Callable[[Problem], None]) -> bool:
         if size > self.max_bytes:
-            on_problem(Problem(rel, f"skipped: {size / MB:.1f} MB is over the size cap of {self.max_bytes / MB:.1f} MB"))
+            on_problem(
+                Problem(rel, f"skipped: {size / MB:.1f} MB is over the size cap of {self.max_bytes / MB:.1f} MB")
+            )
             return True
         return False
 
     def _dataset_items(self, on_problem: Callable[[Problem], None]) -> Iterator[SourceItem]:
         for batch in self.dataset_batches():
-            yield from self.dataset_rows(batch.column("path").to_pylist(), batch.column("text").to_pylist(),
-                                         on_problem)
+            yield from self.dataset_rows(batch.column("path").to_pylist(), batch.column("text").to_pylist(), on_problem)
 
-    def dataset_rows(self, paths: Iterable[object], texts: Iterable[object],
-                     on_problem: Callable[[Problem], None]) -> Iterator[SourceItem]:
+    def dataset_rows(
+        self, paths: Iterable[object], texts: Iterable[object], on_problem: Callable[[Problem], None]
+    ) -> Iterator[SourceItem]:
         """Dataset rows as items: a row without a path or a text, or over the size cap, is a problem."""
-        for n, (path, text) in enumerate(zip(paths, texts)):
+        for _n, (path, text) in enumerate(zip(paths, texts)):
             if not isinstance(path, str) or not path:
                 on_problem(Problem(f"<row without a path: {str(text)[:40]!r}>", "dataset row has no path"))
                 continue
@@ -125,8 +136,10 @@ class Source:
             data = ds.dataset(name, format=dataset_format(name), filesystem=arrow_filesystem(fs))
             missing = {"path", "text"} - set(data.schema.names)
             if missing:
-                raise ValueError(f"{self.spec}: the dataset has no {' and no '.join(sorted(missing))} column "
-                                 f"(it has: {', '.join(data.schema.names)})")
+                raise ValueError(
+                    f"{self.spec}: the dataset has no {' and no '.join(sorted(missing))} column "
+                    f"(it has: {', '.join(data.schema.names)})"
+                )
             where = pc.field("path").isin(sorted(paths)) if paths is not None else None
             yield from data.to_batches(columns=["path", "text"], filter=where)
 
@@ -135,14 +148,15 @@ class Source:
         """Read, decode and fingerprint one item with the desktop's code (never raises for a bad item)."""
         try:
             if self.kind in ("folder", "glob"):
-                return fingerprint_file(FileEntry(item.path, Path(item.uri), item.size, item.mtime_ns),
-                                        self.max_bytes, settings, {})
+                return fingerprint_file(
+                    FileEntry(item.path, Path(item.uri), item.size, item.mtime_ns), self.max_bytes, settings, {}
+                )
             return text_document(item.path, self.text_file(item), settings)
         except DecodeError as exc:
             return Problem(item.path, str(exc))
         except OSError as exc:
             return Problem(item.path, f"cannot be read: {exc.strerror or exc}")
-        except Exception as exc:  # a bug or a broken object store must cost one item, never the job
+        except Exception as exc:  # a bug or a broken object store must cost one item, never the job  # noqa: BLE001
             return Problem(item.path, f"internal error while reading: {type(exc).__name__}: {exc}")
 
     def text_file(self, item: SourceItem) -> TextFile:
@@ -168,8 +182,11 @@ class Source:
         out: list[str | None] = []
         for item in items:
             try:
-                out.append(self.text_file(item).text if self.kind == "objects" else
-                           read_text_file(Path(item.uri), self.max_bytes).text)
+                out.append(
+                    self.text_file(item).text
+                    if self.kind == "objects"
+                    else read_text_file(Path(item.uri), self.max_bytes).text
+                )
             except (OSError, DecodeError):
                 out.append(None)
         return out
@@ -181,12 +198,17 @@ def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_byt
     A path or URL ending in .parquet, .jsonl or .json (a file, a Spark output folder, or a glob of them) is a
     dataset; any other URL is an object-store prefix; a local pattern with * ? [ is a glob; else a folder."""
     remote = "://" in spec and not spec.startswith("file://")
-    local = spec[len("file://"):] if spec.startswith("file://") else spec
+    local = spec[len("file://") :] if spec.startswith("file://") else spec
     if spec.rstrip("/").endswith(DATASET_SUFFIXES):
         if remote:
             fs, path = filesystem(spec)
-            files = tuple(sorted(fs.unstrip_protocol(p) for p in fs.expand_path(path) if fs.isfile(p)
-                                 and p.endswith(DATASET_SUFFIXES) and "/_" not in p and "/." not in p))
+            files = tuple(
+                sorted(
+                    fs.unstrip_protocol(p)
+                    for p in fs.expand_path(path)
+                    if fs.isfile(p) and p.endswith(DATASET_SUFFIXES) and "/_" not in p and "/." not in p
+                )
+            )
         else:
             base = spec.rstrip("/")
             if any(c in base for c in GLOB_CHARS):
@@ -195,7 +217,9 @@ def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_byt
                 names = [str(p) for p in Path(base).rglob("*") if p.suffix in DATASET_SUFFIXES]
             else:
                 names = [base] if os.path.exists(base) else []
-            files = tuple(sorted(n for n in names if os.path.isfile(n) and not os.path.basename(n).startswith(("_", "."))))
+            files = tuple(
+                sorted(n for n in names if os.path.isfile(n) and not os.path.basename(n).startswith(("_", ".")))
+            )
         if not files:
             raise ValueError(f"{spec}: no Parquet or JSON Lines files there")
         return Source("dataset", spec, spec, includes, max_bytes, files)

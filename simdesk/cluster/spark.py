@@ -13,6 +13,7 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
 - Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
   (components.py) and core.groups per component on the executors.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,19 +26,18 @@ import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
-from simdesk.core.fingerprint.minhash import CLUSTER, band_keys, signature
-from simdesk.cluster.plan import (ScanPlan, fingerprint_items, groups_table, manifest_of, pairs_table,
-                                  shingle_items)
+from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
-from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
 from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.fingerprint.minhash import CLUSTER, band_keys, signature
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
-from simdesk.core.matching.groups import Grouper
-from simdesk.core.index.store import Snapshot
-from simdesk.core.records import Document
 from simdesk.core.fingerprint.similarity import relation
+from simdesk.core.index.store import Snapshot
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
+from simdesk.core.matching.groups import Grouper
+from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
+from simdesk.core.records import Document
 
 ITEMS_PER_PARTITION = 2000
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
@@ -49,42 +49,72 @@ def session(master: str | None = None):
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # local executors run this interpreter (venv)
-    builder = SparkSession.builder.appName("simdesk cluster-scan") \
-        .config("spark.python.daemon.module", "simdesk.cluster.spark_daemon")
+    builder = SparkSession.builder.appName("simdesk cluster-scan").config(
+        "spark.python.daemon.module", "simdesk.cluster.spark_daemon"
+    )
     conf = SparkConf()
     if master is None and not conf.contains("spark.master"):
         master = "local[*]"
     if master is not None:
         builder = builder.master(master)
     if (master or conf.get("spark.master", "")).startswith("local"):
-        builder = builder.config("spark.sql.shuffle.partitions", LOCAL_SHUFFLE_PARTITIONS) \
-                         .config("spark.ui.showConsoleProgress", "false")
+        builder = builder.config("spark.sql.shuffle.partitions", LOCAL_SHUFFLE_PARTITIONS).config(
+            "spark.ui.showConsoleProgress", "false"
+        )
     return builder.getOrCreate()
 
 
 def _doc_schema():
     from pyspark.sql import types as T
 
-    return T.StructType([T.StructField(n, t) for n, t in (
-        ("path", T.StringType()), ("uri", T.StringType()), ("size", T.LongType()), ("mtime_ns", T.LongType()),
-        ("version", T.StringType()), ("content_hash", T.StringType()), ("encoding", T.StringType()),
-        ("chars", T.LongType()), ("fingerprint", T.LongType()), ("lines", T.BinaryType()),
-        ("votes", T.BinaryType()), ("error", T.StringType()), ("text", T.StringType()))])
+    return T.StructType(
+        [
+            T.StructField(n, t)
+            for n, t in (
+                ("path", T.StringType()),
+                ("uri", T.StringType()),
+                ("size", T.LongType()),
+                ("mtime_ns", T.LongType()),
+                ("version", T.StringType()),
+                ("content_hash", T.StringType()),
+                ("encoding", T.StringType()),
+                ("chars", T.LongType()),
+                ("fingerprint", T.LongType()),
+                ("lines", T.BinaryType()),
+                ("votes", T.BinaryType()),
+                ("error", T.StringType()),
+                ("text", T.StringType()),
+            )
+        ]
+    )
 
 
 def _row(item: SourceItem, r) -> tuple:
     """A fingerprint-stage row: a document (error None) or a problem. Dataset rows keep their text (verification
     reads it again from here rather than from the dataset)."""
     if isinstance(r, Document):
-        return (r.path, item.uri, r.size, r.mtime_ns, item.version, r.content_hash, r.encoding, r.chars,
-                to_signed(r.fingerprint), r.line_hashes, r.votes, None, item.text)
-    return (r.path, item.uri, item.size, item.mtime_ns, item.version, None, None, None, None, None, None, r.error,
-            None)
+        return (
+            r.path,
+            item.uri,
+            r.size,
+            r.mtime_ns,
+            item.version,
+            r.content_hash,
+            r.encoding,
+            r.chars,
+            to_signed(r.fingerprint),
+            r.line_hashes,
+            r.votes,
+            None,
+            item.text,
+        )
+    return (r.path, item.uri, item.size, item.mtime_ns, item.version, None, None, None, None, None, None, r.error, None)
 
 
 def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=None, reused=None):
     """The fingerprint stage of a partition. For a dataset, `previous` (a broadcast of reuse.previous_documents)
     gives the rows whose text hash is unchanged without fingerprinting them again, counted in `reused`."""
+
     def run(rows):
         rows = list(rows)
         if source.kind == "dataset":
@@ -103,6 +133,7 @@ def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=
             items = [SourceItem(*r) for r in rows]
         for item, r in fingerprint_items(source, items, settings):
             yield _row(item, r)
+
     return run
 
 
@@ -110,8 +141,9 @@ def _item_of(row) -> SourceItem:
     return SourceItem(row["path"], row["uri"], row["size"], row["version"], row["mtime_ns"], row["text"])
 
 
-def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, master: str | None,
-               settings: FeatureSettings) -> dict:
+def spark_scan(
+    source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, master: str | None, settings: FeatureSettings
+) -> dict:
     """Run the plan on Spark and write the bundle; returns the counts the manifest holds."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -136,16 +168,24 @@ def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, m
         rdd = sc.parallelize(todo, slices).mapPartitions(fingerprint)
         kept = [_row(i, reused[i.path]) for i in items if i.path in reused]
         rdd = rdd.union(sc.parallelize(kept, max(1, len(kept) // ITEMS_PER_PARTITION))) if kept else rdd
-        rdd = rdd.union(sc.parallelize([(p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None)
-                                        for p in listing], 1)) if listing else rdd
+        rdd = (
+            rdd.union(
+                sc.parallelize(
+                    [(p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None) for p in listing], 1
+                )
+            )
+            if listing
+            else rdd
+        )
     rows = spark.createDataFrame(rdd, _doc_schema()).persist(StorageLevel.MEMORY_AND_DISK)
     problems = rows.where(F.col("error").isNotNull()).select("path", "uri", "error")
     ordered = rows.where(F.col("error").isNull()).drop("error").orderBy("fingerprint", "path")
     from pyspark.sql import types as T
 
     with_id = T.StructType([T.StructField("doc_id", T.LongType()), *ordered.schema.fields])
-    docs = spark.createDataFrame(ordered.rdd.zipWithIndex().map(lambda t: (t[1], *t[0])),
-                                 with_id).persist(StorageLevel.MEMORY_AND_DISK)
+    docs = spark.createDataFrame(ordered.rdd.zipWithIndex().map(lambda t: (t[1], *t[0])), with_id).persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
     n = docs.count()
 
     if plan.verified:
@@ -157,8 +197,13 @@ def spark_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, m
     grouping = pairs if not plan.verified else pairs.where(F.col("scaled") <= plan.group_threshold)
     with BundleWriter(out) as w:
         groups = _groups(spark, docs, grouping, plan, w.folder)
-        counts = {"documents": n, "problems": problems.count(), "pairs": pairs.count(), "groups": groups,
-                  "reused": len(reused) + reused_rows.value}
+        counts = {
+            "documents": n,
+            "problems": problems.count(),
+            "pairs": pairs.count(),
+            "groups": groups,
+            "reused": len(reused) + reused_rows.value,
+        }
         _write(docs.drop("text").orderBy("fingerprint", "doc_id"), w.folder, "documents")
         _write(problems.orderBy("path"), w.folder, "problems")
         _write(pairs.orderBy("a", "b"), w.folder, "pairs")
@@ -172,15 +217,23 @@ def _write(df, folder: Path, name: str) -> None:
     (sorted) delta-encoded (Parquet v2 pages, no dictionary for them)."""
     from pyspark.sql import types as T
 
-    spark_types = {"int64": T.LongType(), "int32": T.IntegerType(), "int8": T.ByteType(), "string": T.StringType(),
-                   "binary": T.BinaryType(), "double": T.DoubleType()}
+    spark_types = {
+        "int64": T.LongType(),
+        "int32": T.IntegerType(),
+        "int8": T.ByteType(),
+        "string": T.StringType(),
+        "binary": T.BinaryType(),
+        "double": T.DoubleType(),
+    }
     schema = schemas()[name]
     df = df.select(*[df[f.name].cast(spark_types[str(f.type)]).alias(f.name) for f in schema])
     writer = df.write.option("compression", "zstd")
     if name == "documents":
-        writer = writer.option("parquet.writer.version", "v2") \
-                       .option("parquet.enable.dictionary#fingerprint", "false") \
-                       .option("parquet.enable.dictionary#doc_id", "false")
+        writer = (
+            writer.option("parquet.writer.version", "v2")
+            .option("parquet.enable.dictionary#fingerprint", "false")
+            .option("parquet.enable.dictionary#doc_id", "false")
+        )
     writer.parquet(str(folder / f"{name}.parquet"))
 
 
@@ -190,19 +243,31 @@ def _plain_pairs(docs, radius: int):
 
     layout = key_layout(radius)
     masks = [F.lit(to_signed(m)) for m in layout.masks]
-    keyed = docs.select("doc_id", "fingerprint", F.posexplode(F.array(*[F.col("fingerprint").bitwiseAND(m)
-                                                                         for m in masks])).alias("k", "v"))
+    keyed = docs.select(
+        "doc_id",
+        "fingerprint",
+        F.posexplode(F.array(*[F.col("fingerprint").bitwiseAND(m) for m in masks])).alias("k", "v"),
+    )
     a, b = keyed.alias("a"), keyed.alias("b")
-    joined = a.join(b, (F.col("a.k") == F.col("b.k")) & (F.col("a.v") == F.col("b.v"))
-                    & (F.col("a.doc_id") < F.col("b.doc_id")))
+    joined = a.join(
+        b, (F.col("a.k") == F.col("b.k")) & (F.col("a.v") == F.col("b.v")) & (F.col("a.doc_id") < F.col("b.doc_id"))
+    )
     x = F.col("a.fingerprint").bitwiseXOR(F.col("b.fingerprint"))
-    first = reduce(lambda acc, km: acc.when(x.bitwiseAND(km[1]) == 0, F.lit(km[0])),
-                   list(enumerate(masks))[1:], F.when(x.bitwiseAND(masks[0]) == 0, F.lit(0))).otherwise(len(masks))
+    first = reduce(
+        lambda acc, km: acc.when(x.bitwiseAND(km[1]) == 0, F.lit(km[0])),
+        list(enumerate(masks))[1:],
+        F.when(x.bitwiseAND(masks[0]) == 0, F.lit(0)),
+    ).otherwise(len(masks))
     d = F.bit_count(x)
-    return (joined.where((d <= radius) & (first == F.col("a.k")))
-            .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b"), d.cast("byte").alias("distance"),
-                    d.cast("byte").alias("scaled"), F.lit(None).cast("double").alias("score"),
-                    F.lit(None).cast("double").alias("a_in_b"), F.lit(None).cast("double").alias("b_in_a")))
+    return joined.where((d <= radius) & (first == F.col("a.k"))).select(
+        F.col("a.doc_id").alias("a"),
+        F.col("b.doc_id").alias("b"),
+        d.cast("byte").alias("distance"),
+        d.cast("byte").alias("scaled"),
+        F.lit(None).cast("double").alias("score"),
+        F.lit(None).cast("double").alias("a_in_b"),
+        F.lit(None).cast("double").alias("b_in_a"),
+    )
 
 
 def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
@@ -210,8 +275,7 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
     desktop's radius, scored by the desktop's similarity."""
     import pyarrow as pa
     from pyspark import StorageLevel
-    from pyspark.sql import functions as F
-    from pyspark.sql import types as T
+    from pyspark.sql import functions as F, types as T
 
     verify = plan.verify
 
@@ -219,11 +283,15 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
         for batch in batches:
             ids, blobs = batch.column("doc_id").to_pylist(), batch.column("lines").to_pylist()
             hashes = [np.frombuffer(b, dtype="<u4") for b in blobs]
-            yield pa.record_batch({"doc_id": pa.array(np.repeat(ids, [len(h) for h in hashes]).astype(np.int64)),
-                                   "h": pa.array(np.concatenate(hashes + [np.empty(0, "<u4")]).astype(np.int64))})
+            yield pa.record_batch(
+                {
+                    "doc_id": pa.array(np.repeat(ids, [len(h) for h in hashes]).astype(np.int64)),
+                    "h": pa.array(np.concatenate(hashes + [np.empty(0, "<u4")]).astype(np.int64)),
+                }
+            )
 
     lines = docs.select("doc_id", "lines").mapInArrow(explode_lines, "doc_id long, h long")
-    common = (lines.groupBy("h").count().where(F.col("count") >= min_document_frequency(n)).select("h"))
+    common = lines.groupBy("h").count().where(F.col("count") >= min_document_frequency(n)).select("h")
     boilerplate = frozenset(r["h"] for r in common.collect())
     line_votes: dict[int, np.ndarray] = {}
     if boilerplate:
@@ -231,10 +299,13 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
         shortest = holders.groupBy("h").agg(F.min(F.struct("chars", "path", "doc_id")).alias("m"))
         chosen = docs.join(shortest.select(F.col("m.doc_id").alias("doc_id")).distinct(), "doc_id").collect()
         chosen.sort(key=lambda r: r["path"])
-        line_votes = boilerplate_votes(set(boilerplate),
-                                       LineHashes.of([np.frombuffer(r["lines"], dtype="<u4") for r in chosen]),
-                                       np.array([r["chars"] for r in chosen], dtype=np.int64),
-                                       lambda row: source.read_texts([_item_of(chosen[row])])[0], settings)
+        line_votes = boilerplate_votes(
+            set(boilerplate),
+            LineHashes.of([np.frombuffer(r["lines"], dtype="<u4") for r in chosen]),
+            np.array([r["chars"] for r in chosen], dtype=np.int64),
+            lambda row: source.read_texts([_item_of(chosen[row])])[0],
+            settings,
+        )
     dropped = without_notices(boilerplate)  # notices stay in fingerprints
     bp = np.fromiter(dropped, dtype=np.uint32, count=len(dropped))
 
@@ -246,27 +317,51 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
         for r, prof in zip(rows, profiles):
             hashes = np.frombuffer(r["lines"], dtype="<u4")
             hits = hashes[np.isin(hashes, bp)]
-            clean = to_signed(clean_fingerprint(r["votes"], hits, line_votes, to_unsigned(r["fingerprint"])))  \
-                if len(hits) and len(r["votes"]) else r["fingerprint"]
-            keys = (band_keys(signature(prof.shingles, CLUSTER.perms), CLUSTER.rows).tolist()
-                    if len(prof.shingles) else None)
+            clean = (
+                to_signed(clean_fingerprint(r["votes"], hits, line_votes, to_unsigned(r["fingerprint"])))
+                if len(hits) and len(r["votes"])
+                else r["fingerprint"]
+            )
+            keys = (
+                band_keys(signature(prof.shingles, CLUSTER.perms), CLUSTER.rows).tolist()
+                if len(prof.shingles)
+                else None
+            )
             yield (*[r[c] for c in columns], clean, pickle.dumps(prof, protocol=5), keys)
 
-    schema = T.StructType(docs.schema.fields + [T.StructField("clean_fp", T.LongType()),
-                                                 T.StructField("shingles", T.BinaryType()),
-                                                 T.StructField("bands", T.ArrayType(T.LongType()))])
+    schema = T.StructType(
+        docs.schema.fields
+        + [
+            T.StructField("clean_fp", T.LongType()),
+            T.StructField("shingles", T.BinaryType()),
+            T.StructField("bands", T.ArrayType(T.LongType())),
+        ]
+    )
     full = spark.createDataFrame(docs.rdd.mapPartitions(with_shingles), schema).persist(StorageLevel.MEMORY_AND_DISK)
     bands = full.where(F.col("bands").isNotNull()).select("doc_id", F.posexplode("bands").alias("band", "key"))
     a, b = bands.alias("a"), bands.alias("b")
-    candidates = (a.join(b, (F.col("a.band") == F.col("b.band")) & (F.col("a.key") == F.col("b.key"))
-                         & (F.col("a.doc_id") < F.col("b.doc_id")))
-                  .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b")).distinct())
+    candidates = (
+        a.join(
+            b,
+            (F.col("a.band") == F.col("b.band"))
+            & (F.col("a.key") == F.col("b.key"))
+            & (F.col("a.doc_id") < F.col("b.doc_id")),
+        )
+        .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b"))
+        .distinct()
+    )
     side = full.select("doc_id", "clean_fp", "chars", "shingles")
     da = side.select(*[F.col(c).alias(f"{c}_a") for c in side.columns])
     db = side.select(*[F.col(c).alias(f"{c}_b") for c in side.columns])
     joined = candidates.join(da, F.col("a") == F.col("doc_id_a")).join(db, F.col("b") == F.col("doc_id_b"))
-    joined = joined.select("a", "b", F.bit_count(F.col("clean_fp_a").bitwiseXOR(F.col("clean_fp_b"))).alias("d"),
-                           F.least("chars_a", "chars_b").alias("shorter"), "shingles_a", "shingles_b")
+    joined = joined.select(
+        "a",
+        "b",
+        F.bit_count(F.col("clean_fp_a").bitwiseXOR(F.col("clean_fp_b"))).alias("d"),
+        F.least("chars_a", "chars_b").alias("shorter"),
+        "shingles_a",
+        "shingles_b",
+    )
 
     def checked(batches):
         for batch in batches:
@@ -279,13 +374,21 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
             held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
             ok = scores >= verify.min_score
             keep = near[ok] if len(near) else near
-            yield pa.record_batch({
-                "a": batch.column("a").take(pa.array(keep)), "b": batch.column("b").take(pa.array(keep)),
-                "distance": pa.array(d[keep].astype(np.int8)), "scaled": pa.array(scaled[keep].astype(np.int8)),
-                "score": pa.array(scores[ok]), "a_in_b": pa.array(held[ok, 0]), "b_in_a": pa.array(held[ok, 1])})
+            yield pa.record_batch(
+                {
+                    "a": batch.column("a").take(pa.array(keep)),
+                    "b": batch.column("b").take(pa.array(keep)),
+                    "distance": pa.array(d[keep].astype(np.int8)),
+                    "scaled": pa.array(scaled[keep].astype(np.int8)),
+                    "score": pa.array(scores[ok]),
+                    "a_in_b": pa.array(held[ok, 0]),
+                    "b_in_a": pa.array(held[ok, 1]),
+                }
+            )
 
-    pairs = joined.mapInArrow(checked, "a long, b long, distance byte, scaled byte, score double, a_in_b double, "
-                                       "b_in_a double")
+    pairs = joined.mapInArrow(
+        checked, "a long, b long, distance byte, scaled byte, score double, a_in_b double, b_in_a double"
+    )
     return full.drop("shingles", "bands"), pairs
 
 
@@ -293,12 +396,16 @@ def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
     """A snapshot of the given documents (path order) keyed by doc_id, with their clean fingerprints (the
     ones their pairs were found with, as on the desktop)."""
     rows = sorted(rows, key=lambda r: r["path"])
-    snap = Snapshot(np.array([r["doc_id"] for r in rows], dtype=np.int64),
-                    np.array([r["clean_fp"] for r in rows], dtype=np.int64).view(np.uint64),
-                    np.array([r["size"] for r in rows], dtype=np.int64),
-                    np.array([r["mtime_ns"] for r in rows], dtype=np.int64),
-                    np.array([r["chars"] for r in rows], dtype=np.int64), [r["path"] for r in rows],
-                    [r["content_hash"] for r in rows], [r["encoding"] for r in rows])
+    snap = Snapshot(
+        np.array([r["doc_id"] for r in rows], dtype=np.int64),
+        np.array([r["clean_fp"] for r in rows], dtype=np.int64).view(np.uint64),
+        np.array([r["size"] for r in rows], dtype=np.int64),
+        np.array([r["mtime_ns"] for r in rows], dtype=np.int64),
+        np.array([r["chars"] for r in rows], dtype=np.int64),
+        [r["path"] for r in rows],
+        [r["content_hash"] for r in rows],
+        [r["encoding"] for r in rows],
+    )
     return snap, {int(doc): row for row, doc in enumerate(snap.ids.tolist())}
 
 
@@ -313,8 +420,9 @@ def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPla
     scores = np.array([p["score"] for p in pairs], dtype=np.float64)
     held = np.array([(p["a_in_b"], p["b_in_a"]) for p in pairs], dtype=np.float64).reshape(-1, 2)
     verify = plan.verify
-    return Grouper(snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores,
-                   min_score=verify.min_score, held=held).at(plan.group_threshold)
+    return Grouper(
+        snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores, min_score=verify.min_score, held=held
+    ).at(plan.group_threshold)
 
 
 MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]
@@ -326,8 +434,7 @@ def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
 
     if pairs.count() <= plan.driver_pairs:
         rows = pairs.collect()
-        ids = spark.createDataFrame([(int(x),) for x in {r["a"] for r in rows} | {r["b"] for r in rows}],
-                                    "doc_id long")
+        ids = spark.createDataFrame([(int(x),) for x in {r["a"] for r in rows} | {r["b"] for r in rows}], "doc_id long")
         members = docs.join(ids, "doc_id").select(*MEMBER_COLUMNS).collect()
         snap, row_of = _member_snapshot(members)
         grouping = _grouping(snap, row_of, rows, plan)
@@ -339,7 +446,8 @@ def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
     members = docs.join(labels.withColumnRenamed("node", "doc_id"), "doc_id").select("label", *MEMBER_COLUMNS)
     edges = pairs.join(labels.withColumnRenamed("node", "a"), "a")
     by_label = members.rdd.map(lambda r: (r["label"], ("m", r.asDict()))).union(
-        edges.rdd.map(lambda r: (r["label"], ("p", r.asDict()))))
+        edges.rdd.map(lambda r: (r["label"], ("p", r.asDict())))
+    )
 
     def one_component(kv):
         label, parts = kv
@@ -347,8 +455,11 @@ def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
         snap, row_of = _member_snapshot([p for kind, p in parts if kind == "m"])
         grouping = _grouping(snap, row_of, [p for kind, p in parts if kind == "p"], plan)
         for g in grouping:  # one group: the component
-            yield (len(g.members), min(m.path for m in g.members),
-                   [(m.doc_id, rank, m.distance, m.score) for rank, m in enumerate(g.members)])
+            yield (
+                len(g.members),
+                min(m.path for m in g.members),
+                [(m.doc_id, rank, m.distance, m.score) for rank, m in enumerate(g.members)],
+            )
 
     comps = by_label.groupByKey().flatMap(one_component)
     ranked = comps.sortBy(lambda c: (-c[0], c[1])).zipWithIndex()

@@ -1,6 +1,7 @@
 """Spark's Python daemon (`spark.python.daemon.module`) with jieba's dictionary, the IDF table and the checked
 segmenter loaded before it forks its workers, as the desktop scan's fork server is: each worker then starts
 fingerprinting at once instead of loading them (~1.2 s per worker)."""
+
 from __future__ import annotations
 
 import os
@@ -11,8 +12,9 @@ from simdesk.core.parent_watch import PARENT_ENV
 # driver's environment: without the mark the preload makes the daemon die with the JVM instead of exiting.
 os.environ.pop(PARENT_ENV, None)
 
-import simdesk.core.worker_preload  # noqa: E402,F401  (loads the segmenter: imported for that effect)
-from pyspark.daemon import manager  # noqa: E402
+from pyspark.daemon import manager
+
+import simdesk.core.worker_preload  # noqa: F401  (loads the segmenter: imported for that effect)
 
 if __name__ == "__main__":
     manager()

@@ -7,13 +7,22 @@ so). Each is loaded when first used, so `import simdesk.core` costs nothing at s
 
     from simdesk.core import Index, ReviewSettings, open_review
 """
+
 from __future__ import annotations
 
 import importlib
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
-    "review.review": ("Review", "ReviewSettings", "Scope", "action_scope", "open_review", "pair_to_compare", "undo_last"),
+    "review.review": (
+        "Review",
+        "ReviewSettings",
+        "Scope",
+        "action_scope",
+        "open_review",
+        "pair_to_compare",
+        "undo_last",
+    ),
     "review.decisions": ("Decisions",),
     # the review in a process of its own (the window's scans): events relayed, never the caller's lock held
     "review.process": ("ReviewProcess", "ReviewRequest", "run_review"),
@@ -32,14 +41,31 @@ _WHERE = {
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "fingerprint.similarity": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
     "matching.analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
-    "cleanup.plan": ("GOES", "KEEP", "KEEP_RULES", "STAYS", "CleanupPlan", "CleanupReport", "Fate", "KeepChain",
-                "keep_by_rule"),
+    "cleanup.plan": (
+        "GOES",
+        "KEEP",
+        "KEEP_RULES",
+        "STAYS",
+        "CleanupPlan",
+        "CleanupReport",
+        "Fate",
+        "KeepChain",
+        "keep_by_rule",
+    ),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
     "review.figures": ("contained", "fate_reason", "percent"),
     "cleanup.undo": ("UndoReport",),
     "review.report": ("printable", "safe_cell"),
-    "review.diff": ("DEFAULT_DIFF_MODE", "DIFF_MODES", "FIRST_VIEW_BUDGET_S", "Row", "SideBySide", "compare_files",
-             "compare_texts", "refine"),
+    "review.diff": (
+        "DEFAULT_DIFF_MODE",
+        "DIFF_MODES",
+        "FIRST_VIEW_BUDGET_S",
+        "Row",
+        "SideBySide",
+        "compare_files",
+        "compare_texts",
+        "refine",
+    ),
     "reading.documents": ("DecodeError", "decode_bytes", "encoding_name", "read_source_file", "read_text_file", "walk"),
     "reading.markup": ("markup_kind", "page_heading", "visible_text"),
     "reading.texts": ("Texts", "read_uri"),
@@ -50,8 +76,16 @@ _WHERE = {
     "fingerprint.simhash": ("similarity_percent", "simhash"),
     "matching.pairs": ("brute_force_pairs", "pairs_within"),
     "fingerprint.segmenter": ("default_segmenter", "segmenter_choice"),
-    "evaluation": ("ClassScores", "CleanupScores", "Scores", "files_left", "load_truth", "score_classes",
-                   "score_cleanup", "score_groups"),
+    "evaluation": (
+        "ClassScores",
+        "CleanupScores",
+        "Scores",
+        "files_left",
+        "load_truth",
+        "score_classes",
+        "score_cleanup",
+        "score_groups",
+    ),
     "demo": ("ensure_demo",),
     "resources": ("resource",),
 }

@@ -1,5 +1,6 @@
 """The built-in demo collection: a few hundred Tang and Song poems (public domain, shipped in simdesk/resources/)
 with planted near-duplicates, written on first use. Nothing is downloaded."""
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,7 @@ def _variant(text: str, rng: random.Random) -> tuple[str, str]:
         return text.translate(FULL2HALF), kind
     if kind == "rewrap":
         flat = re.sub(r"\s*\n\s*", "", text)
-        return "\n".join(flat[i:i + 17] for i in range(0, len(flat), 17)), kind
+        return "\n".join(flat[i : i + 17] for i in range(0, len(flat), 17)), kind
     return text, kind
 
 
@@ -59,6 +60,8 @@ def ensure_demo(dest: Path) -> Path:
                 text, kind = _variant(poem, rng)
                 target = dest / rng.choice(folders[2:])
                 target.mkdir(parents=True, exist_ok=True)
-                (target / f"{n:03d}-{safe}-{kind}{k}.txt").write_bytes(text.encode(rng.choice(["utf-8", "gb18030", "utf-16"])))
+                (target / f"{n:03d}-{safe}-{kind}{k}.txt").write_bytes(
+                    text.encode(rng.choice(["utf-8", "gb18030", "utf-16"]))
+                )
     stamp.write_text(DEMO_VERSION, encoding="utf-8")
     return dest

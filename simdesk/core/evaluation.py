@@ -6,6 +6,7 @@ shares a group with its group's original).
     truth = load_truth(Path("corpus"))
     scores = score_groups(truth, [[m.path for m in g.members] for g in grouping])
 """
+
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ class TruthFile:
 class ClassScores:
     """Pairwise scores over the pairs that touch one class: true pairs (within the class's groups) and
     found pairs with at least one file of the class, so a false group across classes counts against both."""
+
     files: int
     true_pairs: int
     found_pairs: int
@@ -59,8 +61,10 @@ class Scores:
 
     def lines(self, prefix: str = "") -> list[str]:
         """`name value` lines, as `simdesk evaluate` prints them."""
-        out = [f"{prefix}{name} {getattr(self, name):.4f}" for name in
-               ("precision", "recall", "f1", "short_precision", "short_recall", "short_f1")]
+        out = [
+            f"{prefix}{name} {getattr(self, name):.4f}"
+            for name in ("precision", "recall", "f1", "short_precision", "short_recall", "short_f1")
+        ]
         out += [f"{prefix}recall_{kind} {value:.4f}" for kind, value in sorted(self.recall_by_edit.items())]
         return out
 
@@ -68,8 +72,10 @@ class Scores:
 def load_truth(corpus: Path) -> dict[str, TruthFile]:
     """The truth.json of a collection. Raises FileNotFoundError when the folder has none."""
     data = json.loads((Path(corpus) / "truth.json").read_text(encoding="utf-8"))["files"]
-    return {path: TruthFile(v["group"], v["role"], tuple(v["edits"]), bool(v["short"]), v.get("class", ""))
-            for path, v in data.items()}
+    return {
+        path: TruthFile(v["group"], v["role"], tuple(v["edits"]), bool(v["short"]), v.get("class", ""))
+        for path, v in data.items()
+    }
 
 
 def _prf(true_label: dict[str, str], pred: dict[str, int], files: list[str]) -> tuple[float, float, float]:
@@ -140,6 +146,7 @@ class CleanupScores:
     """What a clean-up left of a collection, against its truth. A true group is one document: it is lost when
     none of its files is left. Each file of a group beyond one is a redundant copy; a removal is right when
     its group keeps a file."""
+
     files: int
     groups: int
     removed: int
@@ -161,8 +168,12 @@ class CleanupScores:
 
     def lines(self, prefix: str = "") -> list[str]:
         """`name value` lines."""
-        return [f"{prefix}documents_lost {self.documents_lost}", f"{prefix}removal_recall {self.removal_recall:.4f}",
-                f"{prefix}removed {self.removed}", f"{prefix}wrong_removals {self.wrong_removals}"]
+        return [
+            f"{prefix}documents_lost {self.documents_lost}",
+            f"{prefix}removal_recall {self.removal_recall:.4f}",
+            f"{prefix}removed {self.removed}",
+            f"{prefix}wrong_removals {self.wrong_removals}",
+        ]
 
 
 def files_left(root: Path, truth: dict[str, TruthFile]) -> set[str]:

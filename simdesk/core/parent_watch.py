@@ -5,6 +5,7 @@ Called first thing in the scan's fork server (segmenter_preload, so it dies with
 even while still loading) and in each worker process as it starts (which then dies with the fork server).
 Never called in the scanning process itself, which belongs to whoever started it.
 """
+
 from __future__ import annotations
 
 import os

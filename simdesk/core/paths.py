@@ -6,6 +6,7 @@ asks here, so moving a file means changing one line.
     index_path(Path("articles"))      # ~/.local/share/simdesk/indexes/articles-<hash>.sqlite on Linux
     action_log()                      # ~/.local/share/simdesk/actions.jsonl
 """
+
 from __future__ import annotations
 
 import hashlib

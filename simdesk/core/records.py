@@ -1,4 +1,5 @@
 """Frozen records passed between the engine's modules and to its callers (CLI, window, tests)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

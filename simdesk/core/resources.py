@@ -1,6 +1,7 @@
 """The one place that locates simdesk's shipped data files (stop words, demo texts, the segmenter's check
 sample, translations): package data in `simdesk/resources/`, found through importlib.resources, so a source
 checkout, an editable install and an installed wheel all read the same files."""
+
 from __future__ import annotations
 
 from importlib.resources import files

@@ -13,6 +13,7 @@ and pairing 0.16 / 0.40, verifying 0.47 / 0.78, scoring 0.05 / 0.08 (reading 82.
 phases that run in one process slow down less under load than reading on every core). Between reports that
 give a rate, the last estimate counts down.
 """
+
 from __future__ import annotations
 
 import time

@@ -1,6 +1,7 @@
 """Imported only by the fork server of the scan's worker processes, so that every worker starts with
 jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check) and the code of the scan and of
 verification's re-reading (reread) already loaded instead of loading them (~1 s, and 0.15 s for the check) itself."""
+
 from __future__ import annotations
 
 from simdesk.core.parent_watch import die_with_parent, mark_fork_server, scanning_process
@@ -10,10 +11,10 @@ mark_fork_server()
 
 import jieba  # noqa: E402
 
-from simdesk.core.fingerprint import features  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
-from simdesk.core.matching import reread  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
-from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.fingerprint import features  # noqa: E402 (the workers' fingerprint_file, profiles_of...)
 from simdesk.core.fingerprint.segmenter import default_segmenter  # noqa: E402
+from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.matching import reread  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
 
 jieba.setLogLevel(60)
 features.idf_table()

@@ -7,6 +7,7 @@ start with the segmenter loaded; `map_chunks` runs a function over chunks, in a 
     with process_pool(worker_count(jobs)) as pool:
         results = map_chunks(read_texts, chunks, pool, cancel)
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -14,8 +15,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
 
 from simdesk.core.parent_watch import die_with_fork_server, mark_scanning_process
 
@@ -70,7 +70,7 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    for proc in list((pool._processes or {}).values()):
+    for proc in list((pool._processes or {}).values()):  # noqa: SLF001
         try:
             proc.kill()
         except (OSError, AttributeError):
@@ -96,8 +96,13 @@ def result_unless_cancelled(future: Future, cancel: CancelToken) -> object:
             continue
 
 
-def map_chunks(fn: Callable, chunks: list, pool: ProcessPoolExecutor | None, cancel: CancelToken,
-               on_chunk: Callable[[int], None] | None = None) -> list:
+def map_chunks(
+    fn: Callable,
+    chunks: list,
+    pool: ProcessPoolExecutor | None,
+    cancel: CancelToken,
+    on_chunk: Callable[[int], None] | None = None,
+) -> list:
     """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled.
     `on_chunk(n)` is called as each result comes in, with the number of chunks done so far."""
     if pool is None:

@@ -1,8 +1,9 @@
 """Start-up: the QApplication, its translations, the main window; and the --screenshot mode for docs/checks.
 
-    run_app("articles")                                   # the window on a folder
-    run_app("articles", screenshot="docs/screenshot.png")  # scan, show the largest group's diff, save, exit
+run_app("articles")                                   # the window on a folder
+run_app("articles", screenshot="docs/screenshot.png")  # scan, show the largest group's diff, save, exit
 """
+
 from __future__ import annotations
 
 import gc
@@ -14,8 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from simdesk.core import ReviewProcess
-from simdesk.core import data_dir as user_data_dir
+from simdesk.core import ReviewProcess, data_dir as user_data_dir
 from simdesk.gui import refcount_guard
 from simdesk.gui.settings import Settings
 from simdesk.gui.translations import install_language
@@ -59,8 +59,11 @@ def largest_group_row(model, look_at: int = 500) -> int:
         if len(model.group_at(row).members) < largest:
             break
         first, second = model.group_at(row).members[:2]
-        score = -2 if first.content_hash == second.content_hash else (
-            second.distance + 1 if first.encoding == second.encoding else -1)
+        score = (
+            -2
+            if first.content_hash == second.content_hash
+            else (second.distance + 1 if first.encoding == second.encoding else -1)
+        )
         if score > best_score:
             best, best_score = row, score
     return best
@@ -121,8 +124,13 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
     window.failed.connect(lambda message: on_exit(1))
 
 
-def run_app(folder: str | None, screenshot: str | None = None, demo: Callable[[], Path] | None = None,
-            settings: Settings | None = None, data_dir: Path | None = None) -> int:
+def run_app(
+    folder: str | None,
+    screenshot: str | None = None,
+    demo: Callable[[], Path] | None = None,
+    settings: Settings | None = None,
+    data_dir: Path | None = None,
+) -> int:
     """Open the window (on `folder`, else the welcome page offering the demo and recent folders) and run
     the event loop; return the exit code. With `screenshot`, see take_screenshot."""
     app = QApplication.instance() or QApplication(sys.argv[:1])

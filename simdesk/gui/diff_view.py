@@ -10,6 +10,7 @@ only (core.FIRST_VIEW_BUDGET_S); the rough rows that come into view are asked fo
 off the GUI thread (core.refine) and repainted (`show_refined`). Colours come from the palette and keep a
 contrast of at least 4.5:1 with the text (WCAG AA) in light and dark themes.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,10 +18,30 @@ from dataclasses import dataclass
 from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import (QColor, QFont, QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument,
-                           QTextFormat, QTextOption)
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextDocumentLayout, QPlainTextEdit, QSizePolicy, QSplitter,
-                               QTextEdit, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+    QTextOption,
+)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextDocumentLayout,
+    QPlainTextEdit,
+    QSizePolicy,
+    QSplitter,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from simdesk.core import DIFF_MODES, Row, SideBySide, contained, percent
 from simdesk.gui.translations import fill
@@ -35,8 +56,10 @@ RIGHT_HUE = QColor("#2da44e")  # what the candidate adds
 
 def luminance(c: QColor) -> float:
     """WCAG relative luminance of a colour."""
+
     def channel(v: float) -> float:
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
 
 
@@ -48,8 +71,11 @@ def contrast(a: QColor, b: QColor) -> float:
 
 def mix(a: QColor, b: QColor, t: float) -> QColor:
     """`a` moved a share `t` (0..1) of the way to `b`."""
-    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
-                           a.blueF() + (b.blueF() - a.blueF()) * t)
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * t,
+        a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t,
+    )
 
 
 def tint(base: QColor, hue: QColor, text: QColor, strength: float) -> QColor:
@@ -82,10 +108,14 @@ class DiffColours:
             if contrast(candidate, base) < MIN_CONTRAST:
                 break
             grey = candidate
-        return cls(text, tint(base, CHANGED_HUE, text, 0.30 if dark else 0.22),
-                   tint(base, LEFT_HUE, text, 0.55 if dark else 0.40),
-                   tint(base, RIGHT_HUE, text, 0.55 if dark else 0.40),
-                   mix(base, text, 0.10), grey)
+        return cls(
+            text,
+            tint(base, CHANGED_HUE, text, 0.30 if dark else 0.22),
+            tint(base, LEFT_HUE, text, 0.55 if dark else 0.40),
+            tint(base, RIGHT_HUE, text, 0.55 if dark else 0.40),
+            mix(base, text, 0.10),
+            grey,
+        )
 
 
 @dataclass(frozen=True)
@@ -137,8 +167,7 @@ class DocumentBuilder(QObject):
     text in one setPlainText froze the window ~170 ms), then calls `done(document)`. `cancel()` stops it and
     deletes the half-built document: a comparison of a pair no longer shown is dropped."""
 
-    def __init__(self, lines: list[str], font: QFont, done: Callable[[QTextDocument], None],
-                 parent: QObject) -> None:
+    def __init__(self, lines: list[str], font: QFont, done: Callable[[QTextDocument], None], parent: QObject) -> None:
         super().__init__(parent)
         self.lines = lines
         self.done = done
@@ -153,7 +182,7 @@ class DocumentBuilder(QObject):
     def step(self) -> None:
         if self.document is None:
             return
-        chunk = self.lines[self.at:self.at + RENDER_CHUNK_ROWS]
+        chunk = self.lines[self.at : self.at + RENDER_CHUNK_ROWS]
         if chunk:
             self.cursor.insertText(("\n" if self.at else "") + "\n".join(chunk))
             self.at += len(chunk)
@@ -220,8 +249,13 @@ class DiffPane(QPlainTextEdit):
         self.updateRequest.connect(self._scroll_gutter)
         self.verticalScrollBar().valueChanged.connect(self.paint_visible)
 
-    def set_rows(self, document: QTextDocument | None, numbers: list[int | None], rows: tuple[Row, ...] = (),
-                 label_width: int = 0) -> None:
+    def set_rows(
+        self,
+        document: QTextDocument | None,
+        numbers: list[int | None],
+        rows: tuple[Row, ...] = (),
+        label_width: int = 0,
+    ) -> None:
         """Show a rendered document (None: empty) whose blocks are `rows`."""
         self.numbers = numbers
         self.rows = rows
@@ -270,7 +304,7 @@ class DiffPane(QPlainTextEdit):
                 marks.append(sel)
                 continue
             marks.append(_line_mark(block, c.changed_line))
-            for start, end in (row.left_spans if left else row.right_spans):
+            for start, end in row.left_spans if left else row.right_spans:
                 sel = QTextEdit.ExtraSelection()
                 cursor = QTextCursor(block)
                 cursor.setPosition(block.position() + start)
@@ -316,8 +350,7 @@ class ElidedTitle(QLabel):
     """A line of text that never asks for more width, so a long file name cannot widen the window: `text()`
     is the whole line, drawn cut (in the middle by default: a path keeps both ends) to the width given."""
 
-    def __init__(self, parent: QWidget, mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
-                 widest: int = 0) -> None:
+    def __init__(self, parent: QWidget, mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle, widest: int = 0) -> None:
         """`widest`: the most width it asks for (its whole text's up to that; 0: none, it takes what it is
         given)."""
         super().__init__(parent)
@@ -325,8 +358,9 @@ class ElidedTitle(QLabel):
         self.widest = widest
         self.setTextFormat(Qt.TextFormat.PlainText)  # a file named '<img src=…>.txt' is not HTML
         # asking for its width up to `widest` (a status bar's label), else taking what the layout gives
-        self.setSizePolicy(QSizePolicy.Policy.Preferred if widest else QSizePolicy.Policy.Ignored,
-                           QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(
+            QSizePolicy.Policy.Preferred if widest else QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed
+        )
 
     def shown_text(self) -> str:
         """The text as drawn at the label's width."""
@@ -342,8 +376,9 @@ class ElidedTitle(QLabel):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().windowText().color())
-        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         self.shown_text())
+        painter.drawText(
+            self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self.shown_text()
+        )
         painter.end()
 
 
@@ -423,9 +458,12 @@ class DiffView(QWidget):
         self.prev_button.setToolTip(self.tr("Previous change (P)"))
         self.next_button.setToolTip(self.tr("Next change (N)"))
         self.mode_button.setText(self.tr("As normalised"))
-        self.mode_button.setToolTip(self.tr(
-            "On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and "
-            "boilerplate lines are not changes). Off: compare the raw lines."))
+        self.mode_button.setToolTip(
+            self.tr(
+                "On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and "
+                "boilerplate lines are not changes). Off: compare the raw lines."
+            )
+        )
         self.left.setAccessibleName(self.tr("Reference text"))
         self.right.setAccessibleName(self.tr("Candidate text"))
         self.left.setAccessibleDescription(self.tr("The first document of the pair, with its changes highlighted"))
@@ -463,8 +501,9 @@ class DiffView(QWidget):
             builder.cancel()
         self._builders = []
 
-    def show_result(self, result: SideBySide, left_title: str, right_title: str,
-                    rendered: Rendered | None = None) -> None:
+    def show_result(
+        self, result: SideBySide, left_title: str, right_title: str, rendered: Rendered | None = None
+    ) -> None:
         """Show a comparison: both panes' documents are built on the GUI thread, a chunk of rows per turn of
         the event loop, while the comparison before stays on screen; then the left pane is swapped in, the
         right one on the next turn, the first change on the turn after, and `shown` is emitted. A newer
@@ -519,8 +558,10 @@ class DiffView(QWidget):
 
     def _show_titles(self) -> None:
         """Each pane's title: which side it is and the file's path (the whole path in its tooltip)."""
-        for title, path, text in ((self.left_title, self._titles[0], self.tr("Reference: %1")),
-                                  (self.right_title, self._titles[1], self.tr("Candidate: %1"))):
+        for title, path, text in (
+            (self.left_title, self._titles[0], self.tr("Reference: %1")),
+            (self.right_title, self._titles[1], self.tr("Candidate: %1")),
+        ):
             title.setText(fill(text, path) if path else "")
             title.setToolTip(path)
 
@@ -532,8 +573,7 @@ class DiffView(QWidget):
             return
         shown = self.left.visible_range()
         screen = len(shown)
-        rows = [n for n in range(max(shown.start - screen, 0), min(shown.stop + screen, len(r.rows)))
-                if n in r.rough]
+        rows = [n for n in range(max(shown.start - screen, 0), min(shown.stop + screen, len(r.rows))) if n in r.rough]
         if rows:
             self._refining = True
             self.spans_wanted.emit(r, rows)
@@ -575,11 +615,13 @@ class DiffView(QWidget):
         if r.shares is not None:
             left_in_right, right_in_left = r.shares
             if contained(right_in_left, left_in_right):
-                return fill(self.tr("All of the right text is in the left one; it is %1 of its length"),
-                            percent(left_in_right))
+                return fill(
+                    self.tr("All of the right text is in the left one; it is %1 of its length"), percent(left_in_right)
+                )
             if contained(left_in_right, right_in_left):
-                return fill(self.tr("All of the left text is in the right one; it is %1 of its length"),
-                            percent(right_in_left))
+                return fill(
+                    self.tr("All of the left text is in the right one; it is %1 of its length"), percent(right_in_left)
+                )
         return fill(self.tr("Similarity %1"), similarity_text(r.similarity))
 
     def go_to_change(self, k: int) -> None:

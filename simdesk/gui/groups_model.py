@@ -10,6 +10,7 @@ core (Grouping.matching, Grouping.ordered) plus one screenful of cells. Sorting,
 move rows with layoutChanged, the persistent indexes following their group: the selection and the current
 group stay where they are.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -18,12 +19,33 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex, QObject,
-                            QPersistentModelIndex, Qt, QT_TRANSLATE_NOOP, Signal)
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from simdesk.core import (HEADLINE_KEYS, Decisions, Fate, Group, Grouping, Headline, Headlines, Member, Review,
-                          contained, encoding_name, percent, similarity_percent)
+from simdesk.core import (
+    HEADLINE_KEYS,
+    Decisions,
+    Fate,
+    Group,
+    Grouping,
+    Headline,
+    Headlines,
+    Member,
+    Review,
+    contained,
+    encoding_name,
+    percent,
+    similarity_percent,
+)
 from simdesk.gui.translations import fill
 
 MemberRole = Qt.ItemDataRole.UserRole + 1
@@ -154,13 +176,26 @@ def _member_similarity_tip(r: Row) -> str:
         return QCoreApplication.translate("GroupsModel", "Share of the 64 fingerprint bits that agree (approximate)")
     first = r.group.members[0].path
     if contained(m.held, m.holds):
-        return fill(QCoreApplication.translate("GroupsModel", "All of this document is in %1; it is %2 of that "
-                                                              "document's length"), first, percent(m.holds or 0.0))
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel", "All of this document is in %1; it is %2 of that document's length"
+            ),
+            first,
+            percent(m.holds or 0.0),
+        )
     if m.held is not None and m.holds is not None and m.path != first:
-        return fill(QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by "
-                                                              "character: %1. %2 of this document's text is in %3, "
-                                                              "%4 of that one's is in this one"),
-                    percent(m.score), percent(m.held), first, percent(m.holds))
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel",
+                "Similarity of the texts, checked character by "
+                "character: %1. %2 of this document's text is in %3, "
+                "%4 of that one's is in this one",
+            ),
+            percent(m.score),
+            percent(m.held),
+            first,
+            percent(m.holds),
+        )
     return QCoreApplication.translate("GroupsModel", "Similarity of the texts, checked character by character")
 
 
@@ -186,14 +221,20 @@ def _member_status(r: Row) -> str:
         return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
     share = percent(f.held) if f.held is not None and f.held == f.held else ""
     if f.fate == "goes":
-        return (fill(QCoreApplication.translate("GroupsModel", "goes: %1 in kept"), share) if share
-                else QCoreApplication.translate("GroupsModel", "goes"))
+        return (
+            fill(QCoreApplication.translate("GroupsModel", "goes: %1 in kept"), share)
+            if share
+            else QCoreApplication.translate("GroupsModel", "goes")
+        )
     if f.why == "unseen":
         return QCoreApplication.translate("GroupsModel", "stays: not seen")
     if f.why == "part":
         return QCoreApplication.translate("GroupsModel", "stays: a passage")
-    return (fill(QCoreApplication.translate("GroupsModel", "stays: %1 in kept"), share) if share
-            else QCoreApplication.translate("GroupsModel", "stays: no copy"))
+    return (
+        fill(QCoreApplication.translate("GroupsModel", "stays: %1 in kept"), share)
+        if share
+        else QCoreApplication.translate("GroupsModel", "stays: no copy")
+    )
 
 
 def _member_status_tip(r: Row) -> str | None:
@@ -206,21 +247,39 @@ def _member_status_tip(r: Row) -> str | None:
     if f.why == "queued":
         return QCoreApplication.translate("GroupsModel", "You sent this copy to the trash")
     if f.why == "held":
-        return (fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: %1 of its text is in %2, the copy "
-                                                               "kept"), share, kept) if share
-                else fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: a copy of %1, the copy kept"),
-                          kept))
+        return (
+            fill(
+                QCoreApplication.translate("GroupsModel", "Goes to the trash: %1 of its text is in %2, the copy kept"),
+                share,
+                kept,
+            )
+            if share
+            else fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: a copy of %1, the copy kept"), kept)
+        )
     if f.why == "unseen":
-        return QCoreApplication.translate("GroupsModel", "Stays: it joined the group, or changed, after the copy to "
-                                                         "keep was marked. Mark it to decide it")
+        return QCoreApplication.translate(
+            "GroupsModel",
+            "Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it",
+        )
     if f.why == "part":
-        return fill(QCoreApplication.translate("GroupsModel", "Stays: its text is in %1, the copy kept, but it is only "
-                                                              "%2 of that text: a passage of it, not a copy"),
-                    kept, percent(f.holds) if f.holds is not None and f.holds == f.holds else "?")
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel",
+                "Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy",
+            ),
+            kept,
+            percent(f.holds) if f.holds is not None and f.holds == f.holds else "?",
+        )
     if share:
-        return fill(QCoreApplication.translate("GroupsModel", "Stays: only %1 of its text is in %2, the copy kept "
-                                                              "(a copy goes only when the copy kept holds its text)"),
-                    share, kept)
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel",
+                "Stays: only %1 of its text is in %2, the copy kept "
+                "(a copy goes only when the copy kept holds its text)",
+            ),
+            share,
+            kept,
+        )
     return QCoreApplication.translate("GroupsModel", "Stays: no copy kept holds its text")
 
 
@@ -242,53 +301,145 @@ class Column:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("document", QT_TRANSLATE_NOOP("GroupsModel", "Document"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The file name, then its folder; a group row names its first document"), 280,
-           lambda r: fill(QCoreApplication.translate("GroupsModel", "Group %1: %2"), str(r.group.id),
-                          file_then_folder(r.group.members[0].path)),
-           lambda r: file_then_folder(r.member.path), "path", lambda r: r.member.path),
-    Column("similarity", QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
-           QT_TRANSLATE_NOOP("GroupsModel", "How much of the text the document shares with the group's first document, "
-                                      "checked character by character (the figure the comparison shows)"), 104,
-           lambda r: _group_similarity(r.group), lambda r: _member_similarity(r.member), "similarity",
-           _member_similarity_tip),
-    Column("status", QT_TRANSLATE_NOOP("GroupsModel", "Status"),
-           QT_TRANSLATE_NOOP("GroupsModel", "What a clean-up does with the copy: keep; goes to the trash, because the "
-                                            "copy kept holds its text (the share in kept); stays, and why"), 120,
-           _group_status, _member_status, None, _member_status_tip),
-    Column("title", QT_TRANSLATE_NOOP("GroupsModel", "Title"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The document's first meaningful line (a web page's own title), not a "
-                                            "repost notice or a byline; a group row shows its first document's"),
-           240, _title, _title, "title", lambda r: r.headline.title if r.headline else None, True),
-    Column("date", QT_TRANSLATE_NOOP("GroupsModel", "Date"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The date written in the text; in italics, the file's modification date "
-                                            "(the text carries none)"),
-           84, _date, _date, "date", _date_tip),
-    Column("source", QT_TRANSLATE_NOOP("GroupsModel", "Source"),
-           QT_TRANSLATE_NOOP("GroupsModel", "Where the text says it comes from (来源, 转载, Source…), else the repost "
-                                            "notice it shares with many documents"),
-           160, _source, _source, "source", lambda r: r.headline.source if r.headline else None, True),
-    Column("members", QT_TRANSLATE_NOOP("GroupsModel", "Members"),
-           QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"), 76,
-           lambda r: len(r.group.members), lambda r: None, "members"),
-    Column("size", QT_TRANSLATE_NOOP("GroupsModel", "Size"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The size of the file, or of the whole group"), 70,
-           lambda r: human_size(r.group.total_size), lambda r: human_size(r.member.size), "size"),
-    Column("distance", QT_TRANSLATE_NOOP("GroupsModel", "Bits apart"),
-           QT_TRANSLATE_NOOP("GroupsModel", "Fingerprint bits (of 64) that differ from the group's first document "
-                                            "(advanced); checked groups reach further apart on long texts, so this "
-                                            "is not the slider's scale"),
-           70, lambda r: r.group.max_distance, lambda r: r.member.distance, "distance"),
-    Column("modified", QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
-           QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"), 120,
-           lambda r: _when(max(m.mtime_ns for m in r.group.members)), lambda r: _when(r.member.mtime_ns), "modified"),
-    Column("encoding", QT_TRANSLATE_NOOP("GroupsModel", "Encoding"),
-           QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"), 70,
-           lambda r: None, lambda r: encoding_name(r.member.encoding)),
+    Column(
+        "document",
+        QT_TRANSLATE_NOOP("GroupsModel", "Document"),
+        QT_TRANSLATE_NOOP("GroupsModel", "The file name, then its folder; a group row names its first document"),
+        280,
+        lambda r: fill(
+            QCoreApplication.translate("GroupsModel", "Group %1: %2"),
+            str(r.group.id),
+            file_then_folder(r.group.members[0].path),
+        ),
+        lambda r: file_then_folder(r.member.path),
+        "path",
+        lambda r: r.member.path,
+    ),
+    Column(
+        "similarity",
+        QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "How much of the text the document shares with the group's first document, "
+            "checked character by character (the figure the comparison shows)",
+        ),
+        104,
+        lambda r: _group_similarity(r.group),
+        lambda r: _member_similarity(r.member),
+        "similarity",
+        _member_similarity_tip,
+    ),
+    Column(
+        "status",
+        QT_TRANSLATE_NOOP("GroupsModel", "Status"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "What a clean-up does with the copy: keep; goes to the trash, because the "
+            "copy kept holds its text (the share in kept); stays, and why",
+        ),
+        120,
+        _group_status,
+        _member_status,
+        None,
+        _member_status_tip,
+    ),
+    Column(
+        "title",
+        QT_TRANSLATE_NOOP("GroupsModel", "Title"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "The document's first meaningful line (a web page's own title), not a "
+            "repost notice or a byline; a group row shows its first document's",
+        ),
+        240,
+        _title,
+        _title,
+        "title",
+        lambda r: r.headline.title if r.headline else None,
+        True,
+    ),
+    Column(
+        "date",
+        QT_TRANSLATE_NOOP("GroupsModel", "Date"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "The date written in the text; in italics, the file's modification date (the text carries none)",
+        ),
+        84,
+        _date,
+        _date,
+        "date",
+        _date_tip,
+    ),
+    Column(
+        "source",
+        QT_TRANSLATE_NOOP("GroupsModel", "Source"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "Where the text says it comes from (来源, 转载, Source…), else the repost "
+            "notice it shares with many documents",
+        ),
+        160,
+        _source,
+        _source,
+        "source",
+        lambda r: r.headline.source if r.headline else None,
+        True,
+    ),
+    Column(
+        "members",
+        QT_TRANSLATE_NOOP("GroupsModel", "Members"),
+        QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"),
+        76,
+        lambda r: len(r.group.members),
+        lambda r: None,
+        "members",
+    ),
+    Column(
+        "size",
+        QT_TRANSLATE_NOOP("GroupsModel", "Size"),
+        QT_TRANSLATE_NOOP("GroupsModel", "The size of the file, or of the whole group"),
+        70,
+        lambda r: human_size(r.group.total_size),
+        lambda r: human_size(r.member.size),
+        "size",
+    ),
+    Column(
+        "distance",
+        QT_TRANSLATE_NOOP("GroupsModel", "Bits apart"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "Fingerprint bits (of 64) that differ from the group's first document "
+            "(advanced); checked groups reach further apart on long texts, so this "
+            "is not the slider's scale",
+        ),
+        70,
+        lambda r: r.group.max_distance,
+        lambda r: r.member.distance,
+        "distance",
+    ),
+    Column(
+        "modified",
+        QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
+        QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"),
+        120,
+        lambda r: _when(max(m.mtime_ns for m in r.group.members)),
+        lambda r: _when(r.member.mtime_ns),
+        "modified",
+    ),
+    Column(
+        "encoding",
+        QT_TRANSLATE_NOOP("GroupsModel", "Encoding"),
+        QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"),
+        70,
+        lambda r: None,
+        lambda r: encoding_name(r.member.encoding),
+    ),
 )
 COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
 COL_PATH, COL_MEMBERS, COL_SIZE, COL_DISTANCE, COL_SIMILARITY, COL_MODIFIED, COL_ENCODING, COL_STATUS = (
-    COLUMN[k] for k in ("document", "members", "size", "distance", "similarity", "modified", "encoding", "status"))
+    COLUMN[k] for k in ("document", "members", "size", "distance", "similarity", "modified", "encoding", "status")
+)
 COL_TITLE, COL_DATE, COL_SOURCE = (COLUMN[k] for k in ("title", "date", "source"))
 HEADLINE_COLUMNS = (COL_TITLE, COL_DATE, COL_SOURCE)
 DECIDED_FILTERS = ("all", "undecided", "decided")  # which groups the list shows by the editor's decisions
@@ -356,8 +507,9 @@ class GroupsModel(QAbstractTableModel):
             self._sorted = None  # the same column and direction, on more headlines
             self.sort(self.sort_column, self.sort_order)
         if self.rowCount():
-            self.dataChanged.emit(self.index(0, min(HEADLINE_COLUMNS)),
-                                  self.index(self.rowCount() - 1, max(HEADLINE_COLUMNS)))
+            self.dataChanged.emit(
+                self.index(0, min(HEADLINE_COLUMNS)), self.index(self.rowCount() - 1, max(HEADLINE_COLUMNS))
+            )
         self.marks_shown.emit()  # the members list repaints too
 
     def set_decided(self, grouping: Grouping, decided: np.ndarray) -> None:
@@ -384,8 +536,9 @@ class GroupsModel(QAbstractTableModel):
             return
         self.decisions = decisions
         old = self.grouping  # a persistent index follows the first document of the group it showed
-        self._rearrange(lambda: self._swap_grouping(grouping),
-                        lambda k: int(grouping.row_groups[old.member_rows(k)[0]]))
+        self._rearrange(
+            lambda: self._swap_grouping(grouping), lambda k: int(grouping.row_groups[old.member_rows(k)[0]])
+        )
 
     def _swap_grouping(self, grouping: Grouping) -> None:
         self.grouping = grouping
@@ -430,10 +583,16 @@ class GroupsModel(QAbstractTableModel):
     def _filtered(self) -> np.ndarray:
         if self.grouping is None:
             return np.zeros(0, dtype=np.int64)
-        ks = (self.review.matching(self.filter_text, self.grouping) if self.review is not None
-              else self.grouping.matching(self.filter_text))
-        if self.decided_filter != DECIDED_FILTERS[0] and self._decided is not None \
-                and self._decided[0] is self.grouping:
+        ks = (
+            self.review.matching(self.filter_text, self.grouping)
+            if self.review is not None
+            else self.grouping.matching(self.filter_text)
+        )
+        if (
+            self.decided_filter != DECIDED_FILTERS[0]
+            and self._decided is not None
+            and self._decided[0] is self.grouping
+        ):
             ks = ks[self._decided[1][ks] == (self.decided_filter == "decided")]
         return ks
 
@@ -641,8 +800,14 @@ class MembersModel(QAbstractTableModel):
             return self.shown
         if role == PathRole:
             return m.path
-        row = Row(self.shown, m, keep, queued, self.groups.headlines,
-                  self.fate(m) if col == COL_STATUS and role in (DISPLAY, TOOLTIP) else None)
+        row = Row(
+            self.shown,
+            m,
+            keep,
+            queued,
+            self.groups.headlines,
+            self.fate(m) if col == COL_STATUS and role in (DISPLAY, TOOLTIP) else None,
+        )
         if col in HEADLINE_COLUMNS and row.headline is None:
             self.groups.want(self.shown.id - 1)
         if role == DISPLAY:

@@ -1,6 +1,7 @@
 """The dialog a damaged index brings up: what is wrong, and a Rebuild button that moves the damaged file aside
 and builds a new index from the folder, saying first which of the editor's decisions carry over (those the
 damaged file still yields: core.index_rescue) and which are lost."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,10 +26,16 @@ def offer_index_rebuild(window: QWidget, index_path: Path, message: str, rebuilt
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(window.tr("The index is damaged"))
     box.setText(message)
-    carried = fill(window.tr("Rebuild moves the damaged file aside (it is kept beside the new one) and reads the "
-                             "documents again from the folder. Carried over: %1 keep marks, %2 copies queued for "
-                             "the trash, %3 'not duplicates' pairs."),
-                   f"{len(rescue.keep):,}", f"{len(rescue.queued):,}", f"{len(rescue.ignored):,}")
+    carried = fill(
+        window.tr(
+            "Rebuild moves the damaged file aside (it is kept beside the new one) and reads the "
+            "documents again from the folder. Carried over: %1 keep marks, %2 copies queued for "
+            "the trash, %3 'not duplicates' pairs."
+        ),
+        f"{len(rescue.keep):,}",
+        f"{len(rescue.queued):,}",
+        f"{len(rescue.ignored):,}",
+    )
     if rescue.unreadable:
         carried += " " + fill(window.tr("Lost with the damage: %1."), ", ".join(rescue.unreadable))
     box.setInformativeText(carried)

@@ -1,6 +1,7 @@
 """The main window: wires its parts (window_parts.py) to one folder's review (core.review). It holds no rule:
 grouping, the editor's decisions, the pair to compare, clean-up, undo and export are each one call to the
 review, run off the GUI thread through gui.worker when they may take time."""
+
 from __future__ import annotations
 
 import time
@@ -12,19 +13,35 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from simdesk.core import (FIRST_VIEW_BUDGET_S, CleanupPlan, CleanupReport, HelperProcess, KeepChain, Member,
-                          Progress, Review, Scope, SideBySide, TimeLeft, UndoReport, action_log, damaged_prefix,
-                          index_path, pair_to_compare, refine, undo_last)
+from simdesk.core import (
+    FIRST_VIEW_BUDGET_S,
+    CleanupPlan,
+    CleanupReport,
+    HelperProcess,
+    KeepChain,
+    Member,
+    Progress,
+    Review,
+    Scope,
+    SideBySide,
+    TimeLeft,
+    UndoReport,
+    action_log,
+    damaged_prefix,
+    index_path,
+    pair_to_compare,
+    refine,
+    undo_last,
+)
 from simdesk.gui.diff_view import Rendered, render
+from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
 from simdesk.gui.index_problem import offer_index_rebuild
 from simdesk.gui.messages import WindowMessages
-from simdesk.gui.groups_model import DECIDED_FILTERS, GroupsModel, MembersModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.settings_dialog import SettingsDialog
 from simdesk.gui.translations import fill
 from simdesk.gui.worker import Background, Scans, ScanWorker
-
 
 HEADLINE_BATCH = 150  # documents read per batch of titles (~0.1-0.3 s in the helper process)
 SEARCH_BATCH = 600  # per batch while a filter waits for the texts not read yet
@@ -114,7 +131,8 @@ class MainWindow(WindowMessages):
         self.filter_edit.textChanged.connect(lambda _text: self.pause_headlines())
         self.filter_edit.textChanged.connect(lambda _text: self.show_search_coverage())
         self.decided_filter.currentIndexChanged.connect(
-            lambda k: self.groups_model.set_decided_filter(DECIDED_FILTERS[k]))
+            lambda k: self.groups_model.set_decided_filter(DECIDED_FILTERS[k])
+        )
         self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
         self.groups_view.selectionModel().selectionChanged.connect(self.update_actions)
         self.members_view.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -172,8 +190,9 @@ class MainWindow(WindowMessages):
             self.open_folder(self.demo())
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a folder of documents"),
-                                                  self.settings.get("ui/last_folder"))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Open a folder of documents"), self.settings.get("ui/last_folder")
+        )
         if folder:
             self.open_folder(folder)
 
@@ -265,8 +284,7 @@ class MainWindow(WindowMessages):
         self.save_decisions()
         if review.notice and (old is None or old.notice != review.notice):
             self.say(lambda: review.notice)
-            self.show_box("index_notice", QMessageBox.Icon.Information, self.tr("The index was updated"),
-                              review.notice)
+            self.show_box("index_notice", QMessageBox.Icon.Information, self.tr("The index was updated"), review.notice)
         self.threshold_bar.set_mode(review.min_similarity)
         self.threshold_bar.set_histogram(review.grouper.histogram())
         self._show_problems()
@@ -299,8 +317,9 @@ class MainWindow(WindowMessages):
             self.threshold_bar.set_counts(0, 0, 0, 0)
             return
         shown = len(self.groups_model.order) if self.groups_model.filtering() else None
-        self.threshold_bar.set_counts(len(g), g.documents_in_groups, g.redundant, self.review.documents,
-                                      self.review.min_similarity, shown)
+        self.threshold_bar.set_counts(
+            len(g), g.documents_in_groups, g.redundant, self.review.documents, self.review.min_similarity, shown
+        )
 
     # -- selection and the diff -----------------------------------------------------------------------
     def current_pair(self) -> tuple[Member, Member] | None:
@@ -309,9 +328,13 @@ class MainWindow(WindowMessages):
     def _sorted(self) -> None:
         self.pause_headlines()
         if self.groups_model.partial_sort:
-            self.say(lambda: self.tr(
-                "Sorted on the titles, dates and sources read so far: the groups not read yet come last, and "
-                "the list is sorted again once every one is read"), 10_000)
+            self.say(
+                lambda: self.tr(
+                    "Sorted on the titles, dates and sources read so far: the groups not read yet come last, and "
+                    "the list is sorted again once every one is read"
+                ),
+                10_000,
+            )
 
     def _current_group_changed(self) -> None:
         """Another group is current: its members below, its first pair compared."""
@@ -338,17 +361,24 @@ class MainWindow(WindowMessages):
             return
         self._diff_request += 1
         request, (left, right) = self._diff_request, pair
-        comparison = partial(review.comparison, left.path, right.path, self.threshold_bar.value(),
-                             self.diff_view.mode, FIRST_VIEW_BUDGET_S)
+        comparison = partial(
+            review.comparison,
+            left.path,
+            right.path,
+            self.threshold_bar.value(),
+            self.diff_view.mode,
+            FIRST_VIEW_BUDGET_S,
+        )
         label, helper = self.diff_view.boilerplate_label(), self.helper
         self.diff_view.summary.setText(self.tr("Comparing…"))
         self.pause_headlines(DIFF_PAUSE_S)
         here = review.texts.process_local
         # a comparison the selection moved past before it started (an arrow key held) is not made
-        self.background.call(lambda: None if request != self._diff_request else
-                             render(helper.run(comparison(), here), label),
-                             partial(self._show_diff, request, left.path, right.path),
-                             partial(self._diff_failed, request))
+        self.background.call(
+            lambda: None if request != self._diff_request else render(helper.run(comparison(), here), label),
+            partial(self._show_diff, request, left.path, right.path),
+            partial(self._diff_failed, request),
+        )
 
     def _show_diff(self, request: int, left: str, right: str, rendered: Rendered) -> None:
         if request == self._diff_request:  # else the selection moved on while this was computed
@@ -357,8 +387,11 @@ class MainWindow(WindowMessages):
 
     def _refine_diff(self, result: SideBySide, rows: list[int]) -> None:
         """The changed runs of the rough rows in view, found off the GUI thread."""
-        self.background.call(lambda: refine(result, rows), partial(self.diff_view.show_refined, result),
-                             lambda _message: self.diff_view.show_refined(result, result))
+        self.background.call(
+            lambda: refine(result, rows),
+            partial(self.diff_view.show_refined, result),
+            lambda _message: self.diff_view.show_refined(result, result),
+        )
 
     def _diff_failed(self, request: int, message: str) -> None:
         if request == self._diff_request:
@@ -402,8 +435,9 @@ class MainWindow(WindowMessages):
         if self.review is None:
             return
         current = self.current_group()
-        gid = self.review.next_undecided(self.groups_model.visible_group_ids(), current.id if current else None,
-                                         self.threshold_bar.value())
+        gid = self.review.next_undecided(
+            self.groups_model.visible_group_ids(), current.id if current else None, self.threshold_bar.value()
+        )
         if gid is None:
             self.say(lambda: self.tr("Every group shown is decided"))
             return
@@ -415,8 +449,10 @@ class MainWindow(WindowMessages):
         are chosen off the GUI thread)."""
         if self.review is not None:
             review, threshold, scope = self.review, self.threshold_bar.value(), self.rule_scope()
-            self.background.call(partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups),
-                                 partial(self._apply_rule_choices, review, threshold, scope))
+            self.background.call(
+                partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups),
+                partial(self._apply_rule_choices, review, threshold, scope),
+            )
 
     def _apply_rule_choices(self, review: Review, threshold: int, scope: Scope, choices) -> None:
         if review is self.review:
@@ -432,8 +468,9 @@ class MainWindow(WindowMessages):
             return
         from simdesk.gui.rules_dialog import KeepRulesDialog
 
-        dialog = KeepRulesDialog(self.review.folders(), self.rule_scope_text(), self.settings.get("review/keep_chain"),
-                                 self)
+        dialog = KeepRulesDialog(
+            self.review.folders(), self.rule_scope_text(), self.settings.get("review/keep_chain"), self
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(partial(self._keep_by_dialog, dialog))
         dialog.open()
@@ -465,14 +502,16 @@ class MainWindow(WindowMessages):
             self.reviewed_label.setText("")
             return
         review, threshold = self.review, self.threshold_bar.value()
-        self.background.call(lambda: (review.grouping(threshold), review.decided(threshold)),
-                             partial(self._show_reviewed, review))
+        self.background.call(
+            lambda: (review.grouping(threshold), review.decided(threshold)), partial(self._show_reviewed, review)
+        )
 
     def _show_reviewed(self, review: Review, counted) -> None:
         if review is self.review and not self._closing:  # a count may come back after the window closed
             grouping, decided = counted
-            self.reviewed_label.setText(fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}",
-                                             f"{len(decided):,}"))
+            self.reviewed_label.setText(
+                fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}", f"{len(decided):,}")
+            )
             self.groups_model.set_decided(grouping, decided)
             self.reviewed.emit(int(decided.sum()), len(decided))
 
@@ -517,8 +556,11 @@ class MainWindow(WindowMessages):
             review.headlines.prepare_search()  # here, not on the GUI thread at the next key in the filter
             return at
 
-        self.background.call(batch, partial(self._headlines_read, review, grouping, shown),
-                             lambda _message: setattr(self, "_reading_headlines", False))
+        self.background.call(
+            batch,
+            partial(self._headlines_read, review, grouping, shown),
+            lambda _message: setattr(self, "_reading_headlines", False),
+        )
 
     def _headlines_read(self, review: Review, grouping, shown, position: int) -> None:
         if review is self.review and not self._closing:
@@ -544,8 +586,9 @@ class MainWindow(WindowMessages):
             if read < total:
                 self.read_headlines()
         self.filter_note.setVisible(read < total)
-        self.filter_note.setText(fill(self.tr("Searching every text: %1 of %2 read so far…"), f"{read:,}",
-                                      f"{total:,}"))
+        self.filter_note.setText(
+            fill(self.tr("Searching every text: %1 of %2 read so far…"), f"{read:,}", f"{total:,}")
+        )
 
     def _read_on(self, review: Review, position: int) -> None:
         """The next batch, once the editor pauses (looked at again every 200 ms at most: a pause may be cut
@@ -567,8 +610,7 @@ class MainWindow(WindowMessages):
             self.review.mark_not_duplicates(pair[0].path, pair[1].path)
             self.save_decisions()
             self.set_threshold(self.threshold_bar.value())
-            self.say(lambda: fill(self.tr("%1 and %2 will not be grouped together again"),
-                                              pair[0].path, pair[1].path))
+            self.say(lambda: fill(self.tr("%1 and %2 will not be grouped together again"), pair[0].path, pair[1].path))
 
     def save_decisions(self) -> None:
         if self.review is not None:
@@ -599,15 +641,22 @@ class MainWindow(WindowMessages):
                 plan = review.plan_cleanup(threshold, scope.groups)
                 return plan, review.undecided_copies(plan.survivors, threshold)
 
-            self.background.call(planned, lambda got: self.confirm_cleanup(
-                got[0], action, dest, partial(self.carry_out, got[0], action, dest), got[1], scope))
+            self.background.call(
+                planned,
+                lambda got: self.confirm_cleanup(
+                    got[0], action, dest, partial(self.carry_out, got[0], action, dest), got[1], scope
+                ),
+            )
 
     def carry_out(self, plan: CleanupPlan, action: str, dest: Path | None = None) -> None:
         """Execute a confirmed plan off the GUI thread; the report says what was verified done."""
         assert self.review is not None
         self.say(lambda: self.tr("Cleaning up…"))
-        self.background.call(partial(self.review.clean_up, plan, action, dest, action_log(self.data_dir)),
-                             self._cleanup_finished, self._cleanup_failed)
+        self.background.call(
+            partial(self.review.clean_up, plan, action, dest, action_log(self.data_dir)),
+            self._cleanup_finished,
+            self._cleanup_failed,
+        )
 
     def _cleanup_finished(self, report: CleanupReport) -> None:
         self.last_report = report
@@ -621,8 +670,7 @@ class MainWindow(WindowMessages):
 
     def undo_last_cleanup(self) -> None:
         """Put the files of the last clean-up back, off the GUI thread; report what came back."""
-        self.background.call(partial(undo_last, action_log(self.data_dir)), self._undo_finished,
-                             self._cleanup_failed)
+        self.background.call(partial(undo_last, action_log(self.data_dir)), self._undo_finished, self._cleanup_failed)
 
     def _undo_finished(self, report: UndoReport) -> None:
         self.say(lambda: self.undo_summary(report))
@@ -635,8 +683,9 @@ class MainWindow(WindowMessages):
     def choose_export(self, fmt: str) -> None:
         if self.review is None:
             return
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export groups"), f"groups.{fmt}",
-                                              "JSON (*.json)" if fmt == "json" else "CSV (*.csv)")
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export groups"), f"groups.{fmt}", "JSON (*.json)" if fmt == "json" else "CSV (*.csv)"
+        )
         if name:
             self.export_to(Path(name), fmt)
 
@@ -645,8 +694,9 @@ class MainWindow(WindowMessages):
         shape) or CSV, off the GUI thread."""
         if self.review is not None:
             failed = partial(self.warn, "export_failed", self.tr("Export failed"))
-            self.background.call(partial(self.review.write_export, path, fmt, self.threshold_bar.value()),
-                                 self._exported, failed)
+            self.background.call(
+                partial(self.review.write_export, path, fmt, self.threshold_bar.value()), self._exported, failed
+            )
 
     def _exported(self, path: Path) -> None:
         self.say(lambda: fill(self.tr("Exported to %1"), str(path)))

@@ -1,4 +1,5 @@
 """The short manual under Help: resources/manual/manual_<language>.md shown in a non-modal window."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget

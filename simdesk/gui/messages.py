@@ -2,6 +2,7 @@
 reports of a clean-up and an undo, warnings. Window-modal boxes opened without a nested event loop; texts
 are plain (file names are never read as HTML). A base class of MainWindow, so its texts are translated in
 this class's context, which Qt finds for MainWindow too."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,8 +19,9 @@ from simdesk.gui.window_parts import WindowParts
 class WindowMessages(WindowParts):
     """Texts and message boxes of the main window."""
 
-    def progress_text(self, p: Progress, left: float | None = None,
-                      checked: tuple[int, float] | None = None) -> tuple[str, int, int]:
+    def progress_text(
+        self, p: Progress, left: float | None = None, checked: tuple[int, float] | None = None
+    ) -> tuple[str, int, int]:
         """The progress label's text and the bar's range maximum (0: busy, no range) and value; `left`: the
         whole scan's seconds left (core.TimeLeft), None while unknown; `checked`: while the candidate pairs
         are checked (texts read and pairs scored by turns: one phase, one counter), how many pairs and the
@@ -45,8 +47,11 @@ class WindowMessages(WindowParts):
         if p.phase in ("verifying", "scoring") and checked is not None:
             pairs, share = checked
             percent = f"{share * 100:.0f}"
-            text = (fill(self.tr("Checking %1 candidate pairs on their texts: %2%"), f"{pairs:,}", percent) if pairs
-                    else fill(self.tr("Checking the candidate pairs on their texts: %1%"), percent))
+            text = (
+                fill(self.tr("Checking %1 candidate pairs on their texts: %2%"), f"{pairs:,}", percent)
+                if pairs
+                else fill(self.tr("Checking the candidate pairs on their texts: %1%"), percent)
+            )
             return text, 1000, round(share * 1000)
         return self.tr("Grouping…"), 0, 0  # saving, boilerplate, pairing, done
 
@@ -54,13 +59,21 @@ class WindowMessages(WindowParts):
         stats = review.result.stats
         if stats.cancelled:
             return fill(self.tr("Scan cancelled: %1 documents indexed so far are kept"), f"{review.documents:,}")
-        return fill(self.tr("Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems"),
-                    f"{stats.listed:,}", f"{stats.seconds:.1f}", f"{stats.new:,}", f"{stats.changed:,}",
-                    f"{stats.deleted:,}", f"{stats.problems:,}")
+        return fill(
+            self.tr("Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems"),
+            f"{stats.listed:,}",
+            f"{stats.seconds:.1f}",
+            f"{stats.new:,}",
+            f"{stats.changed:,}",
+            f"{stats.deleted:,}",
+            f"{stats.problems:,}",
+        )
 
     def about_text(self) -> str:
-        return self.tr("simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints "
-                    "kept in a SQLite index, and helps you clean them up safely.")
+        return self.tr(
+            "simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints "
+            "kept in a SQLite index, and helps you clean them up safely."
+        )
 
     def show_box(self, name: str, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
         box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
@@ -81,40 +94,59 @@ class WindowMessages(WindowParts):
         if scope.kind == "selected":
             return fill(self.tr("the %1 selected groups"), n)
         if scope.kind == "shown":
-            return self.tr("the 1 group the filter shows") if scope.count == 1 else \
-                fill(self.tr("the %1 groups the filter shows"), n)
+            return (
+                self.tr("the 1 group the filter shows")
+                if scope.count == 1
+                else fill(self.tr("the %1 groups the filter shows"), n)
+            )
         return self.tr("the only group") if scope.count == 1 else fill(self.tr("all %1 groups"), n)
 
     def rule_summary(self, chosen: int, scope: Scope, partly: int, left_alone: int) -> str:
         """What a keep rule over many groups did: in how many groups of its scope it kept a copy, how many of
         them still have copies below the threshold to the copy kept, how many it left alone."""
-        text = (self.tr("One copy marked to keep in 1 group") if chosen == 1 else
-                fill(self.tr("One copy marked to keep in each of %1 groups"), f"{chosen:,}"))
+        text = (
+            self.tr("One copy marked to keep in 1 group")
+            if chosen == 1
+            else fill(self.tr("One copy marked to keep in each of %1 groups"), f"{chosen:,}")
+        )
         text += fill(self.tr(" (of %1)"), self.scope_phrase(scope))
         if partly:
-            text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"),
-                         f"{partly:,}")
+            text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"), f"{partly:,}")
         if left_alone:
-            text += (self.tr("; 1 group left alone (no copy in the reference folder)") if left_alone == 1 else
-                     fill(self.tr("; %1 groups left alone (no copy in the reference folder)"), f"{left_alone:,}"))
+            text += (
+                self.tr("; 1 group left alone (no copy in the reference folder)")
+                if left_alone == 1
+                else fill(self.tr("; %1 groups left alone (no copy in the reference folder)"), f"{left_alone:,}")
+            )
         return text
 
     def files_text(self, n: int) -> str:
         return self.tr("1 file") if n == 1 else fill(self.tr("%1 files"), f"{n:,}")
 
-    def confirm_cleanup(self, plan: CleanupPlan, action: str, dest: object, on_yes: Callable[[], None],
-                        undecided: int = 0, scope: Scope | None = None) -> None:
+    def confirm_cleanup(
+        self,
+        plan: CleanupPlan,
+        action: str,
+        dest: object,
+        on_yes: Callable[[], None],
+        undecided: int = 0,
+        scope: Scope | None = None,
+    ) -> None:
         """Ask before a clean-up: how many files and bytes go where, from which groups (`scope`: the groups
         chosen, the ones the filters show, or all), which groups are left alone, and how many copies in the
         groups it touches are still undecided (they stay: Review.undecided_copies)."""
         scope = scope or Scope("all", None, len(self.groups_model.grouping or ()))
         refused = ""
         if undecided:
-            refused = "\n\n" + fill(self.tr("%1 other copies in these groups are still undecided: they stay where "
-                                            "they are."), f"{undecided:,}")
+            refused = "\n\n" + fill(
+                self.tr("%1 other copies in these groups are still undecided: they stay where they are."),
+                f"{undecided:,}",
+            )
         if plan.refusals:
-            refused += "\n\n" + fill(self.tr("%1 groups are left alone because every copy in them is queued: "
-                                            "mark one copy to keep."), f"{len(plan.refusals):,}")
+            refused += "\n\n" + fill(
+                self.tr("%1 groups are left alone because every copy in them is queued: mark one copy to keep."),
+                f"{len(plan.refusals):,}",
+            )
         box = QMessageBox(self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the destination folder's name is not HTML
         box.setObjectName("confirm_cleanup")
@@ -122,17 +154,30 @@ class WindowMessages(WindowParts):
         box.setWindowTitle(self.tr("Clean up"))
         if plan.files == 0:
             box.setIcon(QMessageBox.Icon.Information)
-            box.setText(fill(self.tr("Nothing to remove in %1. Mark the copy to keep in a group (Space) and the "
-                                     "others go, or queue single copies (Delete)."), self.scope_phrase(scope))
-                        + refused)
+            box.setText(
+                fill(
+                    self.tr(
+                        "Nothing to remove in %1. Mark the copy to keep in a group (Space) and the "
+                        "others go, or queue single copies (Delete)."
+                    ),
+                    self.scope_phrase(scope),
+                )
+                + refused
+            )
             box.setStandardButtons(QMessageBox.StandardButton.Ok)
         else:
-            question = (self.tr("Move %1 (%2) from %3 to the trash?") if action == "trash"
-                        else self.tr("Move %1 (%2) from %3 to %4?"))
-            box.setText(fill(question, self.files_text(plan.files), human_size(plan.bytes), self.scope_phrase(scope),
-                             dest) + refused)
-            box.setInformativeText(self.tr("Each file is checked to be unchanged since the scan first; "
-                                           "changed files are skipped."))
+            question = (
+                self.tr("Move %1 (%2) from %3 to the trash?")
+                if action == "trash"
+                else self.tr("Move %1 (%2) from %3 to %4?")
+            )
+            box.setText(
+                fill(question, self.files_text(plan.files), human_size(plan.bytes), self.scope_phrase(scope), dest)
+                + refused
+            )
+            box.setInformativeText(
+                self.tr("Each file is checked to be unchanged since the scan first; changed files are skipped.")
+            )
             box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.accepted.connect(on_yes)
@@ -140,8 +185,9 @@ class WindowMessages(WindowParts):
         box.open()
 
     def cleanup_summary(self, report: CleanupReport) -> str:
-        done = (self.tr("%1 files sent to the trash (%2).") if report.action == "trash"
-                else self.tr("%1 files moved (%2)."))
+        done = (
+            self.tr("%1 files sent to the trash (%2).") if report.action == "trash" else self.tr("%1 files moved (%2).")
+        )
         text = fill(done, f"{len(report.done):,}", human_size(report.bytes_done))
         if report.skipped:
             text += " " + fill(self.tr("%1 skipped."), f"{len(report.skipped):,}")
@@ -151,14 +197,30 @@ class WindowMessages(WindowParts):
 
     def show_cleanup_report(self, report: CleanupReport) -> None:
         details = "\n".join(f"{p}: {why}" for p, why in report.skipped + report.failed)
-        self.show_box("cleanup_report", QMessageBox.Icon.Information, self.tr("Clean-up finished"),
-                      self.cleanup_summary(report), details)
+        self.show_box(
+            "cleanup_report",
+            QMessageBox.Icon.Information,
+            self.tr("Clean-up finished"),
+            self.cleanup_summary(report),
+            details,
+        )
 
     def undo_summary(self, report: UndoReport) -> str:
-        return (self.tr("Nothing to undo.") if report.run is None
-                else fill(self.tr("%1 files restored, %2 not restored."), f"{len(report.restored):,}",
-                          f"{len(report.not_restored):,}"))
+        return (
+            self.tr("Nothing to undo.")
+            if report.run is None
+            else fill(
+                self.tr("%1 files restored, %2 not restored."),
+                f"{len(report.restored):,}",
+                f"{len(report.not_restored):,}",
+            )
+        )
 
     def show_undo_report(self, report: UndoReport) -> None:
-        self.show_box("undo_report", QMessageBox.Icon.Information, self.tr("Undo last clean-up"),
-                      self.undo_summary(report), "\n".join(f"{p}: {why}" for p, why in report.not_restored))
+        self.show_box(
+            "undo_report",
+            QMessageBox.Icon.Information,
+            self.tr("Undo last clean-up"),
+            self.undo_summary(report),
+            "\n".join(f"{p}: {why}" for p, why in report.not_restored),
+        )

@@ -1,4 +1,5 @@
 """A table model over the scan's Problem records: the files that could not be indexed, and why."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -8,6 +8,7 @@ calls take None's count down by exactly 1,000; PySide6 6.11.3 is not affected). 
 freed anyway, so adding 2**40 references to their counts once costs nothing and outlasts any run of the program
 (a million dropped references a second would take 12 days).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -31,5 +32,5 @@ def install() -> bool:
     for obj in (None, True, False):
         # ob_refcnt is the first field of every CPython object; written under the GIL
         ctypes.c_ssize_t.from_address(id(obj)).value += EXTRA_REFERENCES
-    sys._simdesk_refcount_guard = True  # type: ignore[attr-defined]
+    sys._simdesk_refcount_guard = True  # type: ignore[attr-defined]  # noqa: SLF001
     return True

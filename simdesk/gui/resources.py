@@ -1,4 +1,5 @@
 """The one place the window locates its shipped files: translations (.qm), icons and the demo collection."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

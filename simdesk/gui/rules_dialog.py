@@ -1,13 +1,26 @@
 """The "Keep by rules" dialog: an ordered chain of criteria (core.KeepChain) and an optional reference folder,
 as dupeGuru's Re-Prioritize dialog builds its criteria list. It only builds the chain; the window applies it
 (Review.rule_choices, off the GUI thread) to the groups it names."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout, QLabel,
-                               QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from simdesk.core import KEEP_RULES, KeepChain
 from simdesk.gui.translations import fill
@@ -24,8 +37,13 @@ class KeepRulesDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("keep_rules")
         self.setWindowTitle(self.tr("Keep by rules"))
-        intro = QLabel(self.tr("In each group, the first criterion chooses the copy to keep; each next one "
-                               "decides between the copies the ones before leave tied."), self)
+        intro = QLabel(
+            self.tr(
+                "In each group, the first criterion chooses the copy to keep; each next one "
+                "decides between the copies the ones before leave tied."
+            ),
+            self,
+        )
         intro.setWordWrap(True)
         self.criteria = QListWidget(self)
         self.criteria.setObjectName("criteria")
@@ -46,16 +64,19 @@ class KeepRulesDialog(QDialog):
         self.folder.setEditable(True)
         self.folder.addItems(list(folders))
         self.folder.setAccessibleName(self.tr("Folder"))
-        self.reference = QCheckBox(self.tr("Reference folder: keep only a copy under this folder, and leave "
-                                           "alone the groups with none there"), self)
+        self.reference = QCheckBox(
+            self.tr("Reference folder: keep only a copy under this folder, and leave alone the groups with none there"),
+            self,
+        )
         self.reference.setObjectName("reference")
         self.scope = QLabel(scope, self)
         self.scope.setObjectName("scope")
         self.command = QLabel(self)
         self.command.setObjectName("command")
         self.command.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
@@ -97,12 +118,16 @@ class KeepRulesDialog(QDialog):
         self._changed()
 
     def _name(self, criterion: str) -> str:
-        names = {"oldest": self.tr("Oldest (modification time)"), "newest": self.tr("Newest (modification time)"),
-                 "largest": self.tr("Largest"), "shortest_path": self.tr("Shortest path"),
-                 FOLDER: self.tr("In the folder below")}
+        names = {
+            "oldest": self.tr("Oldest (modification time)"),
+            "newest": self.tr("Newest (modification time)"),
+            "largest": self.tr("Largest"),
+            "shortest_path": self.tr("Shortest path"),
+            FOLDER: self.tr("In the folder below"),
+        }
         if criterion in names:
             return names[criterion]
-        return fill(self.tr("In folder %1"), criterion[len(FOLDER):])
+        return fill(self.tr("In folder %1"), criterion[len(FOLDER) :])
 
     def _append(self, criterion: str) -> None:
         if any(self.chain_list.item(k).data(DATA) == criterion for k in range(self.chain_list.count())):

@@ -3,6 +3,7 @@
 Core never reads QSettings: `review_settings()` turns these into the plain ReviewSettings the engine takes;
 every default that is the engine's is imported from it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,12 @@ LANGUAGES = ("system", "en", "zh_CN")
 
 
 # the layouts the window remembers across runs (QHeaderView/QSplitter.saveState blobs)
-VIEW_STATES = {"groups_header": "ui/groups_columns", "review_splitter": "ui/review_splitter",
-               "diff_panes": "ui/diff_panes", "groups_split": "ui/groups_split"}
+VIEW_STATES = {
+    "groups_header": "ui/groups_columns",
+    "review_splitter": "ui/review_splitter",
+    "diff_panes": "ui/diff_panes",
+    "groups_split": "ui/groups_split",
+}
 
 
 @dataclass(frozen=True)
@@ -30,20 +35,23 @@ class Option:
     default: Any
 
 
-OPTIONS = {o.key: o for o in (
-    Option("scan/includes", list, list(ScanOptions().includes)),
-    Option("scan/max_size_mb", float, ScanOptions().max_bytes / (1024 * 1024)),
-    Option("scan/workers", int, 0),
-    Option("review/default_threshold", int, -1),  # -1: the engine's default for the grouping mode
-    Option("review/verify", bool, True),
-    Option("review/min_similarity", float, ReviewSettings().min_similarity),
-    Option("review/last_threshold", int, -1),  # -1: use the default threshold
-    Option("review/keep_chain", str, "oldest"),  # the last chain of the "Keep by rules" dialog (core.KeepChain)
-    Option("ui/language", str, "system"),
-    Option("ui/diff_mode", str, DEFAULT_DIFF_MODE),  # how the diff compares (core.DIFF_MODES)
-    Option("ui/last_folder", str, ""),
-    Option("ui/recent_folders", list, []),
-)}
+OPTIONS = {
+    o.key: o
+    for o in (
+        Option("scan/includes", list, list(ScanOptions().includes)),
+        Option("scan/max_size_mb", float, ScanOptions().max_bytes / (1024 * 1024)),
+        Option("scan/workers", int, 0),
+        Option("review/default_threshold", int, -1),  # -1: the engine's default for the grouping mode
+        Option("review/verify", bool, True),
+        Option("review/min_similarity", float, ReviewSettings().min_similarity),
+        Option("review/last_threshold", int, -1),  # -1: use the default threshold
+        Option("review/keep_chain", str, "oldest"),  # the last chain of the "Keep by rules" dialog (core.KeepChain)
+        Option("ui/language", str, "system"),
+        Option("ui/diff_mode", str, DEFAULT_DIFF_MODE),  # how the diff compares (core.DIFF_MODES)
+        Option("ui/last_folder", str, ""),
+        Option("ui/recent_folders", list, []),
+    )
+}
 
 
 class Settings:
@@ -89,8 +97,11 @@ class Settings:
     # -- derived values -------------------------------------------------------------------------------
     def scan_options(self) -> ScanOptions:
         includes = tuple(p.strip() for p in self.get("scan/includes") if p.strip()) or ScanOptions().includes
-        return ScanOptions(includes=includes, max_bytes=int(self.get("scan/max_size_mb") * 1024 * 1024),
-                           jobs=max(0, self.get("scan/workers")))
+        return ScanOptions(
+            includes=includes,
+            max_bytes=int(self.get("scan/max_size_mb") * 1024 * 1024),
+            jobs=max(0, self.get("scan/workers")),
+        )
 
     def review_settings(self) -> ReviewSettings:
         """What the engine needs to review a folder: the grouping mode, the threshold, the scan's options."""
@@ -136,4 +147,3 @@ class Settings:
 
     def set_view_state(self, name: str, state: QByteArray) -> None:
         self.store.setValue(VIEW_STATES[name], state)
-

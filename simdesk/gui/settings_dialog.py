@@ -1,8 +1,18 @@
 """The settings dialog: file patterns, size cap, default threshold, worker count and language."""
+
 from __future__ import annotations
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit,
-                               QSpinBox, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
 
 from simdesk.core import MAX_THRESHOLD
 from simdesk.gui.resources import LANGUAGE_NAMES
@@ -22,8 +32,12 @@ class SettingsDialog(QDialog):
         self.max_size.setValue(settings.get("scan/max_size_mb"))
         self.threshold = QSpinBox(self)
         self.threshold.setRange(-1, MAX_THRESHOLD)
-        self.threshold.setToolTip(self.tr("Without verification: bits of Hamming distance. With verification: the "
-                                          "distance scaled to the length of the texts (12: every checked candidate)."))
+        self.threshold.setToolTip(
+            self.tr(
+                "Without verification: bits of Hamming distance. With verification: the "
+                "distance scaled to the length of the texts (12: every checked candidate)."
+            )
+        )
         self.threshold.setSpecialValueText(self.tr("the engine's default"))
         self.threshold.setValue(settings.get("review/default_threshold"))
         self.verify = QCheckBox(self.tr("Check each candidate pair on its text"), self)

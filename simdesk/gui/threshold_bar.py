@@ -6,6 +6,7 @@ The label says what the number means in the grouping mode in use (core.review): 
 Hamming distance (and the share of fingerprint bits that agree); in verified mode, what a pair shown is,
 its least similarity on the texts, with the distance scaled to the pair's length as the reach (12: every
 verified candidate)."""
+
 from __future__ import annotations
 
 import math
@@ -58,8 +59,9 @@ class Histogram(QWidget):
         outside.setAlpha(70)
         for d, c in enumerate(self.counts):
             h = (self.height() - 2) * math.log10(c + 1) / top
-            painter.fillRect(QRectF(d * width + 1, self.height() - h, width - 2, h),
-                             inside if d <= self.threshold else outside)
+            painter.fillRect(
+                QRectF(d * width + 1, self.height() - h, width - 2, h), inside if d <= self.threshold else outside
+            )
         painter.end()
 
 
@@ -105,10 +107,15 @@ class ThresholdBar(QWidget):
         if self.min_similarity is None:
             self.slider.setToolTip(self.tr("Largest Hamming distance between near-duplicates (bits of 64)"))
         else:
-            self.slider.setToolTip(fill(self.tr(
-                "Every pair shown is at least %1% similar on its text. The slider limits how far apart their "
-                "fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate."),
-                f"{self.min_similarity * 100:.0f}"))
+            self.slider.setToolTip(
+                fill(
+                    self.tr(
+                        "Every pair shown is at least %1% similar on its text. The slider limits how far apart their "
+                        "fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate."
+                    ),
+                    f"{self.min_similarity * 100:.0f}",
+                )
+            )
         self._show_value(self.slider.value())
 
     def set_mode(self, min_similarity: float | None) -> None:
@@ -131,16 +138,29 @@ class ThresholdBar(QWidget):
     def set_histogram(self, counts: list[int]) -> None:
         self.histogram.set_counts(counts)
 
-    def set_counts(self, groups: int, documents: int, redundant: int, total: int,
-                   min_similarity: float | None = None, shown: int | None = None) -> None:
+    def set_counts(
+        self,
+        groups: int,
+        documents: int,
+        redundant: int,
+        total: int,
+        min_similarity: float | None = None,
+        shown: int | None = None,
+    ) -> None:
         """The grouping's figures; `shown`: how many groups the filters show (None: no filter is on)."""
-        text = fill(self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed"),
-                    f"{groups:,}", f"{documents:,}", f"{redundant:,}", f"{total:,}")
+        text = fill(
+            self.tr("%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed"),
+            f"{groups:,}",
+            f"{documents:,}",
+            f"{redundant:,}",
+            f"{total:,}",
+        )
         if shown is not None:
             text = fill(self.tr("%1 of %2 groups shown by the filter"), f"{shown:,}", f"{groups:,}") + " · " + text
         if min_similarity is not None:
-            text += "\n" + fill(self.tr("Each pair checked on its text: at least %1% alike"),
-                                f"{min_similarity * 100:.0f}")
+            text += "\n" + fill(
+                self.tr("Each pair checked on its text: at least %1% alike"), f"{min_similarity * 100:.0f}"
+            )
         self.counts_label.setText(text)
 
     def _moved(self, value: int) -> None:
@@ -161,8 +181,10 @@ class ThresholdBar(QWidget):
     def _show_value(self, value: int) -> None:
         self.histogram.set_threshold(value)
         if self.min_similarity is None:
-            self.value_label.setText(fill(self.tr("≤ %1 bits (~%2% similar)"), value,
-                                          f"{similarity_percent(value):.0f}"))
+            self.value_label.setText(
+                fill(self.tr("≤ %1 bits (~%2% similar)"), value, f"{similarity_percent(value):.0f}")
+            )
         else:
-            self.value_label.setText(fill(self.tr("≥ %1% similar · reach %2/12"),
-                                          f"{self.min_similarity * 100:.0f}", value))
+            self.value_label.setText(
+                fill(self.tr("≥ %1% similar · reach %2/12"), f"{self.min_similarity * 100:.0f}", value)
+            )

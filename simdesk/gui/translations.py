@@ -3,6 +3,7 @@
 Texts are marked with `self.tr("... %1 ...")` (so pyside6-lupdate finds them) and filled with `fill`, which
 keeps the numbered places that translators may reorder (Chinese often puts them in another order).
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
@@ -34,5 +35,5 @@ def install_language(app: QCoreApplication, setting: str) -> str:
             translators.append(qt)
     for t in translators:
         app.installTranslator(t)
-    app._simdesk_translators = translators  # type: ignore[attr-defined]
+    app._simdesk_translators = translators  # type: ignore[attr-defined]  # noqa: SLF001
     return language

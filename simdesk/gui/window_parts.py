@@ -1,6 +1,7 @@
 """The main window's parts: its widgets and their layout, its actions and menus, every visible text (so a
 change of language applies at once), and what is selected in the groups list. A base class of MainWindow,
 which wires these parts to the review."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,10 +10,28 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter,
-                               QStackedWidget, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from simdesk.core import KEEP_RULES, Group, Member, Scope, action_scope
 from simdesk.gui.diff_view import DiffView, ElidedTitle
@@ -21,9 +40,10 @@ from simdesk.gui.resources import icon
 from simdesk.gui.threshold_bar import ThresholdBar
 from simdesk.gui.translations import fill
 
-
-UNCHECKED_BOX = ("QTableView::indicator:unchecked { width: 11px; height: 11px; border: 1px solid palette(text); "
-                 "background: palette(base); }")
+UNCHECKED_BOX = (
+    "QTableView::indicator:unchecked { width: 11px; height: 11px; border: 1px solid palette(text); "
+    "background: palette(base); }"
+)
 
 
 class ElideEnd(QStyledItemDelegate):
@@ -174,10 +194,10 @@ class WindowParts(QMainWindow):
                 view.setItemDelegateForColumn(col, self.elide_end)
         return view
 
-
     def _create_actions(self) -> None:
-        def action(name: str, slot: Callable[[], None], shortcut: QKeySequence | str | None = None,
-                   pixmap: str | None = None) -> QAction:
+        def action(
+            name: str, slot: Callable[[], None], shortcut: QKeySequence | str | None = None, pixmap: str | None = None
+        ) -> QAction:
             a = QAction(self)
             a.setObjectName(name)
             a.triggered.connect(lambda _checked=False: slot())  # the slots take no `checked` argument
@@ -200,10 +220,10 @@ class WindowParts(QMainWindow):
         self.act_quit = action("quit", self.close, K.Quit)
         self.act_keep = action("keep", self.toggle_keep, "Space")
         self.act_queue = action("queue", self.toggle_queued, K.Delete)
-        self.act_keep_rules = {rule: action(f"keep_{rule}", partial(self.keep_by_rule, rule))
-                               for rule in KEEP_RULES}
-        self.act_keep_rules_all = {rule: action(f"keep_{rule}_everywhere", partial(self.keep_by_rule_everywhere, rule))
-                                   for rule in KEEP_RULES}
+        self.act_keep_rules = {rule: action(f"keep_{rule}", partial(self.keep_by_rule, rule)) for rule in KEEP_RULES}
+        self.act_keep_rules_all = {
+            rule: action(f"keep_{rule}_everywhere", partial(self.keep_by_rule_everywhere, rule)) for rule in KEEP_RULES
+        }
         self.act_keep_chain = action("keep_chain", self.choose_keep_rules, "Ctrl+K")
         self.act_not_duplicates = action("not_duplicates", self.mark_not_duplicates)
         self.act_trash = action("trash", self.trash_marked, "Shift+Del", "SP_TrashIcon")
@@ -219,7 +239,6 @@ class WindowParts(QMainWindow):
         self.act_filter = action("find", lambda: self.filter_edit.setFocus(), K.Find)
         self.act_about = action("about", self.about)
         self.act_manual = action("manual", self.show_manual, K.HelpContents)
-
 
     def _create_menus(self) -> None:
         bar = self.menuBar()
@@ -271,33 +290,43 @@ class WindowParts(QMainWindow):
             toolbar.addAction(a)
         self.toolbar = toolbar
 
-
     def _retranslate_parts(self) -> None:
         """Every visible text, so switching the language in the settings applies at once."""
-        self.setWindowTitle(self.tr("simdesk — near-duplicate documents") if self.root is None
-                            else fill(self.tr("simdesk — %1"), str(self.root)))
+        self.setWindowTitle(
+            self.tr("simdesk — near-duplicate documents")
+            if self.root is None
+            else fill(self.tr("simdesk — %1"), str(self.root))
+        )
         self.welcome_title.setText(self.tr("Find near-duplicate documents"))
-        self.welcome_text.setText(self.tr(
-            "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the "
-            "documents that are nearly the same, and lets you compare them side by side and clean up safely."))
+        self.welcome_text.setText(
+            self.tr(
+                "Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the "
+                "documents that are nearly the same, and lets you compare them side by side and clean up safely."
+            )
+        )
         self.demo_button.setText(self.tr("Open the demo collection"))
         self.open_button.setText(self.tr("Open a folder…"))
         self.recent_label.setText(self.tr("Recent folders"))
         self.filter_edit.setPlaceholderText(self.tr("Filter by path, title or text"))
         for k, text in enumerate((self.tr("All groups"), self.tr("Undecided groups"), self.tr("Decided groups"))):
             self.decided_filter.setItemText(k, text)
-        self.decided_filter.setToolTip(self.tr("Show every group, or only the groups with copies no decision "
-                                               "covers yet, or only the decided ones"))
+        self.decided_filter.setToolTip(
+            self.tr("Show every group, or only the groups with copies no decision covers yet, or only the decided ones")
+        )
         self.tabs.setTabText(0, self.tr("Groups"))
         self.tabs.setTabText(1, fill(self.tr("Problems (%1)"), f"{len(self.problems_model.problems):,}"))
         self.cancel_button.setText(self.tr("Cancel"))
         texts = {
-            self.act_open: self.tr("&Open folder…"), self.act_demo: self.tr("Open the &demo collection"),
-            self.act_rescan: self.tr("&Rescan"), self.act_cancel: self.tr("&Cancel scan"),
+            self.act_open: self.tr("&Open folder…"),
+            self.act_demo: self.tr("Open the &demo collection"),
+            self.act_rescan: self.tr("&Rescan"),
+            self.act_cancel: self.tr("&Cancel scan"),
             self.act_export_json: self.tr("Export groups as &JSON…"),
             self.act_export_csv: self.tr("Export groups as C&SV…"),
-            self.act_settings: self.tr("&Settings…"), self.act_quit: self.tr("&Quit"),
-            self.act_keep: self.tr("&Keep this copy"), self.act_queue: self.tr("&Queue for the trash"),
+            self.act_settings: self.tr("&Settings…"),
+            self.act_quit: self.tr("&Quit"),
+            self.act_keep: self.tr("&Keep this copy"),
+            self.act_queue: self.tr("&Queue for the trash"),
             self.act_keep_rules["oldest"]: self.tr("Keep the &oldest"),
             self.act_keep_rules["newest"]: self.tr("Keep the &newest"),
             self.act_keep_rules["largest"]: self.tr("Keep the &largest"),
@@ -314,17 +343,23 @@ class WindowParts(QMainWindow):
             self.act_undo_marks: self.tr("Undo the last &marks"),
             self.act_next_undecided: self.tr("Next &undecided group"),
             self.act_open_doc: self.tr("&Open in the default application"),
-            self.act_reveal: self.tr("&Reveal in the file manager"), self.act_copy_path: self.tr("&Copy path"),
-            self.act_next: self.tr("&Next change"), self.act_prev: self.tr("&Previous change"),
-            self.act_filter: self.tr("&Filter by path, title or text"), self.act_about: self.tr("&About simdesk"),
+            self.act_reveal: self.tr("&Reveal in the file manager"),
+            self.act_copy_path: self.tr("&Copy path"),
+            self.act_next: self.tr("&Next change"),
+            self.act_prev: self.tr("&Previous change"),
+            self.act_filter: self.tr("&Filter by path, title or text"),
+            self.act_about: self.tr("&About simdesk"),
             self.act_manual: self.tr("simdesk &manual"),
         }
         for a, text in texts.items():
             a.setText(text)
         self.act_not_duplicates.setToolTip(self.tr("The two selected documents never group together again"))
-        self.reviewed_label.setToolTip(self.tr(
-            "Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; "
-            "counted from the decisions the index keeps, so the count is back when the review resumes"))
+        self.reviewed_label.setToolTip(
+            self.tr(
+                "Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; "
+                "counted from the decisions the index keeps, so the count is back when the review resumes"
+            )
+        )
         self.menu_file.setTitle(self.tr("&File"))
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_review.setTitle(self.tr("&Review"))
@@ -342,22 +377,34 @@ class WindowParts(QMainWindow):
         """Accessible names of the main widgets (screen readers say them), and the Tab order: slider,
         filter, groups, then the diff's mode switch and its two panes."""
         self.threshold_bar.slider.setAccessibleName(self.tr("Similarity threshold"))
-        self.threshold_bar.slider.setAccessibleDescription(self.tr(
-            "Moves the least similarity a pair needs to be grouped; the groups follow at once"))
+        self.threshold_bar.slider.setAccessibleDescription(
+            self.tr("Moves the least similarity a pair needs to be grouped; the groups follow at once")
+        )
         self.filter_edit.setAccessibleName(self.tr("Filter groups"))
         self.decided_filter.setAccessibleName(self.tr("Decided or undecided groups"))
         self.decided_label.setText(self.tr("S&how:"))
         self.decided_label.setAccessibleName(self.tr("Decided or undecided groups"))
         self.groups_view.setAccessibleName(self.tr("Groups of similar documents"))
-        self.groups_view.setAccessibleDescription(self.tr(
-            "One row per group; its documents are listed below. A rule keeps one copy in each selected group"))
+        self.groups_view.setAccessibleDescription(
+            self.tr("One row per group; its documents are listed below. A rule keeps one copy in each selected group")
+        )
         self.members_view.setAccessibleName(self.tr("Documents of the current group"))
-        self.members_view.setAccessibleDescription(self.tr(
-            "Space keeps the selected copies, Delete queues them for the trash"))
+        self.members_view.setAccessibleDescription(
+            self.tr("Space keeps the selected copies, Delete queues them for the trash")
+        )
         self.problems_view.setAccessibleName(self.tr("Files that could not be read"))
         self.diff_view.setAccessibleName(self.tr("Side-by-side comparison"))
-        order = (self.threshold_bar.slider, self.filter_edit, self.decided_filter, self.tabs, self.groups_view, self.members_view,
-                 self.diff_view.mode_button, self.diff_view.left, self.diff_view.right)
+        order = (
+            self.threshold_bar.slider,
+            self.filter_edit,
+            self.decided_filter,
+            self.tabs,
+            self.groups_view,
+            self.members_view,
+            self.diff_view.mode_button,
+            self.diff_view.left,
+            self.diff_view.right,
+        )
         for a, b in zip(order, order[1:]):
             QWidget.setTabOrder(a, b)
 
@@ -396,9 +443,10 @@ class WindowParts(QMainWindow):
         menu.addAction(self.act_keep)
         menu.addAction(self.act_queue)
         menu.addAction(self.act_undo_marks)
-        for title, actions in ((self.menu_keep_rules.title(), list(self.act_keep_rules.values())),
-                               (self.keep_everywhere_title(),
-                                [*self.act_keep_rules_all.values(), None, self.act_keep_chain])):
+        for title, actions in (
+            (self.menu_keep_rules.title(), list(self.act_keep_rules.values())),
+            (self.keep_everywhere_title(), [*self.act_keep_rules_all.values(), None, self.act_keep_chain]),
+        ):
             sub = menu.addMenu(title)
             for a in actions:
                 sub.addAction(a) if a is not None else sub.addSeparator()
@@ -423,23 +471,32 @@ class WindowParts(QMainWindow):
         dialog.show()
         dialog.raise_()
 
-
     def update_actions(self) -> None:
         """Enable what applies to the current selection."""
         has_groups = self.groups_model.grouping is not None
         has_member = bool(self.selected_members())
         has_group = self.current_group() is not None
-        for a in (self.act_export_json, self.act_export_csv, self.act_trash, self.act_move,
-                  *self.act_keep_rules_all.values(), self.act_keep_chain):
+        for a in (
+            self.act_export_json,
+            self.act_export_csv,
+            self.act_trash,
+            self.act_move,
+            *self.act_keep_rules_all.values(),
+            self.act_keep_chain,
+        ):
             a.setEnabled(has_groups)
         for a in (self.act_keep, self.act_queue):
             a.setEnabled(has_member)
-        for a in (*self.act_keep_rules.values(), self.act_not_duplicates, self.act_open_doc, self.act_reveal,
-                  self.act_copy_path):
+        for a in (
+            *self.act_keep_rules.values(),
+            self.act_not_duplicates,
+            self.act_open_doc,
+            self.act_reveal,
+            self.act_copy_path,
+        ):
             a.setEnabled(has_group)
         self.act_rescan.setEnabled(self.root is not None)
         self.act_cancel.setEnabled(self.scans.current is not None)
-
 
     def refresh_recent(self) -> None:
         self.recent_list.clear()
@@ -447,7 +504,6 @@ class WindowParts(QMainWindow):
         for folder in self.settings.get("ui/recent_folders"):
             QListWidgetItem(folder, self.recent_list)
             self.menu_recent.addAction(folder).triggered.connect(partial(self.open_folder, folder))
-
 
     @staticmethod
     def dropped_folder(event: QDragEnterEvent | QDropEvent) -> str | None:
@@ -465,7 +521,8 @@ class WindowParts(QMainWindow):
         """Make group `row` the current one (its members shown below), scrolled to."""
         index = self.groups_model.index(row, COL_PATH)
         self.groups_view.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
         self.groups_view.scrollTo(index)
         self.show_current_members()
 
@@ -479,8 +536,13 @@ class WindowParts(QMainWindow):
             if self.groups_view.currentIndex().row() != row:
                 self.show_group_row(row)
             self.show_current_members()
-            self.select_members([self.members_model.index(r, COL_PATH) for p in selected
-                                 if (r := self.members_model.row_of_path(p)) >= 0])
+            self.select_members(
+                [
+                    self.members_model.index(r, COL_PATH)
+                    for p in selected
+                    if (r := self.members_model.row_of_path(p)) >= 0
+                ]
+            )
         else:
             self.show_current_members()
 
@@ -499,8 +561,9 @@ class WindowParts(QMainWindow):
             return
         selection = self.members_view.selectionModel()
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-        selection.setCurrentIndex(indexes[0], QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                  | QItemSelectionModel.SelectionFlag.Rows)
+        selection.setCurrentIndex(
+            indexes[0], QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
         for idx in indexes[1:]:
             selection.select(idx, flags)
         self.members_view.scrollTo(indexes[0])
@@ -538,8 +601,7 @@ class WindowParts(QMainWindow):
         current = self.groups_view.currentIndex()
         selection.clearSelection()
         if current.isValid():  # the group looked at stays selected as looked at, not as a choice
-            selection.select(current, QItemSelectionModel.SelectionFlag.Select
-                             | QItemSelectionModel.SelectionFlag.Rows)
+            selection.select(current, QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
 
     def escape(self) -> None:
         """Esc: cancel the scan under way, else clear the groups chosen in the list."""

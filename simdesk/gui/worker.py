@@ -3,6 +3,7 @@
 The rule (Anki's, napari's): the background function never touches a widget. It reports by signals, which
 Qt delivers on the GUI thread; errors come back as a `failed` signal with a message, never a crash.
 """
+
 from __future__ import annotations
 
 import traceback
@@ -14,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
 from simdesk.core import Progress, Review, ReviewProcess, ReviewRequest, ReviewSettings
-
 
 
 class ScanWorker(QObject):
@@ -33,8 +33,9 @@ class ScanWorker(QObject):
     finished = Signal(object)  # Review after the scan (result.stats.cancelled tells a cancelled one)
     failed = Signal(str)
 
-    def __init__(self, root: Path, index_path: Path, settings: ReviewSettings, show_index_first: bool = True,
-                 threshold: int = 0) -> None:
+    def __init__(
+        self, root: Path, index_path: Path, settings: ReviewSettings, show_index_first: bool = True, threshold: int = 0
+    ) -> None:
         super().__init__()
         # the slider's value when the scan started: grouped in the scan's process, not on the GUI thread
         self.process = ReviewProcess(ReviewRequest(root, index_path, settings, show_index_first, threshold))
@@ -47,13 +48,12 @@ class ScanWorker(QObject):
 
     @Slot()
     def run(self) -> None:
-        signals = {"loaded": self.loaded, "progress": self.progress, "finished": self.finished,
-                   "failed": self.failed}
+        signals = {"loaded": self.loaded, "progress": self.progress, "finished": self.finished, "failed": self.failed}
         try:
             self.process.start()
             for kind, value in self.process.events():
                 signals[kind].emit(value)
-        except Exception as exc:  # a bug must show as a message, not kill the window
+        except Exception as exc:  # a bug must show as a message, not kill the window  # noqa: BLE001
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
         finally:
@@ -201,9 +201,8 @@ class _Call(QRunnable):
     def run(self) -> None:
         try:
             value = self.fn()
-        except Exception as exc:
-            self.signals.failed.emit(f"{type(exc).__name__}: {exc}" if not isinstance(exc, OSError)
-                                     else str(exc))
+        except Exception as exc:  # noqa: BLE001
+            self.signals.failed.emit(f"{type(exc).__name__}: {exc}" if not isinstance(exc, OSError) else str(exc))
             return
         self.signals.done.emit(value)
 
@@ -222,8 +221,12 @@ class Background(QObject):
             self.pool.setMaxThreadCount(1)
         self._pending: set[_CallSignals] = set()
 
-    def call(self, fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,
-             on_failed: Callable[[str], None] | None = None) -> None:
+    def call(
+        self,
+        fn: Callable[[], Any],
+        on_done: Callable[[Any], None] | None = None,
+        on_failed: Callable[[str], None] | None = None,
+    ) -> None:
         def finish(value: Any) -> None:
             self._pending.discard(signals)
             if on_done is not None:
@@ -243,4 +246,3 @@ class Background(QObject):
 
     def wait(self, ms: int = 10000) -> bool:
         return self.pool.waitForDone(ms)
-

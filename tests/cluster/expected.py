@@ -2,6 +2,7 @@
 path, pairs as (path, path, distance, scaled distance, score), groups as member paths in order. The pairs are
 every pair of documents they stand for: an engine may search one document of each class (one content hash
 verified, one fingerprint plain) and give the others its pairs (copies.with_copies), another every one."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,11 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from simdesk.cluster.bundle import open_bundle
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import analyse
 from simdesk.core.matching.groups import grouper_for
-from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 
 
 def every_pair(pairs: set, class_of: dict[str, object], identical: tuple) -> set:
@@ -28,7 +29,7 @@ def every_pair(pairs: set, class_of: dict[str, object], identical: tuple) -> set
             continue
         out.update((*sorted((x, y)), d, s) for x in members[class_of[a]] for y in members[class_of[b]])
     for paths in members.values():
-        out.update((x, y, *identical) for k, x in enumerate(paths) for y in paths[k + 1:])
+        out.update((x, y, *identical) for k, x in enumerate(paths) for y in paths[k + 1 :])
     return out
 
 
@@ -42,18 +43,25 @@ def desktop(folder: Path, db: Path, threshold: int | None = None, verified: bool
             t = grouper.max_threshold
             ok = grouper.scores >= grouper.min_score
             snap = grouper.snapshot
-            pairs = {(snap.paths[a], snap.paths[b], int(s), round(float(sc), 9))
-                     for a, b, s, sc in zip(grouper.i[ok], grouper.j[ok], grouper.d[ok], grouper.scores[ok])}
+            pairs = {
+                (snap.paths[a], snap.paths[b], int(s), round(float(sc), 9))
+                for a, b, s, sc in zip(grouper.i[ok], grouper.j[ok], grouper.d[ok], grouper.scores[ok])
+            }
         else:
             grouper = grouper_for(index, threshold)
             t = threshold
             snap = grouper.snapshot
             pairs = {(snap.paths[a], snap.paths[b], int(d), None) for a, b, d in zip(grouper.i, grouper.j, grouper.d)}
-        groups = [[(m.path, m.distance, None if m.score is None else round(m.score, 9)) for m in g.members]
-                  for g in grouper.at(t)]
+        groups = [
+            [(m.path, m.distance, None if m.score is None else round(m.score, 9)) for m in g.members]
+            for g in grouper.at(t)
+        ]
         classes = {d.path: d.content_hash if verified else d.fingerprint for d in index.documents()}
-    return {"fingerprints": fps, "pairs": every_pair(pairs, classes, (0, 1.0) if verified else (0, None)),
-            "groups": groups}
+    return {
+        "fingerprints": fps,
+        "pairs": every_pair(pairs, classes, (0, 1.0) if verified else (0, None)),
+        "groups": groups,
+    }
 
 
 def from_bundle(path: Path) -> dict:
@@ -71,7 +79,8 @@ def from_bundle(path: Path) -> dict:
     pairs = every_pair(pairs, classes, (0, 1.0) if verified else (0, None))
     gt = b.table("groups").to_pydict()
     groups: dict[int, list] = {}
-    for g, doc, rank, dist, score in sorted(zip(gt["group"], gt["doc_id"], gt["rank"], gt["distance"], gt["score"]),
-                                            key=lambda r: (r[0], r[2])):
+    for g, doc, _rank, dist, score in sorted(
+        zip(gt["group"], gt["doc_id"], gt["rank"], gt["distance"], gt["score"]), key=lambda r: (r[0], r[2])
+    ):
         groups.setdefault(g, []).append((paths[doc], dist, None if score is None else round(score, 9)))
     return {"fingerprints": fps, "pairs": pairs, "groups": [groups[g] for g in sorted(groups)]}

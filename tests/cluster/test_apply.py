@@ -2,6 +2,7 @@
 store, a local folder): a dry run moves nothing; each 'trash' document is moved under the trash prefix with
 its bytes intact, never deleted; a group losing every copy and an object changed since the scan are refused;
 the log puts everything back."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,17 @@ SNOW_GROUP = ["copies/snow-copy.txt", "snow.txt"]
 def write_decisions(out: Path, trash: list[str], keep: list[str]) -> Path:
     """A decisions file as `simdesk import --decisions` writes it."""
     rows = [(p, "trash") for p in trash] + [(p, "keep") for p in keep]
-    pq.write_table(pa.table({"path": [p for p, _ in rows], "uri": [""] * len(rows), "decision": [d for _, d in rows],
-                             "other": pa.array([None] * len(rows), pa.string())}), out)
+    pq.write_table(
+        pa.table(
+            {
+                "path": [p for p, _ in rows],
+                "uri": [""] * len(rows),
+                "decision": [d for _, d in rows],
+                "other": pa.array([None] * len(rows), pa.string()),
+            }
+        ),
+        out,
+    )
     return out
 
 
@@ -52,8 +62,9 @@ def test_apply_on_an_object_store_moves_to_the_trash_prefix_and_undoes(tmp_path)
     assert all(fs.exists(f"/apply-store/{rel}") for rel in before) and not fs.exists("/apply-trash")
 
     fs.pipe("/apply-store/copies/poem-gbk.txt", before["copies/poem-gbk.txt"])  # rewritten since the scan
-    out = run(str(tmp_path / "b"), "--decisions", str(decisions), "--move-to", "memory://apply-trash/",
-              "--log", str(log))
+    out = run(
+        str(tmp_path / "b"), "--decisions", str(decisions), "--move-to", "memory://apply-trash/", "--log", str(log)
+    )
     assert "1 moved, 0 failed, 3 refused" in out and "changed since the cluster scan" in out
     assert not fs.exists("/apply-store/copies/poem-copy.txt")
     assert fs.cat("/apply-trash/copies/poem-copy.txt") == before["copies/poem-copy.txt"]
@@ -82,6 +93,8 @@ def test_apply_on_a_local_folder_keeps_files_intact_and_refuses_a_dataset(tmp_pa
 
     pq.write_table(pa.table({"path": ["a.txt"], "text": ["床前明月光，疑是地上霜。"]}), tmp_path / "d.parquet")
     cluster_scan(open_source(str(tmp_path / "d.parquet")), tmp_path / "db", ScanPlan(threshold=3, jobs=1))
-    refused = CliRunner().invoke(main, ["cluster-apply", str(tmp_path / "db"), "--decisions", str(decisions),
-                                        "--move-to", str(tmp_path / "trash2")])
+    refused = CliRunner().invoke(
+        main,
+        ["cluster-apply", str(tmp_path / "db"), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash2")],
+    )
     assert refused.exit_code == 2 and "rows are not moved" in refused.output

@@ -1,6 +1,7 @@
 """A bundle opened on the desktop: its group members loaded into the folder's index give the review (the
 window's and the command line's) exactly the bundle's groups, without rescanning the folder; the editor's
 decisions on them export as decisions.parquet."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,15 +12,23 @@ import pytest
 from click.testing import CliRunner
 
 from simdesk.cli import main
-from simdesk.cluster.bundle import BundleError, open_bundle
+from simdesk.cluster.bundle import open_bundle
 from simdesk.cluster.importer import bundle_root, export_decisions, import_bundle
 from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
-from simdesk.core import (Index, ReviewSettings, VerifySettings, analyse, compare_files, open_review, read_text_file,
-                          text_similarity)
-from simdesk.core.records import MAX_FILE_BYTES
+from simdesk.core import (
+    Index,
+    ReviewSettings,
+    VerifySettings,
+    analyse,
+    compare_files,
+    open_review,
+    read_text_file,
+    text_similarity,
+)
 from simdesk.core.reading.texts import Texts
+from simdesk.core.records import MAX_FILE_BYTES
 from tests.cluster.expected import from_bundle
 
 
@@ -34,8 +43,10 @@ def test_the_review_of_an_imported_bundle_shows_its_groups(demo_collection, tmp_
         review = open_review(demo_collection, index, settings)
         assert review.result is None  # the folder is not rescanned
         assert index.count() == report.members == len({p for g in want["groups"] for p, _, _ in g})
-        got = [[(m.path, m.distance, None if m.score is None else round(m.score, 9)) for m in g.members]
-               for g in review.grouping(bundle.manifest["threshold"])]
+        got = [
+            [(m.path, m.distance, None if m.score is None else round(m.score, 9)) for m in g.members]
+            for g in review.grouping(bundle.manifest["threshold"])
+        ]
     assert got == want["groups"]
 
 
@@ -63,8 +74,10 @@ def test_import_command_and_refusals(demo_collection, tmp_path):
     done = runner.invoke(main, ["import", str(tmp_path / "b")])
     assert done.exit_code == 0, done.output
     assert "imported" in done.output
-    scanned = runner.invoke(main, ["scan", str(demo_collection), "--db", str(tmp_path / "desk.sqlite"),
-                                   "--threshold", "3", "--format", "json"])
+    scanned = runner.invoke(
+        main,
+        ["scan", str(demo_collection), "--db", str(tmp_path / "desk.sqlite"), "--threshold", "3", "--format", "json"],
+    )
     assert scanned.exit_code == 0
     refused = runner.invoke(main, ["import", str(tmp_path / "b"), "--db", str(tmp_path / "desk.sqlite")])
     assert refused.exit_code == 2 and "made on this computer" in refused.output
@@ -107,7 +120,8 @@ def test_a_bundle_of_an_object_store_reads_its_texts_by_uri(small_collection, tm
         assert len(again) > 50
         local_text = {p: read_text_file(small_collection / p, MAX_FILE_BYTES).text for pair in again for p in pair}
         assert {k: round(v, 9) for k, v in again.items()} == {
-            (x, y): round(text_similarity(local_text[x], local_text[y]), 9) for x, y in again}
+            (x, y): round(text_similarity(local_text[x], local_text[y]), 9) for x, y in again
+        }
         # an object gone since the scan: the diff says which URI cannot be fetched; nothing is cleaned here
         fsspec.filesystem("memory").rm(f"/store-by-uri/{a}")
         with pytest.raises(OSError, match=f"{prefix}{a}: cannot be fetched: no such object"):

@@ -1,12 +1,12 @@
 """The permuted-key layout (6 blocks, 20 keys of ~32 bits at r = 3) finds every pair within r exactly once:
 checked against a brute-force comparison of every pair, on fingerprints built to lie near each other."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from simdesk.cluster.keys import first_shared_key, key_layout, pairs_by_keys
 from simdesk.core.matching.pairs import brute_force_pairs

@@ -1,6 +1,7 @@
 """The local engine of `simdesk cluster-scan` gives exactly what `simdesk scan` gives on the same folder (same
 fingerprints, pairs and groups, plain and verified), reuses unchanged documents with --previous, reports bad
 input as problem rows, and never leaves a half-written bundle."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,7 @@ def test_previous_bundle_reuses_unchanged_documents(demo_collection, tmp_path):
     cluster_scan(open_source(str(folder)), tmp_path / "one", ScanPlan(threshold=3))
     changed = sorted(folder.iterdir())[5]
     changed.write_text("一篇全新的文章，讲的是别的事情。" * 20, encoding="utf-8")
-    second = cluster_scan(open_source(str(folder)), tmp_path / "two", ScanPlan(threshold=3),
-                          previous=tmp_path / "one")
+    second = cluster_scan(open_source(str(folder)), tmp_path / "two", ScanPlan(threshold=3), previous=tmp_path / "one")
     assert second.reused == 59
     fresh = cluster_scan(open_source(str(folder)), tmp_path / "fresh", ScanPlan(threshold=3))
     assert from_bundle(tmp_path / "two") == from_bundle(tmp_path / "fresh")
@@ -64,16 +64,20 @@ def test_previous_bundle_reuses_unchanged_dataset_rows(demo_collection, tmp_path
 
     from simdesk.core import read_text_file
 
-    rows = [(p.relative_to(demo_collection).as_posix(), read_text_file(p, 1 << 20).text)
-            for p in sorted(demo_collection.rglob("*.txt"))[:60]]
+    rows = [
+        (p.relative_to(demo_collection).as_posix(), read_text_file(p, 1 << 20).text)
+        for p in sorted(demo_collection.rglob("*.txt"))[:60]
+    ]
 
     def write(rows, name):
         path = tmp_path / f"{name}.{fmt}"
         if fmt == "parquet":
             pq.write_table(pa.table({"path": [r[0] for r in rows], "text": [r[1] for r in rows]}), path)
         else:
-            path.write_text("".join(json.dumps({"path": p, "text": t}, ensure_ascii=False) + "\n" for p, t in rows),
-                            encoding="utf-8")
+            path.write_text(
+                "".join(json.dumps({"path": p, "text": t}, ensure_ascii=False) + "\n" for p, t in rows),
+                encoding="utf-8",
+            )
         return str(path)
 
     cluster_scan(open_source(write(rows, "one")), tmp_path / "one", ScanPlan(threshold=3, jobs=1))
@@ -94,8 +98,13 @@ def test_bundle_of_other_feature_settings_is_refused(demo_collection, tmp_path):
     with pytest.raises(BundleError, match="other feature settings"):
         open_bundle(tmp_path / "b", FeatureSettings(bigrams=True))
     with pytest.raises(BundleError, match="other feature settings"):
-        cluster_scan(open_source(str(folder)), tmp_path / "c2", ScanPlan(threshold=3), previous=tmp_path / "b",
-                     settings=FeatureSettings(bigrams=True))
+        cluster_scan(
+            open_source(str(folder)),
+            tmp_path / "c2",
+            ScanPlan(threshold=3),
+            previous=tmp_path / "b",
+            settings=FeatureSettings(bigrams=True),
+        )
 
 
 def test_bad_input_becomes_problem_rows(tmp_path):

@@ -1,5 +1,6 @@
 """Every kind of SOURCE gives the same documents as the folder it was made from: a glob, a Parquet or JSON
 Lines dataset with path and text columns, an fsspec object-store prefix (memory://); bad rows are problems."""
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,9 @@ def fingerprints(tmp_path, spec: str, name: str) -> dict[str, int]:
 def test_glob_dataset_and_object_prefix_fingerprint_as_the_folder(folder, tmp_path):
     want = fingerprints(tmp_path, str(folder), "folder")
     assert set(want) == set(TEXTS)
-    assert fingerprints(tmp_path, str(folder / "**" / "*.txt"), "glob") == {k: v for k, v in want.items()
-                                                                             if k.endswith(".txt")}
+    assert fingerprints(tmp_path, str(folder / "**" / "*.txt"), "glob") == {
+        k: v for k, v in want.items() if k.endswith(".txt")
+    }
     rows = pa.table({"path": list(TEXTS), "text": list(TEXTS.values())})
     pq.write_table(rows, tmp_path / "rows.parquet")
     assert fingerprints(tmp_path, str(tmp_path / "rows.parquet"), "parquet") == want
@@ -57,8 +59,15 @@ def test_glob_dataset_and_object_prefix_fingerprint_as_the_folder(folder, tmp_pa
 
 
 def test_dataset_rows_without_text_are_problems(tmp_path):
-    pq.write_table(pa.table({"path": ["x.txt", "y.txt", None, "z.txt"],
-                             "text": ["今天天气很好，我们去公园散步。", None, "孤儿行", "   "]}), tmp_path / "d.parquet")
+    pq.write_table(
+        pa.table(
+            {
+                "path": ["x.txt", "y.txt", None, "z.txt"],
+                "text": ["今天天气很好，我们去公园散步。", None, "孤儿行", "   "],
+            }
+        ),
+        tmp_path / "d.parquet",
+    )
     result = cluster_scan(open_source(str(tmp_path / "d.parquet")), tmp_path / "b", ScanPlan(threshold=3))
     assert (result.documents, result.problems) == (1, 3)
 

@@ -4,6 +4,7 @@ verified mode's MinHash-band candidates, scored by the desktop's function, give 
 verifies, and nearly all of them (groups on the driver); `spark-submit simdesk/cluster/__main__.py` runs a scan.
 
 Without Java these tests fail with a message saying so (./dev.sh setup installs it), never pass silently."""
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,10 @@ MASTER = "local[2]"
 
 def java_or_fail() -> None:
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.fail("Java is missing, so the Spark tests cannot run: install a JRE (./dev.sh setup installs "
-                    "default-jre-headless)")
+        pytest.fail(
+            "Java is missing, so the Spark tests cannot run: install a JRE (./dev.sh setup installs "
+            "default-jre-headless)"
+        )
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +48,13 @@ def spark():
 def test_plain_mode_on_spark_equals_the_desktop_scan(spark, small_collection, tmp_path):
     """The permuted-key join for pairs, and (driver_pairs=0) connected components in Spark."""
     want = desktop(small_collection, tmp_path / "index.sqlite", threshold=4)
-    result = cluster_scan(open_source(str(small_collection)), tmp_path / "b", ScanPlan(threshold=4, driver_pairs=0),
-                          "spark", master=MASTER)
+    result = cluster_scan(
+        open_source(str(small_collection)),
+        tmp_path / "b",
+        ScanPlan(threshold=4, driver_pairs=0),
+        "spark",
+        master=MASTER,
+    )
     got = from_bundle(tmp_path / "b")
     assert got == want
     assert result.groups == len(want["groups"]) > 20
@@ -69,15 +77,34 @@ def test_verified_mode_on_spark_finds_the_desktops_pairs_through_minhash_bands(s
 
 def test_spark_submit_runs_a_scan_of_a_dataset(tmp_path):
     java_or_fail()
-    texts = ["床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3, "床前明月光，疑是地上霜。举头望明月，低头思故乡！" * 3,
-             "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。", None]
+    texts = [
+        "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3,
+        "床前明月光，疑是地上霜。举头望明月，低头思故乡！" * 3,
+        "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。",
+        None,
+    ]
     pq.write_table(pa.table({"path": ["a.txt", "b.txt", "c.txt", "d.txt"], "text": texts}), tmp_path / "rows.parquet")
     submit = Path(sys.executable).parent / "spark-submit"
     main = Path(__file__).resolve().parents[2] / "simdesk" / "cluster" / "__main__.py"
-    proc = subprocess.run([str(submit), "--master", MASTER, "--conf", "spark.ui.enabled=false", str(main),
-                           str(tmp_path / "rows.parquet"), "--out", str(tmp_path / "b"), "--threshold", "3"],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYSPARK_PYTHON": sys.executable})
+    proc = subprocess.run(
+        [
+            str(submit),
+            "--master",
+            MASTER,
+            "--conf",
+            "spark.ui.enabled=false",
+            str(main),
+            str(tmp_path / "rows.parquet"),
+            "--out",
+            str(tmp_path / "b"),
+            "--threshold",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYSPARK_PYTHON": sys.executable},
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     bundle = open_bundle(tmp_path / "b")
     assert bundle.manifest["engine"] == "spark"
@@ -87,14 +114,24 @@ def test_spark_submit_runs_a_scan_of_a_dataset(tmp_path):
 
 def test_spark_reuses_unchanged_dataset_rows_of_the_previous_bundle(spark, tmp_path):
     poem = "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3
-    rows = {"a.txt": poem, "b.txt": poem.replace("故乡", "家乡"), "c.txt": "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"}
+    rows = {
+        "a.txt": poem,
+        "b.txt": poem.replace("故乡", "家乡"),
+        "c.txt": "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。",
+    }
     pq.write_table(pa.table({"path": list(rows), "text": list(rows.values())}), tmp_path / "one.parquet")
     cluster_scan(open_source(str(tmp_path / "one.parquet")), tmp_path / "one", ScanPlan(threshold=3, jobs=1))
     rows["c.txt"] = "千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。"
     rows["d.txt"] = poem + "转载请注明出处。"
     pq.write_table(pa.table({"path": list(rows), "text": list(rows.values())}), tmp_path / "two.parquet")
-    again = cluster_scan(open_source(str(tmp_path / "two.parquet")), tmp_path / "two", ScanPlan(threshold=3), "spark",
-                         previous=tmp_path / "one", master=MASTER)
+    again = cluster_scan(
+        open_source(str(tmp_path / "two.parquet")),
+        tmp_path / "two",
+        ScanPlan(threshold=3),
+        "spark",
+        previous=tmp_path / "one",
+        master=MASTER,
+    )
     assert again.reused == 2 and again.documents == 4  # a.txt and b.txt; c.txt changed, d.txt is new
     cluster_scan(open_source(str(tmp_path / "two.parquet")), tmp_path / "fresh", ScanPlan(threshold=3, jobs=1))
     assert from_bundle(tmp_path / "two") == from_bundle(tmp_path / "fresh")

@@ -3,6 +3,7 @@ destination, refuses a trash prefix inside the bundle's folder, and refuses (one
 nothing moved or stored) a bundle whose rows name places outside its folder, a manifest or tables of the wrong
 shape, and a decisions file of the wrong column types; its undo takes only complete log entries. Real files,
 real Parquet bundles written by `cluster_scan`, then tampered with as an attacker would."""
+
 from __future__ import annotations
 
 import json
@@ -68,8 +69,10 @@ def test_a_trash_prefix_inside_the_bundles_folder_is_refused(tmp_path, scanned):
     root, bundle, before = scanned
     decisions = write_decisions(tmp_path / "d.parquet", ["poem.txt"], ["copies/poem-copy.txt"])
     for inside in (root / "sub", root, f"file://{root}/x"):
-        one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(inside)),
-                         "inside the bundle's folder")
+        one_line_refusal(
+            invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(inside)),
+            "inside the bundle's folder",
+        )
     assert files(root) == before
 
 
@@ -88,16 +91,20 @@ def test_a_bundle_naming_a_file_outside_its_folder_is_refused_at_apply_and_impor
     victim.write_bytes(b"not in the folder")
     tamper_documents(bundle, POEM_COPIES[0], path="../../escaped/b.txt", uri=str(victim))
     decisions = write_decisions(tmp_path / "d.parquet", ["../../escaped/b.txt"], ["poem.txt"])
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "'..'")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "'..'",
+    )
     db = tmp_path / "i.sqlite"
     one_line_refusal(invoke("import", str(bundle), "--db", str(db)), "documents.parquet", "doc_id")
     with Index(db) as index:
         assert index.count() == 0
     tamper_documents(bundle, "../../escaped/b.txt", path=POEM_COPIES[0])  # a sound path, the URI elsewhere
     decisions = write_decisions(tmp_path / "d2.parquet", [POEM_COPIES[0]], ["poem.txt"])
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "not its path under the folder")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "not its path under the folder",
+    )
     tamper_documents(bundle, POEM_COPIES[0], path=str(victim))  # an absolute path
     one_line_refusal(invoke("import", str(bundle), "--db", str(db)), "absolute path")
     assert victim.read_bytes() == b"not in the folder" and files(root) == before
@@ -114,8 +121,10 @@ def test_a_manifest_of_the_wrong_shape_is_one_line(tmp_path, scanned, source):
         manifest["source"] = source
     (bundle / "manifest.json").write_text(json.dumps(manifest))
     decisions = write_decisions(tmp_path / "d.parquet", POEM_COPIES, ["poem.txt"])
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "manifest")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "manifest",
+    )
     one_line_refusal(invoke("import", str(bundle), "--db", str(tmp_path / "i.sqlite")), "manifest")
     assert files(root) == before
 
@@ -124,18 +133,27 @@ def test_garbage_tables_and_decisions_of_the_wrong_types_are_one_line(tmp_path, 
     root, bundle, before = scanned
     decisions = tmp_path / "d.parquet"
     pq.write_table(pa.table({"path": [1, 2], "decision": [3, 4]}), decisions)
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "column 'path'")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "column 'path'",
+    )
     pq.write_table(pa.table({"path": POEM_COPIES, "decision": ["trash", "delete"]}), decisions)
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "row 1", "'delete'")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "row 1",
+        "'delete'",
+    )
     decisions.write_bytes(b"not parquet at all")
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "not a decisions file")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "not a decisions file",
+    )
     (bundle / "groups.parquet").write_bytes(b"PAR1 garbage PAR1")
     decisions = write_decisions(tmp_path / "d2.parquet", POEM_COPIES, ["poem.txt"])
-    one_line_refusal(invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to",
-                            str(tmp_path / "trash")), "groups.parquet")
+    one_line_refusal(
+        invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(tmp_path / "trash")),
+        "groups.parquet",
+    )
     pq.write_table(pa.table({"group": ["a"], "doc_id": ["b"]}), bundle / "groups.parquet")
     one_line_refusal(invoke("import", str(bundle), "--db", str(tmp_path / "i.sqlite")), "groups.parquet", "column")
     assert files(root) == before
@@ -146,8 +164,12 @@ def test_apply_undo_takes_only_complete_entries_of_its_own_moves(tmp_path, scann
     trash = tmp_path / "trash"
     decisions = write_decisions(tmp_path / "d.parquet", POEM_COPIES, ["poem.txt"])
     log = tmp_path / "apply.jsonl"
-    assert invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(trash),
-                  "--log", str(log)).exit_code == 0
+    assert (
+        invoke(
+            "cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(trash), "--log", str(log)
+        ).exit_code
+        == 0
+    )
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"someone else's file")
     elsewhere = tmp_path / "elsewhere"
@@ -171,8 +193,12 @@ def test_apply_undo_leaves_a_changed_trash_copy_and_a_vanished_folder_alone(tmp_
     trash = tmp_path / "trash"
     decisions = write_decisions(tmp_path / "d.parquet", POEM_COPIES, ["poem.txt"])
     log = tmp_path / "apply.jsonl"
-    assert invoke("cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(trash),
-                  "--log", str(log)).exit_code == 0
+    assert (
+        invoke(
+            "cluster-apply", str(bundle), "--decisions", str(decisions), "--move-to", str(trash), "--log", str(log)
+        ).exit_code
+        == 0
+    )
     (trash / POEM_COPIES[1]).write_bytes(b"changed in the trash")
     (root / "copies").rename(root / "renamed")
     out = invoke("cluster-apply", str(bundle), "--undo", str(log))

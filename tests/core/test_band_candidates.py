@@ -1,20 +1,20 @@
 """The second candidate source: MinHash bands of the shingles verification scores (core/fingerprint/minhash.py), checked
 against a brute-force oracle, and on real folders the copies SimHash places beyond its radius."""
+
 from __future__ import annotations
 
 import json
-import shutil
 from itertools import combinations
 
 import numpy as np
 
-from simdesk.core.matching.analysis import VerifySettings, analyse, pair_radius, text_similarity
-from simdesk.core.index.store import Index
 from simdesk.core.fingerprint.minhash import DESKTOP, band_pairs, signature, text_bands
-from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
-from simdesk.core.reading.normalize import normalize
 from simdesk.core.fingerprint.similarity import profile, shingles
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, pair_radius, text_similarity
+from simdesk.core.reading.normalize import normalize
+from simdesk.core.records import ScanOptions
 
 # English passages put into Chinese texts: SimHash weighs their words more than the Chinese ones
 PASSAGES = [
@@ -58,8 +58,8 @@ def test_signatures_estimate_the_jaccard_similarity_of_shingle_sets():
     rng = np.random.default_rng(4)
     pool = rng.choice(2**32, size=3000, replace=False).astype(np.uint32)
     for shared, own in ((1000, 0), (600, 200), (300, 350), (0, 500)):
-        a = np.sort(np.r_[pool[:shared], pool[1000:1000 + own]])
-        b = np.sort(np.r_[pool[:shared], pool[2000:2000 + own]])
+        a = np.sort(np.r_[pool[:shared], pool[1000 : 1000 + own]])
+        b = np.sort(np.r_[pool[:shared], pool[2000 : 2000 + own]])
         jaccard = shared / (shared + 2 * own)
         agree = float(np.mean(signature(a, 128) == signature(b, 128)))
         assert abs(agree - jaccard) < 0.1, (shared, own, agree, jaccard)
@@ -73,8 +73,12 @@ def test_template_sentences_are_not_joined_by_edit_similarity():
     a = "的 32 位系统上的应用程序而言，最大的文件大小甚至更小(2^31 -1) bytes = (2GiB -1 byte)。"
     b = "因为 FAT 文件系统的设计，最大的文件大小为 (2^32 - 1) bytes = (4GiB -1 byte)。"
     assert text_similarity(a, b) < 0.7
-    assert text_similarity("If you don't care where you are, then you ain't lost.",
-                           "If u don't care where u are,then u ain't lost.") >= 0.9
+    assert (
+        text_similarity(
+            "If you don't care where you are, then you ain't lost.", "If u don't care where u are,then u ain't lost."
+        )
+        >= 0.9
+    )
     assert text_similarity("参见 /usr/share/doc/xdg-utils/README", "参见 /usr/shhre/doc/xdg-utilsrREADME") >= 0.9
 
 
@@ -90,7 +94,7 @@ def _mixed_copies(small_corpus, root):
         cut = text.find("。") + 1 or len(text) // 2
         original, copy = root / f"{k:03d}.txt", root / f"{k:03d}-en.txt"
         original.write_text(text, encoding="utf-8")
-        passage = " ".join(PASSAGES[k % 2:] + PASSAGES[:k % 2])
+        passage = " ".join(PASSAGES[k % 2 :] + PASSAGES[: k % 2])
         copy.write_text(text[:cut] + " " + passage + " " + text[cut:], encoding="utf-8")
         pairs.append((original.name, copy.name))
     return pairs
@@ -106,8 +110,12 @@ def test_chinese_texts_with_english_passages_put_in_are_found_beyond_the_simhash
         grouping = analyse(root, index, verify=VerifySettings(jobs=1)).at(12)
         snap = index.snapshot()
     row = {p: r for r, p in enumerate(snap.paths)}
-    far = [(a, b) for a, b in pairs if int(np.bitwise_count(snap.fingerprints[row[a]] ^ snap.fingerprints[row[b]]))
-           > pair_radius(np.array([min(snap.chars[row[a]], snap.chars[row[b]])]), VerifySettings())[0]]
+    far = [
+        (a, b)
+        for a, b in pairs
+        if int(np.bitwise_count(snap.fingerprints[row[a]] ^ snap.fingerprints[row[b]]))
+        > pair_radius(np.array([min(snap.chars[row[a]], snap.chars[row[b]])]), VerifySettings())[0]
+    ]
     assert len(far) >= 3  # SimHash alone misses these (3 of 20 on the small collection, seed 7)
     grouped = {tuple(sorted(m.path for m in g.members)) for g in grouping}
     assert all(len(g) == 2 and g[0] == g[1].replace(".txt", "-en.txt") for g in grouped)  # no false group
@@ -143,8 +151,7 @@ def test_band_candidates_of_a_rescan_equal_those_of_a_fresh_index(tmp_path, smal
 
 def _pairs(grouper):
     paths = grouper.snapshot.paths
-    return [(paths[a], paths[b], s)
-            for a, b, s in zip(grouper.i.tolist(), grouper.j.tolist(), grouper.scores.tolist())]
+    return [(paths[a], paths[b], s) for a, b, s in zip(grouper.i.tolist(), grouper.j.tolist(), grouper.scores.tolist())]
 
 
 def test_shingles_keep_their_units_for_every_script():
@@ -152,7 +159,15 @@ def test_shingles_keep_their_units_for_every_script():
     other word characters between them and spaces."""
     import mmh3
 
-    from simdesk.core.fingerprint.similarity import _WORD_SEED, _WORD_TAG, CHAR_SHINGLE, CHARS, WORD_SHINGLE, WORDS, _shingle_hashes
+    from simdesk.core.fingerprint.similarity import (
+        _WORD_SEED,
+        _WORD_TAG,
+        CHAR_SHINGLE,
+        CHARS,
+        WORD_SHINGLE,
+        WORDS,
+        _shingle_hashes,
+    )
 
     for text in ("plain ascii words only", "中文和english混在一起的text 123", "日本語のテキスト and ไทย", ""):
         norm = normalize(text)
@@ -160,8 +175,11 @@ def test_shingles_keep_their_units_for_every_script():
         chars = "".join(CHARS.findall(norm))
         words = WORDS.findall(norm)
         if chars:
-            parts.append(_shingle_hashes(np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64),
-                                         CHAR_SHINGLE))
+            parts.append(
+                _shingle_hashes(
+                    np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64), CHAR_SHINGLE
+                )
+            )
         if words:
             codes = np.array([mmh3.hash(w, _WORD_SEED, signed=False) for w in words], dtype=np.uint64)
             parts.append(_shingle_hashes(codes | _WORD_TAG, WORD_SHINGLE))
@@ -175,8 +193,10 @@ def test_a_saying_found_whole_in_a_longer_text_needs_the_whole_containment_rule(
     from simdesk.core.fingerprint.similarity import similarity
 
     saying = "地之秽者多生物，水之清者常无鱼，故君子当存含垢纳污之量，不可持好洁独行之操。"
-    collage = (saying + "\n决定该函数是在事件之前还是之后调用。使用 speaker-test 来测试声卡。"
-               "绿树听鹈鴂。更那堪，鹧鸪声住，杜鹃声切！啼到春归无寻处，苦恨芳菲都歇。")
+    collage = (
+        saying + "\n决定该函数是在事件之前还是之后调用。使用 speaker-test 来测试声卡。"
+        "绿树听鹈鴂。更那堪，鹧鸪声住，杜鹃声切！啼到春归无寻处，苦恨芳菲都歇。"
+    )
     a, b = profile(saying), profile(collage)
     assert similarity(a, b) == 1.0
     assert similarity(a, b, whole=False) < 0.85

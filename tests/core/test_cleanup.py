@@ -1,4 +1,5 @@
 """core.cleanup on a real folder and index: keep rules, plans that never empty a group, verified trash."""
+
 from __future__ import annotations
 
 import json
@@ -8,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from simdesk.core.cleanup.plan import execute, keep_by_rule, plan_cleanup
-from simdesk.core.matching.groups import grouper_for
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
 from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.records import ScanOptions
 
 POEM = "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 8
 OTHER = "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。" * 8
@@ -116,9 +117,12 @@ def _brute_force_keep(members, criteria):
             inside = [m for m in left if m.path.startswith(c[3:] + "/")]
             left = inside or left
         else:
-            value = {"oldest": lambda m: m.mtime_ns, "newest": lambda m: -m.mtime_ns,
-                     "largest": lambda m: -m.size,
-                     "shortest_path": lambda m: (len(m.path), m.path.count("/"), m.path)}[c]
+            value = {
+                "oldest": lambda m: m.mtime_ns,
+                "newest": lambda m: -m.mtime_ns,
+                "largest": lambda m: -m.size,
+                "shortest_path": lambda m: (len(m.path), m.path.count("/"), m.path),
+            }[c]
             best = min(value(m) for m in left)
             left = [m for m in left if value(m) == best]
     return left[0]
@@ -133,10 +137,19 @@ def test_the_keep_chain_agrees_with_narrowing_by_each_criterion_in_turn():
     folders = ["news", "news/2024", "archive", ""]
     names = ["a.txt", "bb.txt", "a-copy.txt", "稿件.txt"]
     singles = ["oldest", "newest", "largest", "shortest_path", "in:news", "in:archive", "in:news/2024"]
-    for trial in range(400):
-        members = tuple(Member(k, "/".join(p for p in (rng.choice(folders), f"{k}{rng.choice(names)}") if p),
-                               0, rng.choice([10, 20, 20, 30]), "utf-8", rng.choice([1, 2, 2, 3]) * 10**9, "h")
-                        for k in range(rng.randint(1, 6)))
+    for _trial in range(400):
+        members = tuple(
+            Member(
+                k,
+                "/".join(p for p in (rng.choice(folders), f"{k}{rng.choice(names)}") if p),
+                0,
+                rng.choice([10, 20, 20, 30]),
+                "utf-8",
+                rng.choice([1, 2, 2, 3]) * 10**9,
+                "h",
+            )
+            for k in range(rng.randint(1, 6))
+        )
         criteria = rng.sample(singles, rng.randint(1, 4))
         chain = KeepChain.parse(",".join(criteria))
         assert chain.choose(members) == _brute_force_keep(members, criteria), (criteria, members)
@@ -149,7 +162,10 @@ def test_a_keep_chain_is_written_and_read_as_one_text():
     chain = KeepChain.parse(" in:news/ , oldest,shortest-path")
     assert chain.criteria == ("in:news", "oldest", "shortest_path") and str(chain) == "in:news,oldest,shortest_path"
     assert KeepChain.parse(str(chain)) == chain
-    for bad, said in (("oldest,biggest", "unknown keep criterion 'biggest'"), ("in:", "names no folder"),
-                      ("", "unknown keep criterion ''")):
+    for bad, said in (
+        ("oldest,biggest", "unknown keep criterion 'biggest'"),
+        ("in:", "names no folder"),
+        ("", "unknown keep criterion ''"),
+    ):
         with pytest.raises(ValueError, match=said):
             KeepChain.parse(bad)

@@ -1,18 +1,18 @@
 """Identical copies as one class, texts without features and crowds of one-liners: what a crawl folder with
 thousands of copies of one page holds is searched, verified and stored in pairs linear in its size, and
 grouped as before (copies.py, analysis.candidates)."""
+
 from __future__ import annotations
 
 import random
 
 import numpy as np
 
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import CROWD_LIMIT, CROWD_WINDOW, VerifySettings, analyse, crowd_pairs, kept_grouper
 from simdesk.core.matching.copies import identical_copies, with_copies
-from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
-
 from tests.core.test_notices import REFERENCE
 
 VERIFY = VerifySettings(jobs=1)
@@ -36,7 +36,7 @@ def _analysed(root, db):
 
 def _segment_entries(db) -> int:
     with Index(db) as index:
-        return sum(len(docs) // 2 for docs, in index.conn.execute("SELECT docs FROM segments"))
+        return sum(len(docs) // 2 for (docs,) in index.conn.execute("SELECT docs FROM segments"))
 
 
 def _groups(grouper) -> list[list[str]]:
@@ -46,7 +46,7 @@ def _groups(grouper) -> list[list[str]]:
 def _typo(text: str, at: int) -> str:
     han = [k for k, c in enumerate(text) if "\u4e00" <= c <= "\u9fff"]
     k = han[at % len(han)]
-    return text[:k] + ("的" if text[k] != "的" else "是") + text[k + 1:]
+    return text[:k] + ("的" if text[k] != "的" else "是") + text[k + 1 :]
 
 
 def test_thousands_of_copies_of_three_pages_make_one_candidate_and_three_groups(tmp_path):
@@ -62,8 +62,9 @@ def test_thousands_of_copies_of_three_pages_make_one_candidate_and_three_groups(
     assert len(scores) == 1
     assert _segment_entries(tmp_path / "i.sqlite") == 4 * 5  # the copies are not in the segment table
     groups = _groups(grouper)
-    expected = sorted([sorted(p for p, t in files.items() if t == text) for text in SHORT]
-                      + [["article.txt", "repost.txt"]])
+    expected = sorted(
+        [sorted(p for p, t in files.items() if t == text) for text in SHORT] + [["article.txt", "repost.txt"]]
+    )
     assert groups == expected
     assert _groups(kept) == expected  # what a cancelled scan shows: the same
     copies = [g for g in grouper.at(grouper.max_threshold) if g.identical]
@@ -77,8 +78,14 @@ def test_a_class_of_copies_takes_its_representatives_pairs(tmp_path):
     scored pair, not ten."""
     root = tmp_path / "c"
     repost = _typo(ARTICLE, 5)
-    files = {"a1.txt": ARTICLE, "a2.txt": ARTICLE, "a3.txt": ARTICLE, "b1.txt": repost, "b2.txt": repost,
-             "other.txt": "宁走十步远，不走一步险。病急乱投医，逢庙就烧香。"}
+    files = {
+        "a1.txt": ARTICLE,
+        "a2.txt": ARTICLE,
+        "a3.txt": ARTICLE,
+        "b1.txt": repost,
+        "b2.txt": repost,
+        "other.txt": "宁走十步远，不走一步险。病急乱投医，逢庙就烧香。",
+    }
     _write(root, files)
     grouper, scores, kept = _analysed(root, tmp_path / "i.sqlite")
     assert len(scores) == 1
@@ -87,8 +94,10 @@ def test_a_class_of_copies_takes_its_representatives_pairs(tmp_path):
     grouping = grouper.at(grouper.max_threshold)
     rep = grouping.snapshot_row(group.members[0].path)
     assert all(grouping.paired(rep, grouping.snapshot_row(m.path)) for m in group.members[1:])
-    assert sorted(sorted(m.path for m in c) for c in group.copies) == [["a1.txt", "a2.txt", "a3.txt"],
-                                                                      ["b1.txt", "b2.txt"]]
+    assert sorted(sorted(m.path for m in c) for c in group.copies) == [
+        ["a1.txt", "a2.txt", "a3.txt"],
+        ["b1.txt", "b2.txt"],
+    ]
     assert not group.identical
     (score,) = (r.score for r in scores.values())
     first = group.members[0]
@@ -136,7 +145,7 @@ def test_texts_without_features_never_pair_and_stay_out_of_the_segment_table(tmp
         assert int((snap.fingerprints == 0).sum()) == 40
         assert _groups(analyse(root, index, verify=VERIFY)) == []
         assert index.scores() == {}
-        entries = sum(len(docs) // 2 for docs, in index.conn.execute("SELECT docs FROM segments"))
+        entries = sum(len(docs) // 2 for (docs,) in index.conn.execute("SELECT docs FROM segments"))
         assert entries == 4  # the article's four blocks
         assert sorted(d.path for d, _ in index.near(0, 0)) == sorted(p for p in files if p != "text.txt")
         index.delete_paths(["b00.txt"])
@@ -148,8 +157,10 @@ def test_one_liners_differing_in_numbers_are_a_bounded_crowd(tmp_path):
     copied with a typo: the candidates stay within the crowd bound, a seventh of every pair (46,360), the 5
     copies group with their originals and no two notices of other numbers do."""
     rng = random.Random(5)
-    texts = [TEMPLATE.format(rng.randint(10_000, 99_999), rng.randint(1, 12), rng.randint(1, 28),
-                             rng.randint(100, 999)) for _ in range(300)]
+    texts = [
+        TEMPLATE.format(rng.randint(10_000, 99_999), rng.randint(1, 12), rng.randint(1, 28), rng.randint(100, 999))
+        for _ in range(300)
+    ]
     files = {f"n{k:03d}.txt": t for k, t in enumerate(texts)}
     files.update({f"n{k:03d}-copy.txt": _typo(texts[k], k) for k in range(0, 50, 10)})
     root = tmp_path / "notices"
@@ -181,9 +192,19 @@ def test_with_copies_gives_each_copy_its_representatives_pairs():
     assert copies.sizes.tolist() == [3, 2, 3, 1, 2, 3]
     i, j, source, swapped = with_copies(copies, np.array([0, 1]), np.array([1, 3]))
     got = sorted(zip(i.tolist(), j.tolist(), source.tolist(), swapped.tolist()))
-    assert got == sorted([(0, 1, 0, False), (1, 2, 0, True), (1, 5, 0, True), (0, 4, 0, False),  # 0-1, its copies'
-                          (1, 3, 1, False), (3, 4, 1, True),  # 1-3, and 4 (a copy of 1) with 3: 3-4 is 1-3 turned
-                          (0, 2, -1, False), (0, 5, -1, False), (1, 4, -1, False)])  # each copy with its representative
+    assert got == sorted(
+        [
+            (0, 1, 0, False),
+            (1, 2, 0, True),
+            (1, 5, 0, True),
+            (0, 4, 0, False),  # 0-1, its copies'
+            (1, 3, 1, False),
+            (3, 4, 1, True),  # 1-3, and 4 (a copy of 1) with 3: 3-4 is 1-3 turned
+            (0, 2, -1, False),
+            (0, 5, -1, False),
+            (1, 4, -1, False),
+        ]
+    )  # each copy with its representative
     preferred = identical_copies(["x", "y", "x", "z", "y", "x"], np.array([0, 0, 1, 0, 0, 0], dtype=bool))
     assert preferred.rep.tolist() == [2, 1, 2, 3, 1, 2]
 

@@ -5,6 +5,7 @@ truncated copy of an article, a typo'd copy. Groups are copies of their represen
 joined through the sentence they quote), and every keep rule, applied by `Review` as `simdesk clean` applies
 it, removes only copies whose text the kept copy holds.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -101,8 +102,9 @@ def test_shares_are_kept_in_the_index_and_reread_the_same(truncated, tmp_path):
     with Index(tmp_path / "index.sqlite") as index:
         again = open_review(truncated, index, ReviewSettings(scan=ScanOptions(jobs=1)))
     (same,) = list(again.grouping())
-    assert [(m.path, m.score, m.held, m.holds) for m in same.members] == \
-        [(m.path, m.score, m.held, m.holds) for m in group.members]
+    assert [(m.path, m.score, m.held, m.holds) for m in same.members] == [
+        (m.path, m.score, m.held, m.holds) for m in group.members
+    ]
 
 
 def test_a_share_not_measured_never_lets_a_copy_go_from_verified_groups(truncated, tmp_path):

@@ -1,30 +1,51 @@
 """Large copy groups: in a group of ten copies or more every untouched line is frequent in the collection, and
 the copies still group (verify.crowd_score), while unrelated texts under one frequent site menu and footer,
 or above one shared notice, still do not."""
+
 from __future__ import annotations
 
 import random
 
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
 from simdesk.core.reading.boilerplate import CROWD_SHARE, frequent_parts, line_hashes
-from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
-from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
-
 from tests.core.test_notices import DESCRIPTIONS, GPL_NOTICE, HAN, REFERENCE
 
-MENU = ["首页", "新闻中心", "产品与服务", "关于我们", "联系我们", "网站地图", "帮助中心", "用户登录", "免费注册",
-        "下载客户端", "热门推荐", "最新动态", "专题报道", "图片新闻", "视频直播", "评论排行"]
-FOOTER = ["友情链接：中国政府网 人民网 新华网 央视网 光明网 中国日报网", "关于本站 | 广告服务 | 招聘信息 | 意见反馈 | 隐私政策",
-          "版权所有 © 某某信息技术有限公司 保留所有权利", "本站所有内容未经授权禁止转载 违者必究",
-          "客服热线 400-800-0000 服务时间 周一至周日", "京ICP备12345678号 京公网安备11010502000000号"]
+MENU = [
+    "首页",
+    "新闻中心",
+    "产品与服务",
+    "关于我们",
+    "联系我们",
+    "网站地图",
+    "帮助中心",
+    "用户登录",
+    "免费注册",
+    "下载客户端",
+    "热门推荐",
+    "最新动态",
+    "专题报道",
+    "图片新闻",
+    "视频直播",
+    "评论排行",
+]
+FOOTER = [
+    "友情链接：中国政府网 人民网 新华网 央视网 光明网 中国日报网",
+    "关于本站 | 广告服务 | 招聘信息 | 意见反馈 | 隐私政策",
+    "版权所有 © 某某信息技术有限公司 保留所有权利",
+    "本站所有内容未经授权禁止转载 违者必究",
+    "客服热线 400-800-0000 服务时间 周一至周日",
+    "京ICP备12345678号 京公网安备11010502000000号",
+]
 
 
 def _lines(text: str, width: int) -> str:
     """The text cut into lines of `width` characters (short lines: boilerplate when frequent)."""
     flat = text.replace("\n", "")
-    return "\n".join(flat[k:k + width] for k in range(0, len(flat), width))
+    return "\n".join(flat[k : k + width] for k in range(0, len(flat), width))
 
 
 def _typos(text: str, count: int, rng: random.Random) -> str:
@@ -77,8 +98,12 @@ def test_unrelated_pages_under_one_site_menu_and_footer_do_not_group(tmp_path):
     frequent = frozenset(int(h) for h in line_hashes("\n".join(MENU + FOOTER)))
     parts = frequent_parts(files["site/01.txt"], frequent)
     assert parts.frequent is not None  # the menu and footer are over CROWD_SHARE of each page
-    assert crowd_score(*(profile(parts.stripped, parts.rest, files[p], parts.frequent)
-                         for p in ("site/01.txt", "site/01.txt"))) == 1.0  # the rule is on for these pages
+    assert (
+        crowd_score(
+            *(profile(parts.stripped, parts.rest, files[p], parts.frequent) for p in ("site/01.txt", "site/01.txt"))
+        )
+        == 1.0
+    )  # the rule is on for these pages
     assert _groups(root, tmp_path) == [["site/00.txt", "site/copy.txt"]]
 
 
@@ -114,8 +139,10 @@ def test_one_template_filled_twice_under_frequent_lines_is_not_a_copy():
     frequent = set()
     for line in FOOTER[:3]:
         frequent.update(line_hashes(line).tolist())
-    letters = [f"尊敬的王女士您好，您的订单号{number}已于今日发货，预计三日内送达，请注意查收。\n" + "\n".join(FOOTER[:3])
-               for number in ("48213", "51234")]
+    letters = [
+        f"尊敬的王女士您好，您的订单号{number}已于今日发货，预计三日内送达，请注意查收。\n" + "\n".join(FOOTER[:3])
+        for number in ("48213", "51234")
+    ]
     profiles = []
     for text in letters:
         parts = frequent_parts(text, frequent)

@@ -1,17 +1,17 @@
 """core.diff: aligned rows, changed runs inside lines (characters for Chinese, words otherwise), bounds; the
 normalised mode (wrapping, spaces, width and boilerplate never shown as changes); the one similarity figure."""
+
 from __future__ import annotations
 
 import random
 import time
 
 import pytest
-
-from simdesk.core.reading.boilerplate import line_hash
 from diff_match_patch import diff_match_patch
 
-from simdesk.core.review.diff import _encode, anchored_diff, compare_files, compare_texts, refine, segments
 from simdesk.core.matching.analysis import text_similarity
+from simdesk.core.reading.boilerplate import line_hash
+from simdesk.core.review.diff import _encode, anchored_diff, compare_files, compare_texts, refine, segments
 
 
 def changed(text: str, spans) -> list[str]:
@@ -117,8 +117,8 @@ def test_a_long_text_with_every_line_rewrapped_is_aligned_at_once():
     """Raw lines of a re-wrapped copy share almost no row with the original: the alignment goes to the anchored
     diff at once, and the rows are all there (each row's runs within the budget, the rest rough)."""
     text = "".join(f"第{i}句话讲的是经济运行的情况，" for i in range(6000))
-    left = "\n".join(text[k:k + 47] for k in range(0, len(text), 47))
-    right = "\n".join(text[k:k + 37] for k in range(0, len(text), 37))
+    left = "\n".join(text[k : k + 47] for k in range(0, len(text), 47))
+    right = "\n".join(text[k : k + 37] for k in range(0, len(text), 37))
     started = time.monotonic()
     result = compare_texts(left, right, budget_s=0.1, mode="raw")
     assert time.monotonic() - started < 30  # a guard against a runaway diff, not a speed figure
@@ -142,14 +142,16 @@ def test_the_anchored_alignment_past_its_deadline_keeps_repeated_rows_equal():
 
 
 # -- the normalised mode ------------------------------------------------------------------------------------
-ARTICLE = ("国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
-           "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进。"
-           "他指出，下一阶段将继续加大宏观政策调节力度，着力扩大国内需求。"
-           "Officials said the economy kept recovering in the third quarter.")
+ARTICLE = (
+    "国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
+    "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进。"
+    "他指出，下一阶段将继续加大宏观政策调节力度，着力扩大国内需求。"
+    "Officials said the economy kept recovering in the third quarter."
+)
 
 
 def rewrap(text: str, width: int) -> str:
-    return "\n".join(text[k:k + width] for k in range(0, len(text), width))
+    return "\n".join(text[k : k + width] for k in range(0, len(text), width))
 
 
 def test_rewrapped_copy_with_other_spaces_and_widths_shows_no_change():
@@ -241,8 +243,14 @@ def test_a_boilerplate_line_inside_a_sentence_is_joined_to_it_as_a_copy_joins_it
     assert any(row.left == "尽管如此，它可以用tcp_stdurg sysctl加以改变。" for row in result.rows)
     # a short frequent line is a word of sentences too: a sentence it begins in one text only is a change
     assert len(compare_texts("第一句。\n没有发现问题。", "第一句。\n发现问题。", boilerplate=boilerplate).hunks) == 1
-    assert len(compare_texts("Is it waterproof? No.", "Is it waterproof? Yes.",
-                             boilerplate={line_hash("No"), line_hash("Yes")}).hunks) == 1
+    assert (
+        len(
+            compare_texts(
+                "Is it waterproof? No.", "Is it waterproof? Yes.", boilerplate={line_hash("No"), line_hash("Yes")}
+            ).hunks
+        )
+        == 1
+    )
 
 
 def test_unknown_mode_is_refused():
@@ -260,8 +268,10 @@ def test_traditional_and_simplified_copies_compare_equal_as_normalised():
     assert compare_texts(simplified, traditional, mode="raw").hunks
 
 
-POEM_CUT = ("闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
-            "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。")
+POEM_CUT = (
+    "闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
+    "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。"
+)
 
 
 def test_a_copy_cut_at_other_sentence_ends_shows_one_row_pair_and_its_punctuation():
@@ -276,8 +286,11 @@ def test_a_copy_cut_at_other_sentence_ends_shows_one_row_pair_and_its_punctuatio
     row = changed_rows[0]
     assert row.left == first and row.right == repost.split("\n")[0]
     assert changed(row.left, row.left_spans) == ["。", "。"] and changed(row.right, row.right_spans) == [",", ","]
-    assert [r.left for r in result.rows if r.kind == "equal"] == ["闲梦远，南国正清秋。", "千里江山寒色远，芦花深处泊孤舟。",
-                                                                  "笛在月明楼。"]
+    assert [r.left for r in result.rows if r.kind == "equal"] == [
+        "闲梦远，南国正清秋。",
+        "千里江山寒色远，芦花深处泊孤舟。",
+        "笛在月明楼。",
+    ]
 
 
 def test_sentences_joined_or_split_face_each_other_and_a_real_edit_stays_a_row():
@@ -286,8 +299,11 @@ def test_sentences_joined_or_split_face_each_other_and_a_real_edit_stays_a_row()
     left = "今天天气很好。我们去公园散步。公园里有很多人。孩子们在草地上玩耍。老人们在树下下棋。"
     right = "今天天气很好，我们去公园散步。公园里有很多人。孩子们在草地上。玩耍。老人们在树下下象棋。"
     result = compare_texts(left, right)
-    changed_rows = [(r.left, r.right, changed(r.left, r.left_spans), changed(r.right, r.right_spans))
-                    for r in result.rows if r.kind != "equal"]
+    changed_rows = [
+        (r.left, r.right, changed(r.left, r.left_spans), changed(r.right, r.right_spans))
+        for r in result.rows
+        if r.kind != "equal"
+    ]
     assert changed_rows == [
         ("今天天气很好。我们去公园散步。", "今天天气很好，我们去公园散步。", ["。"], ["，"]),
         ("孩子们在草地上玩耍。", "孩子们在草地上。玩耍。", [], ["。"]),

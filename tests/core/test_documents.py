@@ -1,4 +1,5 @@
 """Loading: the walk's filters and the decoding order (BOM, UTF-8, GB18030, detector), on real files."""
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,10 @@ def test_utf16_without_bom_is_detected():
     assert text == source
 
 
-@pytest.mark.parametrize("payload", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4,
-                                     b"PK\x03\x04" + bytes(200) + os.urandom(300)])
+@pytest.mark.parametrize(
+    "payload",
+    [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4, b"PK\x03\x04" + bytes(200) + os.urandom(300)],
+)
 def test_binary_data_is_refused_with_a_reason(payload):
     with pytest.raises(DecodeError, match="binary|not text"):
         decode_bytes(payload)
@@ -98,9 +101,18 @@ def test_unreadable_folder_is_reported_and_the_walk_goes_on(tmp_path):
 def test_short_gb18030_and_big5_files_decode_in_their_own_encoding():
     """Bytes valid in both encodings go to the reading with more common Chinese characters (measured on
     texts of at most 64 characters: see documents._common_share). The second text was read as Big5 before."""
-    simplified = ["不管风吹浪打，胜似闲庭信步。", "作者:欧阳修（１００７－１０７２）", "你妈妈喊你回家吃饭哦,回家罗回家罗",
-                  "┌──────────┐", "人无远虑，必有近忧。"]
-    traditional = ["不管風吹浪打，勝似閒庭信步。", "這個系統裡面的搜尋引擎經過三年的測試", "你媽媽喊你回家吃飯哦,回家囉回家囉"]
+    simplified = [
+        "不管风吹浪打，胜似闲庭信步。",
+        "作者:欧阳修（１００７－１０７２）",
+        "你妈妈喊你回家吃饭哦,回家罗回家罗",
+        "┌──────────┐",
+        "人无远虑，必有近忧。",
+    ]
+    traditional = [
+        "不管風吹浪打，勝似閒庭信步。",
+        "這個系統裡面的搜尋引擎經過三年的測試",
+        "你媽媽喊你回家吃飯哦,回家囉回家囉",
+    ]
     for text in simplified:
         assert decode_bytes(text.encode("gb18030")) == (text, "gb18030")
     for text in traditional:

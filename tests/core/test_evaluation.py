@@ -1,5 +1,6 @@
 """simdesk's scoring equals a brute-force count over every pair of files, and `simdesk evaluate` prints it
 with a sweep."""
+
 from __future__ import annotations
 
 import itertools
@@ -40,7 +41,7 @@ def test_scores_equal_a_brute_force_count_over_all_pairs(small_corpus):
         by_group.setdefault(t.group, []).append(path)
     # a grouping with some right, some split and some wrongly merged groups, and a path not in the truth
     groups = [g for g in by_group.values() if len(g) > 1]
-    guess = [g for g in groups[::2]] + [groups[1] + groups[3], groups[5][:1], groups[7][1:] + ["elsewhere.txt"]]
+    guess = list(groups[::2]) + [groups[1] + groups[3], groups[5][:1], groups[7][1:] + ["elsewhere.txt"]]
     expected = brute_force(truth, guess)
     ours = score_groups(truth, guess)
     lines = dict(line.split() for line in ours.lines())
@@ -61,8 +62,9 @@ def test_perfect_grouping_scores_one(small_corpus):
 
 
 def test_evaluate_command_prints_scores_and_the_sweep(tmp_path, small_corpus):
-    result = CliRunner().invoke(main, ["evaluate", str(small_corpus), "--db", str(tmp_path / "i.sqlite")],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        main, ["evaluate", str(small_corpus), "--db", str(tmp_path / "i.sqlite")], catch_exceptions=False
+    )
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     values = dict(line.split() for line in lines if not line.startswith("sweep"))

@@ -1,4 +1,5 @@
 """Features and fingerprints: normalisation makes formatting-only edits invisible; fingerprints are pinned."""
+
 from __future__ import annotations
 
 import subprocess
@@ -7,8 +8,10 @@ import sys
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, normalize, weighted_terms
 from simdesk.core.fingerprint.simhash import hamming, simhash, to_signed, to_unsigned
 
-TEXT = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
-        "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
+TEXT = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
+    "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。"
+)
 
 
 def fp(text: str, settings: FeatureSettings = DEFAULT_FEATURES) -> int:
@@ -22,7 +25,7 @@ def test_full_width_and_half_width_punctuation_give_the_same_features():
 
 
 def test_line_wraps_inside_chinese_do_not_change_the_fingerprint():
-    wrapped = "\n".join(TEXT[i:i + 17] for i in range(0, len(TEXT), 17))
+    wrapped = "\n".join(TEXT[i : i + 17] for i in range(0, len(TEXT), 17))
     assert fp(wrapped) == fp(TEXT)
 
 
@@ -69,8 +72,10 @@ def test_pinned_fingerprints():
 
 
 def test_fingerprints_are_equal_in_a_fresh_process():
-    code = ("from simdesk.core.fingerprint.features import weighted_terms; from simdesk.core.fingerprint.simhash import simhash; "
-            f"print(simhash(weighted_terms({TEXT!r})))")
+    code = (
+        "from simdesk.core.fingerprint.features import weighted_terms; from simdesk.core.fingerprint.simhash import simhash; "
+        f"print(simhash(weighted_terms({TEXT!r})))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert int(out) == fp(TEXT)
 

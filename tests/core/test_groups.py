@@ -1,19 +1,27 @@
 """Grouping: groups with a centre within the threshold of every member, against a plain union-find oracle."""
+
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simdesk.core.matching.groups import Grouper, build_group
 from simdesk.core.index.store import Snapshot
+from simdesk.core.matching.groups import Grouper, build_group
 from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
 
 
 def snapshot(fps: list[int], hashes: list[str] | None = None) -> Snapshot:
     n = len(fps)
-    return Snapshot(np.arange(1, n + 1, dtype=np.int64), np.array(fps, dtype=np.uint64),
-                    np.arange(n, dtype=np.int64) + 100, np.arange(n, dtype=np.int64), np.full(n, 50),
-                    [f"f{k:03d}.txt" for k in range(n)], hashes or [f"h{k}" for k in range(n)], ["utf-8"] * n)
+    return Snapshot(
+        np.arange(1, n + 1, dtype=np.int64),
+        np.array(fps, dtype=np.uint64),
+        np.arange(n, dtype=np.int64) + 100,
+        np.arange(n, dtype=np.int64),
+        np.full(n, 50),
+        [f"f{k:03d}.txt" for k in range(n)],
+        hashes or [f"h{k}" for k in range(n)],
+        ["utf-8"] * n,
+    )
 
 
 def grouper(fps, hashes=None, ignored=()):
@@ -80,8 +88,7 @@ def test_representative_is_closest_to_all_and_members_carry_their_distance():
     fps = [0b0, 0b1, 0b11, 0b111]  # 0b1 and 0b11 each have the least total distance: the first path wins
     group = grouper(fps).at(3).group(0)
     assert group.members[0].path == "f001.txt"
-    assert {m.path: m.distance for m in group.members} == {"f000.txt": 1, "f001.txt": 0, "f002.txt": 1,
-                                                             "f003.txt": 2}
+    assert {m.path: m.distance for m in group.members} == {"f000.txt": 1, "f001.txt": 0, "f002.txt": 1, "f003.txt": 2}
 
 
 def test_identical_only_when_every_member_has_the_same_bytes():
@@ -136,8 +143,16 @@ def random_groups(seed: int = 4, n: int = 400, scores: bool = False):
     i, j = np.array(i), np.array(j)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     ids = np.arange(n)
-    snap = Snapshot(ids, fps, rng.integers(10, 10_000, n), rng.integers(0, 10**12, n), np.full(n, 10),
-                    [f"{x:04d}.txt" for x in ids], [f"{x}" for x in ids], ["utf-8"] * n)
+    snap = Snapshot(
+        ids,
+        fps,
+        rng.integers(10, 10_000, n),
+        rng.integers(0, 10**12, n),
+        np.full(n, 10),
+        [f"{x:04d}.txt" for x in ids],
+        [f"{x}" for x in ids],
+        ["utf-8"] * n,
+    )
     s = rng.uniform(0.5, 1.0, len(i)) if scores else None
     make = lambda: Grouper(snap, i, j, d, max_threshold=64, scores=s, min_score=0.5 if scores else None).at(64)  # noqa: E731
     return make(), make()
@@ -165,9 +180,14 @@ def test_whole_array_views_of_a_grouping_agree_with_its_groups():
     assert fresh.representatives.tolist() == [row_of[g.members[0].path] for g in groups]
     least = [min(m.score for m in g.members[1:] if m.score is not None) for g in groups]
     assert np.allclose(fresh.least_scores, least)
-    keys = {"members": lambda g: len(g.members), "size": lambda g: g.total_size,
-            "modified": lambda g: max(m.mtime_ns for m in g.members), "path": lambda g: min(m.path for m in g.members),
-            "distance": lambda g: g.max_distance, "similarity": lambda g: least[g.id - 1]}
+    keys = {
+        "members": lambda g: len(g.members),
+        "size": lambda g: g.total_size,
+        "modified": lambda g: max(m.mtime_ns for m in g.members),
+        "path": lambda g: min(m.path for m in g.members),
+        "distance": lambda g: g.max_distance,
+        "similarity": lambda g: least[g.id - 1],
+    }
     for key, value in keys.items():
         for descending in (False, True):
             order = fresh.ordered(np.arange(len(fresh)), key, descending).tolist()
@@ -175,8 +195,9 @@ def test_whole_array_views_of_a_grouping_agree_with_its_groups():
             shown = [value(groups[k]) for k in order]
             assert shown == sorted(shown, reverse=descending), key
     needle = groups[3].members[-1].path[1:3]
-    assert fresh.matching(needle.upper() + " ").tolist() == [k for k, g in enumerate(groups)
-                                                             if any(needle in m.path for m in g.members)]
+    assert fresh.matching(needle.upper() + " ").tolist() == [
+        k for k, g in enumerate(groups) if any(needle in m.path for m in g.members)
+    ]
     assert fresh.matching("").tolist() == list(range(len(groups)))
     assert fresh._groups == {}  # none of this built a Group
 
@@ -193,7 +214,9 @@ def test_exact_copies_join_every_document_of_one_content_to_the_first_of_it():
     assert d.tolist() == [0, 0, 0]
     grouping = Grouper(snap, i, j, d, scores=np.ones(len(i)), min_score=0.7).at(0)
     assert sorted(sorted(m.path for m in g.members) for g in grouping) == [
-        ["f000.txt", "f004.txt"], ["f001.txt", "f003.txt", "f005.txt"]]
+        ["f000.txt", "f004.txt"],
+        ["f001.txt", "f003.txt", "f005.txt"],
+    ]
     assert all(g.identical and all(m.score == 1.0 for m in g.members) for g in grouping)
     assert [len(x) for x in exact_copies(snapshot([1], ["a"]))] == [0, 0, 0]
 

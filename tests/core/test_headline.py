@@ -1,5 +1,6 @@
 """core.headline: the title, date and source an editor reads first, on Chinese (simplified and traditional),
 English, web pages and Markdown read from real files; the search the filter runs over them."""
+
 from __future__ import annotations
 
 import csv
@@ -26,10 +27,12 @@ def boilerplate_of(*lines: str) -> frozenset[int]:
 
 
 def test_a_chinese_news_article():
-    text = ("转自中国青年报 原文地址：https://www.example.cn/670855\n\n"
-            "  新能源汽车消费政策密集出台\n"
-            "2024年5月12日 10:30  记者 张三\n\n"
-            "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n")
+    text = (
+        "转自中国青年报 原文地址：https://www.example.cn/670855\n\n"
+        "  新能源汽车消费政策密集出台\n"
+        "2024年5月12日 10:30  记者 张三\n\n"
+        "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
+    )
     h = headline_of(text, MTIME)
     assert h.title == "新能源汽车消费政策密集出台"
     assert (h.date, h.dated_by) == ("2024-05-12", TEXT)
@@ -53,35 +56,47 @@ def test_dates_written_in_full_only():
     assert date_in("2023-13-01") is None and date_in("2023年2月30日") is None  # no such day
 
 
-@pytest.mark.parametrize("text, date", [
-    ("央行宣布下调存款准备金率\n2024-03-05 10:00 来源：新华网\n中国人民银行今天宣布，下调金融机构存款准备金率0.5个百分点。",
-     "2024-03-05"),
-    ("发布时间：2024/3/5\n春季招聘会在京举行\n本次招聘会共有三百余家企业参加。", "2024-03-05"),
-    ("City council approves new budget\nPublished 5 March 2024 | Updated 6 March 2024\nThe council voted 7-2.",
-     "2024-03-05"),
-    ("Markets rally on rate cut hopes\nMarch 5, 2024, 10:00 AM ET\nStocks rose for a third day.", "2024-03-05"),
-    ("Flood warning lifted\nLast updated: 05-Mar-2024\nThe river fell below its warning level overnight.",
-     "2024-03-05"),
-    ("Council minutes\nMeeting held on 25/12/2024 in the town hall.\nPresent: five members.", "2024-12-25"),
-    ("Press release\nGeneva, 05.03.2024 — The committee met for the second time.", "2024-03-05"),
-    # a month with its year and no day: the month (a magazine's issue, a monthly report)
-    ("《读者》2024年3月刊\n春天的故事\n又是一年春来到。", "2024-03"),
-    ("国家统计局月度报告\n二〇二四年三月\n全国居民消费价格同比上涨0.7%。", "2024-03"),
-    ("Monthly report — March 2024\nSales grew by 3% on the previous month.", "2024-03"),
-    # a day found in a later line wins over a month in an earlier one
-    ("2024年3月 第5期\n春季招聘会在京举行\n（2024年3月5日 记者 李四）", "2024-03-05"),
-])
+@pytest.mark.parametrize(
+    "text, date",
+    [
+        (
+            "央行宣布下调存款准备金率\n2024-03-05 10:00 来源：新华网\n中国人民银行今天宣布，下调金融机构存款准备金率0.5个百分点。",
+            "2024-03-05",
+        ),
+        ("发布时间：2024/3/5\n春季招聘会在京举行\n本次招聘会共有三百余家企业参加。", "2024-03-05"),
+        (
+            "City council approves new budget\nPublished 5 March 2024 | Updated 6 March 2024\nThe council voted 7-2.",
+            "2024-03-05",
+        ),
+        ("Markets rally on rate cut hopes\nMarch 5, 2024, 10:00 AM ET\nStocks rose for a third day.", "2024-03-05"),
+        (
+            "Flood warning lifted\nLast updated: 05-Mar-2024\nThe river fell below its warning level overnight.",
+            "2024-03-05",
+        ),
+        ("Council minutes\nMeeting held on 25/12/2024 in the town hall.\nPresent: five members.", "2024-12-25"),
+        ("Press release\nGeneva, 05.03.2024 — The committee met for the second time.", "2024-03-05"),
+        # a month with its year and no day: the month (a magazine's issue, a monthly report)
+        ("《读者》2024年3月刊\n春天的故事\n又是一年春来到。", "2024-03"),
+        ("国家统计局月度报告\n二〇二四年三月\n全国居民消费价格同比上涨0.7%。", "2024-03"),
+        ("Monthly report — March 2024\nSales grew by 3% on the previous month.", "2024-03"),
+        # a day found in a later line wins over a month in an earlier one
+        ("2024年3月 第5期\n春季招聘会在京举行\n（2024年3月5日 记者 李四）", "2024-03-05"),
+    ],
+)
 def test_dates_as_editors_meet_them(text, date):
     h = headline_of(text, MTIME)
     assert (h.date, h.dated_by) == (date, TEXT)
 
 
-@pytest.mark.parametrize("text", [
-    "新华社北京3月5日电 记者从国家发展改革委获悉，一季度重大项目开工提速。",  # no year: not dated from it
-    "Version 2.13.2024 released\nThe release fixes 12/31 bugs across 2024 modules.",  # a version, a ratio
-    "春季招聘会\n报名电话 2024-0305-88，截止 3/5/2024 前后（5/3/2024 也可）。",  # 3/5/2024: March or May?
-    "零件号 2024-03 与 2024.13 不是日期\n共有 2024 件。",  # a month from digits alone is a part number
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "新华社北京3月5日电 记者从国家发展改革委获悉，一季度重大项目开工提速。",  # no year: not dated from it
+        "Version 2.13.2024 released\nThe release fixes 12/31 bugs across 2024 modules.",  # a version, a ratio
+        "春季招聘会\n报名电话 2024-0305-88，截止 3/5/2024 前后（5/3/2024 也可）。",  # 3/5/2024: March or May?
+        "零件号 2024-03 与 2024.13 不是日期\n共有 2024 件。",  # a month from digits alone is a part number
+    ],
+)
 def test_numbers_that_are_not_dates_leave_the_modification_date(text):
     h = headline_of(text, MTIME)
     assert h.dated_by == MODIFIED, h.date
@@ -97,8 +112,12 @@ def test_no_date_in_the_text_is_the_files_modification_date():
 def test_an_english_article_skips_the_source_line_date_and_byline():
     text = "Source: Reuters\n\nMay 3, 2021\nBy Jane Doe\n\nCity council approves new budget\nThe council voted..."
     h = headline_of(text, MTIME)
-    assert (h.title, h.date, h.dated_by, h.source) == ("City council approves new budget", "2021-05-03", TEXT,
-                                                        "Source: Reuters")
+    assert (h.title, h.date, h.dated_by, h.source) == (
+        "City council approves new budget",
+        "2021-05-03",
+        TEXT,
+        "Source: Reuters",
+    )
 
 
 def test_the_repost_line_boilerplate_detection_found_is_the_source():
@@ -125,7 +144,8 @@ def test_pages_and_markdown_are_read_as_their_visible_text(tmp_path):
     (tmp_path / "page.html").write_text(
         "<html><head><title>站点名</title><script>var a=1;</script></head><body><nav><a href='/'>首页</a></nav>"
         "<h1>城市更新条例草案公开征求意见</h1><p>发布时间：2024-02-01</p><p>正文第一段。</p></body></html>",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "note.md").write_text("# 会议纪要\n\n**日期**：2024年1月8日\n\n- 第一项\n", encoding="utf-8")
     headlines = Headlines(Texts(tmp_path, 10**6))
     page = headlines.of(member_of(tmp_path, "page.html"))
@@ -133,8 +153,9 @@ def test_pages_and_markdown_are_read_as_their_visible_text(tmp_path):
     assert (page.date, page.dated_by) == ("2024-02-01", TEXT)
     note = headlines.of(member_of(tmp_path, "note.md"))
     assert (note.title, note.date) == ("会议纪要", "2024-01-08")
-    (tmp_path / "bare.html").write_text("<html><head><title>只有标题</title></head><body><p>正文。</p></body></html>",
-                                        encoding="utf-8")
+    (tmp_path / "bare.html").write_text(
+        "<html><head><title>只有标题</title></head><body><p>正文。</p></body></html>", encoding="utf-8"
+    )
     assert headlines.of(member_of(tmp_path, "bare.html")).title == "只有标题"
 
 
@@ -199,8 +220,9 @@ def test_the_review_filters_groups_by_path_and_by_the_texts_read(tmp_path):
 def test_a_report_reads_headlines_in_worker_processes_as_in_this_one(tmp_path):
     from simdesk.core.reading.headline import read_headlines
 
-    (tmp_path / "page.html").write_text("<html><body><h1>城市更新条例</h1><p>2024-02-01 正文。</p></body></html>",
-                                        encoding="utf-8")
+    (tmp_path / "page.html").write_text(
+        "<html><body><h1>城市更新条例</h1><p>2024-02-01 正文。</p></body></html>", encoding="utf-8"
+    )
     (tmp_path / "a.txt").write_text("Source: Reuters\nCity council approves new budget\n", encoding="utf-8")
     (tmp_path / "gone.txt").write_text("soon gone", encoding="utf-8")
     members = [member_of(tmp_path, p) for p in ("page.html", "a.txt", "gone.txt")]
@@ -217,14 +239,30 @@ def test_the_review_orders_groups_by_what_was_read_of_their_headlines(tmp_path):
     root = tmp_path / "docs"
     root.mkdir()
     articles = {  # name: (title, date line, source line, body)
-        "c": ("城市更新条例草案公开征求意见", "2024年3月5日", "来源：新华网",
-              "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，截止日期为下月底。"),
-        "a": ("Budget approved by council", "March 2024", "Source: City Times",
-              "The city council voted to approve next year's budget after a long debate on transport."),
-        "b": ("春季招聘会在京举行", "2023-11-02 09:30", "",
-              "本次招聘会共有三百余家企业参加，提供岗位一万余个，吸引了大批高校毕业生到场。"),
-        "d": ("央行宣布下调存款准备金率", "2024/1/9", "转自人民日报",
-              "中国人民银行宣布下调金融机构存款准备金率零点五个百分点，释放长期资金约一万亿元。"),
+        "c": (
+            "城市更新条例草案公开征求意见",
+            "2024年3月5日",
+            "来源：新华网",
+            "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，截止日期为下月底。",
+        ),
+        "a": (
+            "Budget approved by council",
+            "March 2024",
+            "Source: City Times",
+            "The city council voted to approve next year's budget after a long debate on transport.",
+        ),
+        "b": (
+            "春季招聘会在京举行",
+            "2023-11-02 09:30",
+            "",
+            "本次招聘会共有三百余家企业参加，提供岗位一万余个，吸引了大批高校毕业生到场。",
+        ),
+        "d": (
+            "央行宣布下调存款准备金率",
+            "2024/1/9",
+            "转自人民日报",
+            "中国人民银行宣布下调金融机构存款准备金率零点五个百分点，释放长期资金约一万亿元。",
+        ),
     }
     for name, (title, date, source, body) in articles.items():
         text = f"{title}\n{date}\n{source}\n" + (body + "\n") * 4

@@ -1,6 +1,7 @@
 """core.HelperProcess: a review's comparison and a batch of its headlines, run in a helper process, give what
 they give in this process; an error comes back as itself; a helper killed from outside fails its call and
 the next call starts a new one; a closed helper runs nothing."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,9 @@ from tests.folders import POEMS, small_folder
 @pytest.fixture
 def review(tmp_path):
     root = small_folder(tmp_path)
-    (root / "copies" / "poem-edited.txt").write_text((root / "poem.txt").read_text(encoding="utf-8")
-                                                     .replace("明月光", "灯火明"), encoding="utf-8")
+    (root / "copies" / "poem-edited.txt").write_text(
+        (root / "poem.txt").read_text(encoding="utf-8").replace("明月光", "灯火明"), encoding="utf-8"
+    )
     with Index(tmp_path / "index.sqlite") as index:
         yield open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)), None, CancelToken())
 

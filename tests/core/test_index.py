@@ -1,6 +1,7 @@
 """The SQLite segment index on a real file: near() equals a brute-force scan for every radius 0..16, and the
 segment table its triggers keep equals the one built from the documents after inserts, changed fingerprints,
 moves and deletions, for document ids of every entry width."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -9,13 +10,21 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simdesk.core.reading.documents import content_hash
-from simdesk.core.fingerprint.simhash import hamming
-from simdesk.core.index.store import (BAND_KEY_BYTES, MAX_DOCUMENT_ID, SCHEMA_VERSION, SEGMENT_LOW_BITS, UNSEGMENTED, Index, _segment_ids,
-                                blocks_of)
 from simdesk.core.fingerprint.minhash import DESKTOP, text_bands
-from simdesk.core.records import Document, Problem
+from simdesk.core.fingerprint.simhash import hamming
+from simdesk.core.index.store import (
+    BAND_KEY_BYTES,
+    MAX_DOCUMENT_ID,
+    SCHEMA_VERSION,
+    SEGMENT_LOW_BITS,
+    UNSEGMENTED,
+    Index,
+    _segment_ids,
+    blocks_of,
+)
+from simdesk.core.reading.documents import content_hash
 from simdesk.core.reading.normalize import normalize
+from simdesk.core.records import Document, Problem
 
 
 def doc(path: str, fp: int, content: str = "h") -> Document:
@@ -55,8 +64,9 @@ def test_near_equals_brute_force(tmp_path, seed, radius):
 
 def segment_entries(index: Index) -> set[tuple[int, int]]:
     """(key, entry) of every posting of the segment table."""
-    return {(key, int(x)) for key, docs in index.conn.execute("SELECT key, docs FROM segments")
-            for x in _segment_ids(docs)}
+    return {
+        (key, int(x)) for key, docs in index.conn.execute("SELECT key, docs FROM segments") for x in _segment_ids(docs)
+    }
 
 
 def expected_entries(index: Index) -> set[tuple[int, int]]:
@@ -79,9 +89,11 @@ def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
             index.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
             # ids whose entries take 3, 4 and 5 bytes (a lead character past the surrogates), and the largest
             for doc_id in (30_000, 900_000, MAX_DOCUMENT_ID - 1):
-                index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, encoding, chars, "
-                                   "fingerprint) VALUES (?, ?, 1, 1, x'00', NULL, 1, ?)",
-                                   (doc_id, f"big{doc_id}", int(rng.integers(-2**63, 2**63 - 1))))
+                index.conn.execute(
+                    "INSERT INTO documents(id, path, size, mtime_ns, content_hash, encoding, chars, "
+                    "fingerprint) VALUES (?, ?, 1, 1, x'00', NULL, 1, ?)",
+                    (doc_id, f"big{doc_id}", int(rng.integers(-(2**63), 2**63 - 1))),
+                )
         assert segment_entries(index) == expected_entries(index)
         with index.transaction():
             changed = [doc(f"d{k:03d}", fp ^ (1 << (k % 64)), f"changed{k}") for k, fp in enumerate(fps[:10])]
@@ -100,25 +112,31 @@ def test_the_segment_table_follows_every_change_of_the_documents(tmp_path):
         live = {d.path: d.fingerprint for d in index.documents()}
         for query in (fps[0], fps[3] ^ 0b1011, 0):
             for radius in (0, 5, 12):
-                assert {(d.path, dist) for d, dist in index.near(query, radius)} == \
-                    {(p, hamming(fp, query)) for p, fp in live.items() if hamming(fp, query) <= radius}
+                assert {(d.path, dist) for d, dist in index.near(query, radius)} == {
+                    (p, hamming(fp, query)) for p, fp in live.items() if hamming(fp, query) <= radius
+                }
         with pytest.raises(sqlite3.IntegrityError, match="more documents than it can"), index.transaction():
-            index.conn.execute("INSERT INTO documents(id, path, size, mtime_ns, content_hash, chars, fingerprint) "
-                               "VALUES (?, 'too far', 1, 1, x'00', 1, 0)", (MAX_DOCUMENT_ID,))
+            index.conn.execute(
+                "INSERT INTO documents(id, path, size, mtime_ns, content_hash, chars, fingerprint) "
+                "VALUES (?, 'too far', 1, 1, x'00', 1, 0)",
+                (MAX_DOCUMENT_ID,),
+            )
 
 
 def test_band_keys_are_kept_as_their_low_bytes(tmp_path):
     texts = ["床前明月光，疑是地上霜。举头望明月，低头思故乡。", "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"]
     bands = [text_bands(normalize(t)) for t in texts]
-    docs = [Document(f"t{k}", 10, 1, content_hash(t.encode()), "utf-8", len(t), k, b"", b"", b.tobytes())
-            for k, (t, b) in enumerate(zip(texts, bands))] + [doc("u, no shingles", 3)]
+    docs = [
+        Document(f"t{k}", 10, 1, content_hash(t.encode()), "utf-8", len(t), k, b"", b"", b.tobytes())
+        for k, (t, b) in enumerate(zip(texts, bands))
+    ] + [doc("u, no shingles", 3)]
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():
             index.upsert_documents(docs)
         keys, empty = index.band_keys(DESKTOP.bands)
-        assert keys.tolist() == [(b & (2**(8 * BAND_KEY_BYTES) - 1)).tolist() for b in bands] + [[0] * DESKTOP.bands]
+        assert keys.tolist() == [(b & (2 ** (8 * BAND_KEY_BYTES) - 1)).tolist() for b in bands] + [[0] * DESKTOP.bands]
         assert empty.tolist() == [False, False, True]
-        stored = {len(k) for k, in index.conn.execute("SELECT keys FROM minhash_bands")}
+        stored = {len(k) for (k,) in index.conn.execute("SELECT keys FROM minhash_bands")}
         assert stored == {BAND_KEY_BYTES * DESKTOP.bands}
 
 
@@ -130,8 +148,12 @@ def test_near_orders_by_distance(tmp_path):
 
 
 def test_documents_round_trip_including_high_bit_fingerprints(tmp_path):
-    docs = [doc("a", 2**64 - 1), doc("b", 2**63), doc("c", 12345),
-            Document("d", 10, 1, content_hash(b"d"), "gb18030", 5, 7)]
+    docs = [
+        doc("a", 2**64 - 1),
+        doc("b", 2**63),
+        doc("c", 12345),
+        Document("d", 10, 1, content_hash(b"d"), "gb18030", 5, 7),
+    ]
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():
             index.upsert_documents(docs)
@@ -240,13 +262,15 @@ def test_an_older_index_still_all_in_its_write_ahead_log_is_recognised(tmp_path)
     live = tmp_path / "live.sqlite"
     conn = sqlite3.connect(live)
     conn.execute("PRAGMA journal_mode=WAL")
-    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-                       "INSERT INTO meta VALUES ('schema_version', '6');"
-                       "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER, "
-                       "mtime_ns INTEGER, content_hash TEXT, encoding TEXT, chars INTEGER, fingerprint INTEGER, "
-                       "b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER, lines BLOB, votes BLOB);"
-                       "CREATE TABLE keep_marks (doc_id INTEGER PRIMARY KEY);"
-                       "INSERT INTO documents(id, path) VALUES (1, 'a.txt'); INSERT INTO keep_marks VALUES (1);")
+    conn.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+        "INSERT INTO meta VALUES ('schema_version', '6');"
+        "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER, "
+        "mtime_ns INTEGER, content_hash TEXT, encoding TEXT, chars INTEGER, fingerprint INTEGER, "
+        "b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER, lines BLOB, votes BLOB);"
+        "CREATE TABLE keep_marks (doc_id INTEGER PRIMARY KEY);"
+        "INSERT INTO documents(id, path) VALUES (1, 'a.txt'); INSERT INTO keep_marks VALUES (1);"
+    )
     killed = tmp_path / "killed.sqlite"  # the files as the kill left them (the connection never closed)
     killed.write_bytes(live.read_bytes())
     (tmp_path / "killed.sqlite-wal").write_bytes((tmp_path / "live.sqlite-wal").read_bytes())

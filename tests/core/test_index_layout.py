@@ -4,6 +4,7 @@ votes stored per document; schema 8, a clean key per document; schema 9, four ex
 fingerprint's blocks and every encoding spelled out) are migrated in place with their decisions, and rescans
 and the verified grouping give what a fresh index gives, also when the boilerplate changes after the index
 was reopened (votes computed again from the texts)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -12,18 +13,19 @@ import sqlite3
 
 import numpy as np
 
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES
+from simdesk.core.index.scan import scan, text_document
+from simdesk.core.index.store import SCHEMA_VERSION, Index
 from simdesk.core.matching.analysis import VerifySettings, analyse
 from simdesk.core.reading.documents import read_text_file
-from simdesk.core.fingerprint.features import DEFAULT_FEATURES
-from simdesk.core.index.store import SCHEMA_VERSION, Index
 from simdesk.core.records import MAX_FILE_BYTES, ScanOptions
-from simdesk.core.index.scan import scan, text_document
-
 from tests.core.test_verification import FOOTER, SAYINGS, write
 
 # The boilerplate table of schema 7, as that layout created it
-SCHEMA_7_INPUTS = ('CREATE TABLE "boilerplate_inputs" (\n   "doc_id" INTEGER PRIMARY KEY REFERENCES "documents"("id") '
-                   'ON DELETE CASCADE,\n   "lines" BLOB NOT NULL,\n   "votes" BLOB NOT NULL\n)')
+SCHEMA_7_INPUTS = (
+    'CREATE TABLE "boilerplate_inputs" (\n   "doc_id" INTEGER PRIMARY KEY REFERENCES "documents"("id") '
+    'ON DELETE CASCADE,\n   "lines" BLOB NOT NULL,\n   "votes" BLOB NOT NULL\n)'
+)
 VERIFY = VerifySettings(jobs=1)
 
 
@@ -55,16 +57,19 @@ def as_schema_8(db) -> None:
     as_schema_9(db)
     conn = sqlite3.connect(db)
     stored = np.array(sorted(h for (h,) in conn.execute("SELECT hash FROM clean_boilerplate")), dtype=np.uint32)
-    rows = conn.execute("SELECT d.id, d.clean, coalesce(l.hashes, x'') FROM documents d "
-                        "LEFT JOIN line_hashes l ON l.doc_id = d.id").fetchall()
+    rows = conn.execute(
+        "SELECT d.id, d.clean, coalesce(l.hashes, x'') FROM documents d LEFT JOIN line_hashes l ON l.doc_id = d.id"
+    ).fetchall()
     conn.execute("DROP TRIGGER documents_content_changed")
     conn.execute("ALTER TABLE documents ADD COLUMN clean_key INTEGER")
     for doc_id, clean, blob in rows:
         hashes = np.frombuffer(blob, dtype="<u4")
         hits = hashes[np.isin(hashes, stored)]
         key = int.from_bytes(hashlib.blake2b(hits.tobytes(), digest_size=8).digest(), "big") if len(hits) else 0
-        conn.execute("UPDATE documents SET clean_key = ? WHERE id = ?",
-                     (None if not clean else key - (1 << 64) if key >= 1 << 63 else key, doc_id))
+        conn.execute(
+            "UPDATE documents SET clean_key = ? WHERE id = ?",
+            (None if not clean else key - (1 << 64) if key >= 1 << 63 else key, doc_id),
+        )
     conn.execute("ALTER TABLE documents DROP COLUMN clean")
     conn.execute("DROP TABLE clean_boilerplate")
     conn.execute("""CREATE TRIGGER documents_content_changed AFTER UPDATE OF content_hash, fingerprint ON documents
@@ -82,7 +87,9 @@ def as_schema_7(db, root) -> None:
     """Rewrite a closed index in the layout of schema 7: line hashes and packed votes in one table."""
     as_schema_8(db)
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT d.id, d.path, l.hashes FROM documents d JOIN line_hashes l ON l.doc_id = d.id").fetchall()
+    rows = conn.execute(
+        "SELECT d.id, d.path, l.hashes FROM documents d JOIN line_hashes l ON l.doc_id = d.id"
+    ).fetchall()
     conn.execute(SCHEMA_7_INPUTS)
     for doc_id, path, hashes in rows:
         votes = text_document(path, read_text_file(root / path, MAX_FILE_BYTES), DEFAULT_FEATURES).votes
@@ -114,8 +121,11 @@ def test_votes_are_not_kept_in_the_index_file(tmp_path):
         scan(root, index, ScanOptions(jobs=1))
         analyse(root, index, verify=VERIFY)
     conn = sqlite3.connect(db)
-    columns = {c for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-               for c in (r[1] for r in conn.execute(f'PRAGMA table_info("{t}")'))}
+    columns = {
+        c
+        for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        for c in (r[1] for r in conn.execute(f'PRAGMA table_info("{t}")'))
+    }
     assert "votes" not in columns and "lines" not in columns
     assert conn.execute("SELECT count(*) FROM line_hashes").fetchone()[0] == len(SAYINGS)
     conn.close()
@@ -161,8 +171,7 @@ def test_boilerplate_that_appears_after_reopening_gives_what_a_fresh_index_gives
     """Nine documents share a footer (boilerplate needs ten): after the index is reopened (no votes kept from
     a scan), two more make it boilerplate, and the nine old ones are read again for their votes."""
     root = tmp_path / "docs"
-    write(root, {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS[:9])}
-          | {"plain.txt": SAYINGS[0]})
+    write(root, {f"s{k:02d}.txt": f"{s}\n\n{FOOTER}" for k, s in enumerate(SAYINGS[:9])} | {"plain.txt": SAYINGS[0]})
     db = tmp_path / "i.sqlite"
     with Index(db) as index:
         scan(root, index, ScanOptions(jobs=1))
@@ -214,17 +223,30 @@ def test_a_schema_9_index_is_migrated_in_place_with_its_decisions_and_a_segment_
         index.set_queued_for_trash("s00.txt", True)
         index.ignore_pair("s01.txt", "s02.txt")
         index.set_reviewed("plain.txt", {"s00.txt": "seen"})
-        kept = (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(), index.stored_states(),
-                index.band_keys(16)[0].tolist())
+        kept = (
+            list(index.documents()),
+            index.scores(),
+            index.analysis_state()[2].tolist(),
+            index.stored_states(),
+            index.band_keys(16)[0].tolist(),
+        )
         near = {fp: index.near(fp, 12) for fp in (d.fingerprint for d in kept[0][:3])}
     assert {d.encoding for d in kept[0]} == {"utf-8", "gb18030"}
     as_schema_9(db)
 
     with Index(db) as index:
         assert not index.rebuilt and index.meta("schema_version") == str(SCHEMA_VERSION)
-        assert sorted(i.name for i in index.db.table("documents").indexes) == ["documents_path", "documents_unsegmented"]
-        assert (list(index.documents()), index.scores(), index.analysis_state()[2].tolist(),
-                index.stored_states(), index.band_keys(16)[0].tolist()) == kept
+        assert sorted(i.name for i in index.db.table("documents").indexes) == [
+            "documents_path",
+            "documents_unsegmented",
+        ]
+        assert (
+            list(index.documents()),
+            index.scores(),
+            index.analysis_state()[2].tolist(),
+            index.stored_states(),
+            index.band_keys(16)[0].tolist(),
+        ) == kept
         assert {fp: index.near(fp, 12) for fp in near} == near
         assert index.conn.execute("SELECT count(*) FROM documents WHERE encoding = 'utf-8'").fetchone()[0] == 0
         assert index.keep_marks() == {"plain.txt"} and index.queued_for_trash() == {"s00.txt"}
@@ -239,8 +261,10 @@ def analysed(root, index) -> tuple[dict[tuple[str, str], float], dict[str, int]]
     """Every verified pair of the folder with its score, and each document's boilerplate-free fingerprint."""
     grouper = analyse(root, index, verify=VERIFY)
     paths = grouper.snapshot.paths
-    pairs = {(paths[a], paths[b]): round(s, 9) for a, b, s in
-             zip(grouper.i.tolist(), grouper.j.tolist(), grouper.scores.tolist())}
+    pairs = {
+        (paths[a], paths[b]): round(s, 9)
+        for a, b, s in zip(grouper.i.tolist(), grouper.j.tolist(), grouper.scores.tolist())
+    }
     return pairs, dict(zip(paths, grouper.snapshot.fingerprints.tolist()))
 
 

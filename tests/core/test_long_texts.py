@@ -3,6 +3,7 @@
 source code (the standard library), logs (package-manager lines over a small vocabulary) and mixed text.
 Measured when written: the highest score was 0.26 (1,000,000 characters of logs); character trigrams
 scored 0.63-0.999 on the same kinds of pairs."""
+
 from __future__ import annotations
 
 import ast
@@ -16,8 +17,8 @@ from pathlib import Path
 import jieba
 import pytest
 
-from simdesk.core.matching.analysis import text_similarity
 from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
+from simdesk.core.matching.analysis import text_similarity
 
 LENGTHS = (10_000, 100_000, 1_000_000)
 
@@ -25,8 +26,12 @@ LENGTHS = (10_000, 100_000, 1_000_000)
 @lru_cache(maxsize=1)
 def stdlib_files() -> list[Path]:
     root = Path(sysconfig.get_paths()["stdlib"])
-    return sorted(p for p in root.rglob("*.py") if p.stat().st_size > 2000
-                  and not {"test", "tests", "encodings", "idlelib", "site-packages", "dist-packages"} & set(p.parts))
+    return sorted(
+        p
+        for p in root.rglob("*.py")
+        if p.stat().st_size > 2000
+        and not {"test", "tests", "encodings", "idlelib", "site-packages", "dist-packages"} & set(p.parts)
+    )
 
 
 def halves(items: list, seed: int) -> tuple[list, list]:
@@ -57,8 +62,11 @@ def docstrings() -> list[str]:
             tree = ast.parse(source)
         except SyntaxError:
             continue
-        docs += [ast.get_docstring(n) or "" for n in ast.walk(tree)
-                 if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+        docs += [
+            ast.get_docstring(n) or ""
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+        ]
     return sorted({d for d in docs if len(d) > 200})
 
 
@@ -69,8 +77,10 @@ def english(length: int) -> tuple[str, str]:
 
 def code(length: int) -> tuple[str, str]:
     a, b = halves(stdlib_files(), 2)
-    return (fill([p.read_text(encoding="utf-8", errors="replace") for p in a], length),
-            fill([p.read_text(encoding="utf-8", errors="replace") for p in b], length))
+    return (
+        fill([p.read_text(encoding="utf-8", errors="replace") for p in a], length),
+        fill([p.read_text(encoding="utf-8", errors="replace") for p in b], length),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -103,11 +113,17 @@ def log(length: int, seed: int) -> str:
     day = rng.randrange(1, 300)
     while n <= length:
         p = rng.choice(packages)
-        msg = rng.choice([f"status installed {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)}",
-                          f"configure {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)} <none>",
-                          f"trigproc {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)}"])
-        line = f"2026-{day // 28 + 1:02d}-{day % 28 + 1:02d} {rng.randrange(24):02d}:{rng.randrange(60):02d}:" \
-               f"{rng.randrange(60):02d} {msg}"
+        msg = rng.choice(
+            [
+                f"status installed {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)}",
+                f"configure {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)} <none>",
+                f"trigproc {p}:amd64 {rng.randrange(1, 9)}.{rng.randrange(40)}",
+            ]
+        )
+        line = (
+            f"2026-{day // 28 + 1:02d}-{day % 28 + 1:02d} {rng.randrange(24):02d}:{rng.randrange(60):02d}:"
+            f"{rng.randrange(60):02d} {msg}"
+        )
         lines.append(line)
         n += len(line) + 1
     return "\n".join(lines)[:length]

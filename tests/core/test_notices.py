@@ -1,16 +1,17 @@
 """Shared notices: different texts that carry the same long notice never group; copies in a large group,
 whose untouched paragraphs are as frequent as a notice, still do (boilerplate.py, fingerprint/similarity.py)."""
+
 from __future__ import annotations
 
 import random
 
 import numpy as np
 
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
 from simdesk.core.reading.boilerplate import MAX_KEY_CHARS, is_notice, line_hash, line_hashes, without_frequent_lines
-from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 
 # the GNU GPL's notice as a web page or a package description carries it: one paragraph per line
 GPL_NOTICE = (
@@ -21,7 +22,8 @@ GPL_NOTICE = (
     "the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE. See the GNU General Public "
     "License for more details.\n\n"
     "You should have received a copy of the GNU General Public License along with this program; if not, write "
-    "to the Free Software Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA.")
+    "to the Free Software Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA."
+)
 # Debian package descriptions (short summary, then the long description on one line)
 DESCRIPTIONS = [
     "support library providing __atomic built-in functions\nlibrary providing __atomic built-in functions. "
@@ -95,7 +97,7 @@ def test_a_long_line_hash_says_it_is_long():
 
 def test_package_descriptions_under_one_notice_do_not_group_but_their_copies_do(tmp_path):
     root = tmp_path / "packages"
-    rng = random.Random(3)
+    random.Random(3)
     files = {f"pkg/{k:02d}.txt": f"{d}\n\n{GPL_NOTICE}" for k, d in enumerate(DESCRIPTIONS)}
     files["copies/typo.txt"] = files["pkg/00.txt"].replace("lock-free", "lock free").replace("calls into", "calls in")
     files["copies/repost.txt"] = "Reposted from packages.debian.org\n" + files["pkg/01.txt"]

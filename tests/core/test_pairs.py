@@ -1,10 +1,10 @@
 """pairs_within is exact: it equals the brute-force oracle on random and clustered fingerprints, any radius."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from simdesk.core.matching import pairs
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, brute_force_pairs, pairs_within
@@ -43,8 +43,12 @@ def test_random_fingerprints(fps: list[int], radius: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 400), spread=st.integers(0, 14),
-       radius=st.integers(0, MAX_PAIR_RADIUS))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(0, 400),
+    spread=st.integers(0, 14),
+    radius=st.integers(0, MAX_PAIR_RADIUS),
+)
 def test_clustered_fingerprints(seed: int, n: int, spread: int, radius: int) -> None:
     check_exact(clustered(seed, n, spread), radius)
 
@@ -53,6 +57,7 @@ def test_clustered_fingerprints(seed: int, n: int, spread: int, radius: int) -> 
 @pytest.mark.parametrize("blocks", [3, 4, 5, 8])
 def test_every_partition_is_exact(monkeypatch: pytest.MonkeyPatch, radius: int, blocks: int) -> None:
     """Whatever partition the cost model picks, the answer is the same."""
+
     def forced(n: int, r: int) -> list[pairs.Block]:
         out, shift = [], 0
         for width, budget in zip(pairs._widths(blocks), pairs._budgets(blocks, r)):

@@ -1,6 +1,7 @@
 """core.review without a toolkit, on real folders, a real SQLite index and the real trash under a temporary
 home: the grouping mode rule, the editor's decisions and their exclusivity, saving them in one session,
 the pair to compare, clean-up, undo and export."""
+
 from __future__ import annotations
 
 import csv
@@ -11,8 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core import (DEFAULT_MIN_SCORE, DEFAULT_THRESHOLD, CancelToken, Decisions, Group, Index, Member,
-                          ReviewSettings, ScanOptions, action_log, open_review, pair_to_compare, undo_last)
+from simdesk.core import (
+    DEFAULT_MIN_SCORE,
+    DEFAULT_THRESHOLD,
+    CancelToken,
+    Decisions,
+    Group,
+    Index,
+    Member,
+    ReviewSettings,
+    ScanOptions,
+    action_log,
+    open_review,
+    pair_to_compare,
+    undo_last,
+)
 from tests.folders import OTHER, POEM, POEMS, SNOWS, small_folder
 
 PLAIN = ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1))
@@ -222,9 +236,15 @@ def test_decided_groups_and_undecided_copies(folder, tmp_path):
 
     def by_brute_force():  # a group is decided when every copy is kept, queued or seen by a keep mark
         d = review.decisions
-        return [all(m.path in d.keep or m.path in d.queued or any(
-            d.reviewed.get(k.path, {}).get(m.path) == m.content_hash for k in g.members if k.path in d.keep)
-            for m in g.members) for g in grouping]
+        return [
+            all(
+                m.path in d.keep
+                or m.path in d.queued
+                or any(d.reviewed.get(k.path, {}).get(m.path) == m.content_hash for k in g.members if k.path in d.keep)
+                for m in g.members
+            )
+            for g in grouping
+        ]
 
     assert review.decided().tolist() == by_brute_force() == [False, False]
     review.decisions.set_keep("poem.txt")  # a mark made without the group in view decides for nobody else
@@ -284,7 +304,10 @@ def test_export_carries_the_decisions(folder, tmp_path):
     assert doc["not_duplicates"] == [["copies/snow-copy.txt", "snow.txt"]]
     rows = list(csv.DictReader(io.StringIO(review.export("csv"))))
     assert {r["path"]: r["decision"] for r in rows if r["path"]} == {
-        "poem.txt": "keep", "copies/poem-gbk.txt": "queued", "copies/poem-copy.txt": ""}
+        "poem.txt": "keep",
+        "copies/poem-gbk.txt": "queued",
+        "copies/poem-copy.txt": "",
+    }
     assert "poem.txt  [keep]" in review.export("text")
     out = review.write_export(tmp_path / "groups.json", "json")
     text = out.read_text(encoding="utf-8")

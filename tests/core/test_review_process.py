@@ -1,11 +1,11 @@
 """core.review_process without a toolkit: a folder's review run in a process of its own reports what the
 same review in this process gives, a failure arrives as a message, stop() ends the process quietly; and the
 groups a cancelled analysis keeps (analysis.kept_grouper) equal the analysed ones once everything is scored."""
+
 from __future__ import annotations
 
 import pickle
 import threading
-from pathlib import Path
 
 import numpy as np
 
@@ -49,8 +49,9 @@ def test_a_review_in_its_own_process_reports_as_one_in_this_process(tmp_path):
 
 def test_a_failure_in_the_process_arrives_as_a_message(tmp_path):
     events = events_of(ReviewProcess(ReviewRequest(tmp_path / "missing", tmp_path / "index.sqlite", VERIFIED)))
-    assert events == [("failed", f"{tmp_path / 'missing'}: {tmp_path / 'missing'} does not exist")] or \
-        (events[-1][0] == "failed" and "does not exist" in events[-1][1])
+    assert events == [("failed", f"{tmp_path / 'missing'}: {tmp_path / 'missing'} does not exist")] or (
+        events[-1][0] == "failed" and "does not exist" in events[-1][1]
+    )
 
 
 def test_stop_ends_the_process_without_a_report(tmp_path):
@@ -63,7 +64,7 @@ def test_stop_ends_the_process_without_a_report(tmp_path):
     run.stop()
     reader.join(10)
     assert not reader.is_alive() and all(kind == "progress" for kind, _ in seen)
-    assert run._process.exitcode is not None  # noqa: SLF001 (ended, not left behind)
+    assert run._process.exitcode is not None
 
 
 def test_a_review_survives_pickling_with_its_decisions(tmp_path):
@@ -96,8 +97,9 @@ def test_a_cancelled_analysis_keeps_the_identical_copies(small_corpus, tmp_path)
             if p.phase == "verifying" and p.done > 0:
                 cancel.cancel()
 
-        cancelled = analyse(small_corpus, index, verify=VERIFIED.verify_settings(), on_progress=on_progress,
-                            cancel=cancel)
+        cancelled = analyse(
+            small_corpus, index, verify=VERIFIED.verify_settings(), on_progress=on_progress, cancel=cancel
+        )
         assert cancel.cancelled and not index.scores()  # cancelled before a pair was scored
         by_hash: dict[str, set[str]] = {}
         for doc in index.documents():

@@ -1,4 +1,5 @@
 """The scan pipeline on real folders and a real SQLite file: incremental, moves, problems, cancel, pool."""
+
 from __future__ import annotations
 
 import os
@@ -9,15 +10,17 @@ import pytest
 
 from simdesk.core.evaluation import load_truth
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.matching.groups import grouper_for
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
 from simdesk.core.index.scan import CancelToken, scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.records import ScanOptions
 
 ONE_PROCESS = ScanOptions(jobs=1)
-ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
-           "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。"
-           "随着技术进步，续航里程不断提升，消费者的接受程度也越来越高。")
+ARTICLE = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
+    "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。"
+    "随着技术进步，续航里程不断提升，消费者的接受程度也越来越高。"
+)
 
 
 def folder(tmp_path: Path, files: dict[str, bytes | str]) -> Path:
@@ -30,9 +33,16 @@ def folder(tmp_path: Path, files: dict[str, bytes | str]) -> Path:
 
 
 def test_first_scan_indexes_text_and_reports_bad_files(tmp_path):
-    root = folder(tmp_path, {"a.txt": ARTICLE, "sub/b.txt": ARTICLE.encode("gb18030"),
-                             "bin.txt": b"\x00\x01\x02PK\x03\x04" * 50, "empty.txt": b"",
-                             "notes.md": "另一篇完全不同的文章，讲的是古诗词的欣赏方法。"})
+    root = folder(
+        tmp_path,
+        {
+            "a.txt": ARTICLE,
+            "sub/b.txt": ARTICLE.encode("gb18030"),
+            "bin.txt": b"\x00\x01\x02PK\x03\x04" * 50,
+            "empty.txt": b"",
+            "notes.md": "另一篇完全不同的文章，讲的是古诗词的欣赏方法。",
+        },
+    )
     with Index(tmp_path / "i.sqlite") as index:
         result = scan(root, index, ONE_PROCESS)
         assert result.stats.new == 3 and result.stats.problems == 2

@@ -1,4 +1,5 @@
 """The segmenter gives exactly jieba's tokens: rjieba is used only when the shipped sample proves it identical."""
+
 from __future__ import annotations
 
 import logging
@@ -50,8 +51,9 @@ def test_rare_characters_are_why_the_routing_exists() -> None:
     assert Segmenter(sample_texts()).cut(norm, True) == jieba_tokens(norm, True)
 
 
-def test_falls_back_to_jieba_with_a_reason_when_rjieba_differs(monkeypatch: pytest.MonkeyPatch,
-                                                                 caplog: pytest.LogCaptureFixture) -> None:
+def test_falls_back_to_jieba_with_a_reason_when_rjieba_differs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setattr(rjieba, "cut", lambda text, hmm=True: list(text))  # a broken rjieba: one char a token
     with caplog.at_level(logging.WARNING, logger="simdesk.core.fingerprint.segmenter"):
         seg = Segmenter(sample_texts())
@@ -103,8 +105,15 @@ def test_recorded_jieba_tokens_are_the_installed_jiebas() -> None:
 
 
 def test_choosing_rjieba_loads_no_jieba_dictionary() -> None:
-    code = ("import jieba; from simdesk.core.fingerprint.segmenter import default_segmenter; "
-            "c = default_segmenter().choice; print(c.name, jieba.dt.initialized)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "SIMDESK_SEGMENTER": "auto"}).stdout.split()
+    code = (
+        "import jieba; from simdesk.core.fingerprint.segmenter import default_segmenter; "
+        "c = default_segmenter().choice; print(c.name, jieba.dt.initialized)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "SIMDESK_SEGMENTER": "auto"},
+    ).stdout.split()
     assert out == ["rjieba", "False"]

@@ -1,25 +1,28 @@
 """Text normalisation: traditional and simplified Chinese, full width, case and Latin look-alikes fold alike;
 invisible characters (soft hyphens, zero-width characters, bidirectional marks, inner byte-order marks) go,
 the same in the scan, verification, the diff and the search."""
+
 from __future__ import annotations
 
 import unicodedata
 
 import opencc
 
-from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
-from simdesk.core.review.diff import compare_texts
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, weighted_terms
 from simdesk.core.fingerprint.simhash import hamming, simhash
-from simdesk.core.reading.headline import search_form
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
 from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
+from simdesk.core.reading.headline import search_form
 from simdesk.core.reading.normalize import fold, normalize, without_invisible
+from simdesk.core.records import ScanOptions
+from simdesk.core.review.diff import compare_texts
 
-ARTICLE = ("台湾软件公司发布了新的数据库系统，支持简体中文和繁体中文的全文检索。"
-           "开发团队表示，这个系统里面的搜索引擎经过三年的测试，性能提高了一倍。\n"
-           "记者在发布会上看到，许多用户对这个产品的质量表示满意，认为它的价格比较合理。")
+ARTICLE = (
+    "台湾软件公司发布了新的数据库系统，支持简体中文和繁体中文的全文检索。"
+    "开发团队表示，这个系统里面的搜索引擎经过三年的测试，性能提高了一倍。\n"
+    "记者在发布会上看到，许多用户对这个产品的质量表示满意，认为它的价格比较合理。"
+)
 
 
 def test_traditional_copies_fold_to_the_simplified_original():
@@ -64,13 +67,17 @@ def test_a_traditional_repost_groups_with_its_original(tmp_path):
 
 # An English passage and a copy as web pages, editors and watermarks leave them: soft hyphens at hyphenation
 # points, zero-width spaces, a joiner, a word joiner, bidirectional marks and an isolate, an inner byte-order mark
-PASSAGE = ("The administrator imposes a quota on every account. It doesn't apply to accounts created before "
-           "the migration, which keep their original limits until an administrator reviews them.\n\n"
-           "Requests for a larger quota go to the support desk with the account's identifier and a reason.")
-MARKED = ("The adminis\u200btra\u200btor imp\u00adoses a quo\u00adta on every ac\u00adcount. It d\u200doesn't apply "
-          "to accounts cre\u2060ated before the mi\u00adgra\u00adtion,\u200e which keep their orig\u200cinal limits "
-          "until an ad\u00admin\u00adis\u00adtra\u00adtor reviews them.\n\n\ufeff\u2066Requests for a lar\u200bger "
-          "quota go to the sup\u00adport desk with the account's iden\u00adti\u00adfi\u00ader and a reason.\u2069")
+PASSAGE = (
+    "The administrator imposes a quota on every account. It doesn't apply to accounts created before "
+    "the migration, which keep their original limits until an administrator reviews them.\n\n"
+    "Requests for a larger quota go to the support desk with the account's identifier and a reason."
+)
+MARKED = (
+    "The adminis\u200btra\u200btor imp\u00adoses a quo\u00adta on every ac\u00adcount. It d\u200doesn't apply "
+    "to accounts cre\u2060ated before the mi\u00adgra\u00adtion,\u200e which keep their orig\u200cinal limits "
+    "until an ad\u00admin\u00adis\u00adtra\u00adtor reviews them.\n\n\ufeff\u2066Requests for a lar\u200bger "
+    "quota go to the sup\u00adport desk with the account's iden\u00adti\u00adfi\u00ader and a reason.\u2069"
+)
 
 
 def format_characters() -> list[str]:
@@ -107,8 +114,11 @@ def test_an_english_copy_with_invisible_characters_is_the_same_text_everywhere(t
     (root / "original.txt").write_text(PASSAGE, encoding="utf-8")
     (root / "copy.txt").write_text(MARKED, encoding="utf-8")
     (root / "page.html").write_text(
-        "<html><body><p>" + MARKED.replace("\u00ad", "&shy;").replace("\u200b", "&#8203;").replace("\n\n", "</p><p>")
-        + "</p></body></html>", encoding="utf-8")
+        "<html><body><p>"
+        + MARKED.replace("\u00ad", "&shy;").replace("\u200b", "&#8203;").replace("\n\n", "</p><p>")
+        + "</p></body></html>",
+        encoding="utf-8",
+    )
     (root / "other.txt").write_text("The support desk answers requests within two working days. " * 4, encoding="utf-8")
     with Index(tmp_path / "i.sqlite") as index:
         scan(root, index, ScanOptions(jobs=1))

@@ -1,4 +1,5 @@
 """The whole scan's time left, from progress reports on a clock the test moves."""
+
 from __future__ import annotations
 
 import json
@@ -64,8 +65,9 @@ def test_phases_without_a_rate_count_down_and_later_phases_take_their_own_rate()
     assert left.seconds() == 0.0  # never below nothing
 
 
-def checking_run(steps: int, reads: Callable[[int], int], pairs: int, read_s: float, score_s: float,
-                 clock: Clock) -> list[tuple[float, Progress]]:
+def checking_run(
+    steps: int, reads: Callable[[int], int], pairs: int, read_s: float, score_s: float, clock: Clock
+) -> list[tuple[float, Progress]]:
     """The reports of a simulated check of candidate pairs as analysis.verify_pairs makes them: the texts of
     each step of pairs are read by workers while this process scores the step before; the texts read are
     reported when collected, the pairs scored every 500."""
@@ -86,11 +88,14 @@ def checking_run(steps: int, reads: Callable[[int], int], pairs: int, read_s: fl
     return reports
 
 
-@pytest.mark.parametrize("reads,read_s,score_s", [
-    (lambda n: int(3000 * 0.85 ** n) + 100, 0.002, 0.0002),  # reading first, then mostly scoring
-    (lambda n: 400, 0.001, 0.0001),  # even steps, reading the slower
-    (lambda n: int(3000 * 0.85 ** n) + 100, 0.0003, 0.0004),  # scoring the slower
-])
+@pytest.mark.parametrize(
+    "reads,read_s,score_s",
+    [
+        (lambda n: int(3000 * 0.85**n) + 100, 0.002, 0.0002),  # reading first, then mostly scoring
+        (lambda n: 400, 0.001, 0.0001),  # even steps, reading the slower
+        (lambda n: int(3000 * 0.85**n) + 100, 0.0003, 0.0004),  # scoring the slower
+    ],
+)
 def test_the_checking_phase_is_told_within_twice_its_time_left(reads, read_s, score_s):
     """At 10%, 50% and 90% of a check's time, the time left told is within 2x of the time it still took."""
     clock = Clock()

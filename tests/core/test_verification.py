@@ -1,22 +1,34 @@
 """Boilerplate, the verification score, and the verified analysis on real folders and a real index."""
+
 from __future__ import annotations
 
 import json
 
 import numpy as np
 
-from simdesk.core.matching.analysis import VerifySettings, analyse, candidate_pairs, pair_radius, text_similarity
-from simdesk.core.reading.boilerplate import (boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate)
-from simdesk.core.matching.copies import identical_copies
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from simdesk.core.fingerprint.similarity import profile, shingle_score, similarity
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, candidate_pairs, pair_radius, text_similarity
+from simdesk.core.matching.copies import identical_copies
+from simdesk.core.reading.boilerplate import boilerplate_set, line_hashes, min_document_frequency, strip_boilerplate
+from simdesk.core.records import ScanOptions
 
 FOOTER = "（本文来源：新浪网。版权归原作者所有，如有侵权请联系删除。）"
-SAYINGS = ["人无远虑，必有近忧。", "宁走十步远，不走一步险。", "病急乱投医，逢庙就烧香。", "大王好见，小鬼难求。",
-           "财压奴婢，艺压当行。", "一家不知一家，和尚不知道家。", "失事容易，得事艰难。", "小的不哄，老的不欺。",
-           "天无一月雨，人无一世穷。", "针无两头锋利，人无两副身心。", "好酒不怕酿，好人不怕讲。", "死生有命，富贵在天。"]
+SAYINGS = [
+    "人无远虑，必有近忧。",
+    "宁走十步远，不走一步险。",
+    "病急乱投医，逢庙就烧香。",
+    "大王好见，小鬼难求。",
+    "财压奴婢，艺压当行。",
+    "一家不知一家，和尚不知道家。",
+    "失事容易，得事艰难。",
+    "小的不哄，老的不欺。",
+    "天无一月雨，人无一世穷。",
+    "针无两头锋利，人无两副身心。",
+    "好酒不怕酿，好人不怕讲。",
+    "死生有命，富贵在天。",
+]
 
 
 def shingled(text):
@@ -36,7 +48,10 @@ def test_shingle_score_is_resemblance_or_gated_containment():
 
 def test_short_texts_also_count_their_edit_similarity():
     assert text_similarity("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗") >= 0.85
-    assert shingle_score(shingled("你妈妈喊你回家吃饭哦,回家罗回家罗"), shingled("你妈妈叫你回家吃饭啦,回家罗回家罗")) < 0.7
+    assert (
+        shingle_score(shingled("你妈妈喊你回家吃饭哦,回家罗回家罗"), shingled("你妈妈叫你回家吃饭啦,回家罗回家罗"))
+        < 0.7
+    )
     assert text_similarity("How are you? I am fine. Thanks.", "How r you?I am fine. Thanks.") >= 0.95
     assert text_similarity("第一章 总则", "第二章 总则") < 0.5  # too short for edit similarity: a new title
     assert text_similarity("人无远虑，必有近忧。一家不知一家", "宁走十步远，不走一步险。大王好见") < 0.3
@@ -101,8 +116,9 @@ def test_verified_analysis_matches_truth_on_the_small_collection(tmp_path, small
     with Index(tmp_path / "i.sqlite") as index:
         scan(small_corpus, index, ScanOptions(jobs=2))
         grouping = analyse(small_corpus, index).at(12)
-        wrong = sum(1 for g in grouping for m in g.members
-                    if truth[m.path]["group"] != truth[g.members[0].path]["group"])
+        wrong = sum(
+            1 for g in grouping for m in g.members if truth[m.path]["group"] != truth[g.members[0].path]["group"]
+        )
         grouped = sum(len(g.members) for g in grouping)
         assert wrong <= 0.02 * grouped
         assert all(m.score is None or m.score >= 0.7 for g in grouping for m in g.members[1:])
@@ -113,8 +129,13 @@ def test_changed_candidates_equal_a_full_search(tmp_path):
 
     rng = np.random.default_rng(5)
     centres = rng.integers(0, 2**64, size=60, dtype=np.uint64)
-    fps = np.array([int(c) ^ (1 << int(rng.integers(0, 64))) * int(rng.integers(0, 2)) ^ int(rng.integers(0, 2**20))
-                    for c in np.repeat(centres, 4)], dtype=np.uint64)
+    fps = np.array(
+        [
+            int(c) ^ (1 << int(rng.integers(0, 64))) * int(rng.integers(0, 2)) ^ int(rng.integers(0, 2**20))
+            for c in np.repeat(centres, 4)
+        ],
+        dtype=np.uint64,
+    )
     chars = rng.choice([100, 800, 5000], size=len(fps))
     ids = np.arange(10, 10 + len(fps))
     verify = VerifySettings()
@@ -122,8 +143,11 @@ def test_changed_candidates_equal_a_full_search(tmp_path):
     as_set = lambda c: set(zip(*(x.tolist() for x in c)))  # noqa: E731
     dirty = rng.random(len(fps)) < 0.1
     # what the index keeps: every candidate's score, minus the pairs that touch a changed document
-    known = {(int(ids[a]), int(ids[b])): 1.0 for a, b in zip(full[0].tolist(), full[1].tolist())
-             if not dirty[a] and not dirty[b]}
+    known = {
+        (int(ids[a]), int(ids[b])): 1.0
+        for a, b in zip(full[0].tolist(), full[1].tolist())
+        if not dirty[a] and not dirty[b]
+    }
     assert as_set(changed_candidates(fps, chars, ids, dirty, known, verify)) == as_set(full)
     assert as_set(changed_candidates(fps, chars, ids, np.ones(len(fps), bool), {}, verify)) == as_set(full)
 
@@ -139,8 +163,9 @@ def test_rescan_after_one_edit_scores_only_the_new_pairs(tmp_path, small_corpus)
         before = {tuple(sorted(m.path for m in g.members)) for g in first.at(12)}
         kept = index.scores()
         victim = root / first.at(12).group(0).members[1].path
-        victim.write_text(victim.read_text(encoding="utf-8", errors="replace") + "\n另外补充了一句新的话。",
-                          encoding="utf-8")
+        victim.write_text(
+            victim.read_text(encoding="utf-8", errors="replace") + "\n另外补充了一句新的话。", encoding="utf-8"
+        )
         scan(root, index, ScanOptions(jobs=1))
         paired, known = index.paired_fingerprints()
         # only the edited document lost its pairing (a class of identical copies is paired through its first)
@@ -200,20 +225,27 @@ def test_a_read_plan_scores_each_pair_once_with_its_texts_held_and_reads_each_te
 
 def test_one_template_filled_twice_is_not_a_copy_with_a_typo():
     # gettext messages (git, PostgreSQL, xkeyboard-config) and notifications: a number or a key name differs
-    filled = [("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHOR_EMAIL' already given"),
-              ("匈牙利语（QWERTY，101 键，逗号，无死键）", "匈牙利语（QWERTY，102 键，逗号，无死键）"),
-              ("您的订单 20231120 已发货，请注意查收。", "您的订单 20231121 已发货，请注意查收。")]
+    filled = [
+        ("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHOR_EMAIL' already given"),
+        ("匈牙利语（QWERTY，101 键，逗号，无死键）", "匈牙利语（QWERTY，102 键，逗号，无死键）"),
+        ("您的订单 20231120 已发货，请注意查收。", "您的订单 20231121 已发货，请注意查收。"),
+    ]
     for a, b in filled:
         assert text_similarity(a, b) < 0.7, (a, b)
     # copies with typos, a digit mistyped as a letter, a dropped word, "r" for "are": edit similarity counts
-    copies = [("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHRO_DATE' already given"),
-              ("Ubuntu 7.04‘(Feisty Fawn)’", "Ubuntu 7.o4‘(Feisty Fawn)’"),
-              ("软件源列表 %3$s 第 %2$u 行中的类别 “%1$s” 无法识别", "软件源列表 %r$s 第 %2$u 行中的类别 “%1$s” 无法识别"),
-              ("戴尔 Inspiron 6000/8000 笔记本电脑", "戴尔 Inspiron 6000x8000 结记本电脑"),
-              ("考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#119", "考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#1\n19"),
-              ("How are you? I am fine. Thanks.", "How r you?I am fine. Thanks."),
-              ("unable to install new info file", "unable to install new new info file"),
-              ("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗")]
+    copies = [
+        ("'GIT_AUTHOR_DATE' already given", "'GIT_AUTHRO_DATE' already given"),
+        ("Ubuntu 7.04‘(Feisty Fawn)’", "Ubuntu 7.o4‘(Feisty Fawn)’"),
+        ("软件源列表 %3$s 第 %2$u 行中的类别 “%1$s” 无法识别", "软件源列表 %r$s 第 %2$u 行中的类别 “%1$s” 无法识别"),
+        ("戴尔 Inspiron 6000/8000 笔记本电脑", "戴尔 Inspiron 6000x8000 结记本电脑"),
+        (
+            "考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#119",
+            "考完GRE再考SQL？\n  -- PostgreSQL tuna-collection#1\n19",
+        ),
+        ("How are you? I am fine. Thanks.", "How r you?I am fine. Thanks."),
+        ("unable to install new info file", "unable to install new new info file"),
+        ("你妈妈喊你回家吃饭哦,回家罗回家罗", "你妈妈叫你回家吃饭啦,回家罗回家罗"),
+    ]
     for a, b in copies:
         assert text_similarity(a, b) >= 0.85, (a, b)
 

@@ -1,6 +1,7 @@
 """The scan's fast fingerprint path (vocabulary.text_votes, text.nfkc, one-pass line keys) gives exactly what the
 straightforward reference gives: the same SimHash votes to the last bit, hence the same fingerprints and stored
 votes, on Chinese (simplified and traditional), web pages, English, numbers, stop words, symbols and ties."""
+
 from __future__ import annotations
 
 import re
@@ -10,27 +11,44 @@ import unicodedata
 import numpy as np
 import pytest
 
-from simdesk.core.reading.boilerplate import (LINE_JOIN, MIN_KEY_CHARS, folded_line_hashes, folded_line_keys, line_hash,
-                                     line_keys)
-from simdesk.core.fingerprint.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, idf_table, weighted_terms
+from simdesk.core.fingerprint.features import (
+    DEFAULT_FEATURES,
+    SEGMENT_PIECE,
+    FeatureSettings,
+    idf_table,
+    weighted_terms,
+)
 from simdesk.core.fingerprint.simhash import from_votes, votes
+from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
+from simdesk.core.reading.boilerplate import (
+    LINE_JOIN,
+    MIN_KEY_CHARS,
+    folded_line_hashes,
+    folded_line_keys,
+    line_hash,
+    line_keys,
+)
 from simdesk.core.reading.markup import visible_text
 from simdesk.core.reading.normalize import BOUNDARIES, LINKS, fold, nfkc, without_links
-from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 
-ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
-           "专家表示：充电基础设施建设仍需加快；电池回收体系也有待完善！（记者 王明）\n")
+ARTICLE = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n"
+    "专家表示：充电基础设施建设仍需加快；电池回收体系也有待完善！（记者 王明）\n"
+)
 SAMPLES = [
     ARTICLE,
     "臺灣軟體公司發布了新的資料庫系統，支援簡體中文和繁體中文的全文檢索。\r\n開發團隊表示，這個系統裡面的搜尋引擎經過三年的測試。",
-    visible_text("<html><head><title>通知</title><style>p{}</style></head><body><p>关于调整&nbsp;办公时间的通知</p>"
-                 "<p>各部门：自下周一起，上午九点上班。</p><script>var x=1;</script></body></html>", "html"),
+    visible_text(
+        "<html><head><title>通知</title><style>p{}</style></head><body><p>关于调整&nbsp;办公时间的通知</p>"
+        "<p>各部门：自下周一起，上午九点上班。</p><script>var x=1;</script></body></html>",
+        "html",
+    ),
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs away, again and again.",
     "版本 2.4.1 于 2024 年 3 月 15 日发布，修复了 17 个问题，下载 https://example.com/a/b?c=1 或写信 dev@example.org",
-    "的了是在和",                     # stop words only: they stay (a text still has a fingerprint)
-    "2024 12 31 ２０２５",              # numbers only
-    "！？。。……——",                    # symbols only: character n-grams
-    "zqxvw zqxvw pkrtm pkrtm",          # two words unknown to the IDF table, of equal weight: ties
+    "的了是在和",  # stop words only: they stay (a text still has a fingerprint)
+    "2024 12 31 ２０２５",  # numbers only
+    "！？。。……——",  # symbols only: character n-grams
+    "zqxvw zqxvw pkrtm pkrtm",  # two words unknown to the IDF table, of equal weight: ties
     "ａｂｃ　ＤＥＦ\u00a0ｇｈｉ，ｶﾞｷﾞ Ａ\u0301 ﬁ ㈱ ①",  # full width, composed by NFKC, ligatures
     "𠀀𠀁 㐀㐁 龦 漢字 かな 한국어 Ελληνικά Русский Рython",  # rare CJK, kana, Hangul, look-alikes
     "行一\u2028行二\u2029行三\x0c行四\x1c行五\x85行六\r行七\n\n_下划线_ 123 行八",  # every line boundary
@@ -42,9 +60,15 @@ def reference(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fallback:
     return votes(weighted_terms(text, settings, fallback))
 
 
-SETTINGS = [DEFAULT_FEATURES, FeatureSettings(stopwords=False), FeatureSettings(drop_numbers=False),
-            FeatureSettings(strip_links=False), FeatureSettings(hmm=True), FeatureSettings(bigrams=True),
-            FeatureSettings(char_ngrams=2)]
+SETTINGS = [
+    DEFAULT_FEATURES,
+    FeatureSettings(stopwords=False),
+    FeatureSettings(drop_numbers=False),
+    FeatureSettings(strip_links=False),
+    FeatureSettings(hmm=True),
+    FeatureSettings(bigrams=True),
+    FeatureSettings(char_ngrams=2),
+]
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s.to_json())

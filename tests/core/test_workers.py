@@ -1,4 +1,5 @@
 """Worker processes: a cancel kills them at once and leaves the pool's own thread without an error."""
+
 from __future__ import annotations
 
 import threading

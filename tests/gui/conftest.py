@@ -1,4 +1,5 @@
 """Fixtures for the window's tests: offscreen Qt, a real folder, a real index, a trash under a temporary home."""
+
 from __future__ import annotations
 
 import os
@@ -6,10 +7,10 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 
-import pytest  # noqa: E402
+import pytest
 
-from simdesk.gui.app import make_window  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
+from simdesk.gui.app import make_window
+from simdesk.gui.settings import Settings
 
 
 @pytest.fixture(scope="session")

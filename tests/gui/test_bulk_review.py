@@ -1,5 +1,6 @@
 """Deciding in bulk in the window: Space and Delete act on every selected copy, rules over "every group" act
 on the selected or filtered groups only and say how many, the groups list has a context menu."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -40,8 +41,7 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
         window.act_keep_rules_all["shortest_path"].trigger()
     keep = window.groups_model.keep
     assert keep & set(SNOWS) and not keep & set(POEMS)  # the poems were filtered out: left alone
-    assert window.statusBar().currentMessage() == \
-        "One copy marked to keep in 1 group (of the 1 group the filter shows)"
+    assert window.statusBar().currentMessage() == "One copy marked to keep in 1 group (of the 1 group the filter shows)"
     # with the filter cleared, a group looked at (one row selected by the click) narrows nothing: every group
     window.filter_edit.setText("")
     window.select_members([member_index(window, POEMS[0])])

@@ -2,6 +2,7 @@
 then the folder opened): the bundle's groups, the slider regrouping as the desktop engine does on the folder,
 the diff of a pair, a keep mark exported to decisions.parquet; a bundle of an object store shows its texts
 fetched by URI, and says which URI cannot be fetched."""
+
 from __future__ import annotations
 
 import fsspec

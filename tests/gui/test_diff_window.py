@@ -1,6 +1,7 @@
 """The window's comparison and its fit to the desktop: one similarity in the table and the diff header, the
 normalised and raw views, palette colours readable in light and dark themes, accessible names and Tab order,
 the layout remembered across runs, encodings and file names as people read them."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,17 +15,21 @@ from simdesk.gui.diff_view import MIN_CONTRAST, DiffColours, contrast
 from simdesk.gui.groups_model import COL_ENCODING, COL_PATH, COL_SIMILARITY, COL_SIZE, MemberRole
 from tests.gui.window_driver import dark_palette, member_index, open_and_wait
 
-ARTICLE = ("国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
-           "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进，就业形势总体稳定。"
-           "他指出，下一阶段将继续加大宏观政策调节力度，着力扩大国内需求，推动经济持续回升向好。"
-           "记者从会上获悉，前三季度全国规模以上工业增加值同比增长，服务业生产指数稳步回升。")
-OTHER = ("秋天的校园里，银杏叶铺满了小路，同学们三三两两地走向图书馆。"
-         "一位老教授站在湖边，给学生们讲起了他年轻时在乡村教书的故事。"
-         "晚风吹过操场，篮球场上的喊声一直持续到路灯亮起来。")
+ARTICLE = (
+    "国务院新闻办公室今日举行新闻发布会，介绍今年前三季度经济运行情况。"
+    "发言人表示，国民经济总体保持恢复态势，主要指标稳中有进，就业形势总体稳定。"
+    "他指出，下一阶段将继续加大宏观政策调节力度，着力扩大国内需求，推动经济持续回升向好。"
+    "记者从会上获悉，前三季度全国规模以上工业增加值同比增长，服务业生产指数稳步回升。"
+)
+OTHER = (
+    "秋天的校园里，银杏叶铺满了小路，同学们三三两两地走向图书馆。"
+    "一位老教授站在湖边，给学生们讲起了他年轻时在乡村教书的故事。"
+    "晚风吹过操场，篮球场上的喊声一直持续到路灯亮起来。"
+)
 
 
 def rewrap(text: str, width: int) -> str:
-    return "\n".join(text[k:k + width] for k in range(0, len(text), width))
+    return "\n".join(text[k : k + width] for k in range(0, len(text), width))
 
 
 def rewrapped_folder(tmp_path: Path) -> Path:
@@ -100,8 +105,9 @@ def test_encodings_and_long_names_as_people_read_them(qtbot, window, tmp_path):
     assert idx.data() == "article-reflowed.txt — reposts/2024"  # the name first, the folder after
     assert window.groups_view.textElideMode() == window.members_view.textElideMode() == Qt.TextElideMode.ElideMiddle
     assert idx.data(Qt.ItemDataRole.ToolTipRole) == "reposts/2024/article-reflowed.txt"
-    tips = [model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
-            for c in range(model.columnCount())]
+    tips = [
+        model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) for c in range(model.columnCount())
+    ]
     assert all(tips) and "character by character" in tips[COL_SIMILARITY]
 
 
@@ -126,6 +132,7 @@ def test_only_rows_in_view_are_highlighted_and_a_far_change_is_scrolled_to(qtbot
     # the first change is at the end of a 300-character row: the panes scrolled right to show it
     assert pane.horizontalScrollBar().value() > 0
     assert view.left.horizontalScrollBar().value() == pane.horizontalScrollBar().value()
+
     def first_painted() -> int:
         selections = pane.extraSelections()
         return selections[0].cursor.block().blockNumber()
@@ -141,8 +148,11 @@ def test_only_rows_in_view_are_highlighted_and_a_far_change_is_scrolled_to(qtbot
     row = view.result.rows[in_view[-1]]
     assert [row.right[a:b] for a, b in row.right_spans] == ["改"]
     block = pane.document().findBlockByNumber(in_view[-1])
-    painted = {(sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - block.position())
-               for sel in pane.extraSelections() if sel.cursor.block().blockNumber() == in_view[-1]}
+    painted = {
+        (sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - block.position())
+        for sel in pane.extraSelections()
+        if sel.cursor.block().blockNumber() == in_view[-1]
+    }
     assert row.right_spans[0] in painted
 
 
@@ -173,8 +183,16 @@ def test_diff_colours_keep_the_text_readable(qtbot, window, tmp_path, palette):
 def test_main_widgets_have_accessible_names_and_tab_reaches_the_diff(qtbot, window, tmp_path):
     root = rewrapped_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    named = (window.groups_view, window.members_view, window.filter_edit, window.threshold_bar.slider, window.diff_view.left,
-             window.diff_view.right, window.diff_view.mode_button, window.problems_view)
+    named = (
+        window.groups_view,
+        window.members_view,
+        window.filter_edit,
+        window.threshold_bar.slider,
+        window.diff_view.left,
+        window.diff_view.right,
+        window.diff_view.mode_button,
+        window.problems_view,
+    )
     assert all(w.accessibleName() for w in named)
     assert len({w.accessibleName() for w in named}) == len(named)
     window.filter_edit.setFocus()
@@ -207,8 +225,7 @@ def test_layout_and_sort_are_remembered(qtbot, settings, data_dir, tmp_path):
     assert header.sectionSize(COL_PATH) == 433
     assert second.members_view.horizontalHeader().sectionSize(COL_PATH) == 433  # the members follow
     assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (COL_SIZE, Qt.SortOrder.AscendingOrder)
-    assert (second.groups_model.sort_column, second.groups_model.sort_order) == (COL_SIZE,
-                                                                                 Qt.SortOrder.AscendingOrder)
+    assert (second.groups_model.sort_column, second.groups_model.sort_order) == (COL_SIZE, Qt.SortOrder.AscendingOrder)
     assert second.review_page.sizes() == sizes
 
 

@@ -1,4 +1,5 @@
 """The Qt models checked with Qt's own model tester, over a real grouping."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,8 +7,20 @@ from pathlib import Path
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
 from simdesk.core import Index, Problem, ReviewSettings, ScanOptions, open_review
-from simdesk.gui.groups_model import (COL_DISTANCE, COL_MEMBERS, COL_MODIFIED, COL_PATH, COL_SIZE, COL_STATUS,
-                                      COL_TITLE, COLUMNS, NOT_READ, GroupsModel, MemberRole, MembersModel)
+from simdesk.gui.groups_model import (
+    COL_DISTANCE,
+    COL_MEMBERS,
+    COL_MODIFIED,
+    COL_PATH,
+    COL_SIZE,
+    COL_STATUS,
+    COL_TITLE,
+    COLUMNS,
+    NOT_READ,
+    GroupsModel,
+    MemberRole,
+    MembersModel,
+)
 from simdesk.gui.problems_model import ProblemsModel
 
 
@@ -36,8 +49,9 @@ def test_groups_model_passes_the_model_tester(qtmodeltester, corpus, tmp_path):
     sizes = [len(model.group_at(r).members) for r in range(model.rowCount())]
     assert sizes == sorted(sizes)
     model.set_filter("misc")
-    assert model.rowCount() and all(any("misc" in m.path for m in model.group_at(r).members)
-                                    for r in range(model.rowCount()))
+    assert model.rowCount() and all(
+        any("misc" in m.path for m in model.group_at(r).members) for r in range(model.rowCount())
+    )
     qtmodeltester.check(model, force_py=True)
 
 
@@ -77,9 +91,13 @@ def test_every_column_sorts_as_its_values_say(corpus, tmp_path):
     model = GroupsModel()
     review = review_of(corpus, tmp_path)
     model.set_grouping(review.grouping(8), review.decisions)
-    values = {COL_MEMBERS: lambda g: len(g.members), COL_SIZE: lambda g: g.total_size,
-              COL_DISTANCE: lambda g: g.max_distance, COL_MODIFIED: lambda g: max(m.mtime_ns for m in g.members),
-              COL_PATH: lambda g: min(m.path for m in g.members)}
+    values = {
+        COL_MEMBERS: lambda g: len(g.members),
+        COL_SIZE: lambda g: g.total_size,
+        COL_DISTANCE: lambda g: g.max_distance,
+        COL_MODIFIED: lambda g: max(m.mtime_ns for m in g.members),
+        COL_PATH: lambda g: min(m.path for m in g.members),
+    }
     for col, value in values.items():
         model.sort(col, Qt.SortOrder.AscendingOrder)
         shown = [value(model.group_at(r)) for r in range(model.rowCount())]
@@ -120,9 +138,9 @@ def test_sorting_by_title_uses_what_is_read_then_sorts_again_once_all_is(corpus,
     model.sort(COL_TITLE, Qt.SortOrder.DescendingOrder)
     assert model.partial_sort
     titles = [review.headlines.cached(g.members[0]).title for g in first_two]
-    assert [model.group_at(r).id for r in (0, 1)] == [g.id for _, g in sorted(zip(titles, first_two),
-                                                                              key=lambda t: t[0].casefold(),
-                                                                              reverse=True)]
+    assert [model.group_at(r).id for r in (0, 1)] == [
+        g.id for _, g in sorted(zip(titles, first_two), key=lambda t: t[0].casefold(), reverse=True)
+    ]
     assert model.index(2, COL_TITLE).data() == NOT_READ and model.group(held).id == chosen.id
     review.headlines.fill(m for r in range(model.rowCount()) for m in model.group_at(r).members)
     model.headlines_read(all_read=False)
@@ -131,4 +149,4 @@ def test_sorting_by_title_uses_what_is_read_then_sorts_again_once_all_is(corpus,
     assert not model.partial_sort and model.group(held).id == chosen.id
     shown = [model.index(r, COL_TITLE).data().casefold() for r in range(model.rowCount())]
     titled = [t for t in shown if t]
-    assert titled == sorted(titled, reverse=True) and shown[:len(titled)] == titled  # untitled groups last
+    assert titled == sorted(titled, reverse=True) and shown[: len(titled)] == titled  # untitled groups last

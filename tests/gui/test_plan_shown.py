@@ -1,5 +1,6 @@
 """The plan on screen: each member's Status says keep / goes / stays and why (the clean-up's directional rule,
 core.cleanup.member_fates), and a text held whole by a longer one is shown as inside it, not as "100%"."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The guard against PySide6 6.12's dropped references to None on Python 3.11 keeps the window alive."""
+
 from __future__ import annotations
 
 import sys

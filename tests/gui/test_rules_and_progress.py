@@ -1,6 +1,7 @@
 """Deciding by rules and following the review in the window: the "Keep by rules" dialog builds a chain of
 criteria (and a reference folder) that the window applies to the groups; the status bar counts the decided
 groups; the trash confirmation says how many copies of the groups it touches are still undecided."""
+
 from __future__ import annotations
 
 import os
@@ -32,8 +33,7 @@ def wait_for_count(qtbot, window, decided: int, total: int) -> None:
     qtbot.waitUntil(lambda: window.reviewed_label.text() == f"Reviewed {decided} of {total} groups", timeout=10_000)
 
 
-def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, window, tmp_path, settings,
-                                                                      trash_home):
+def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, window, tmp_path, settings, trash_home):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
     wait_for_count(qtbot, window, 0, 2)
@@ -48,8 +48,9 @@ def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, wi
     window.review.decisions.set_queued("copies/poem-gbk.txt", False)
 
     dialog = open_rules_dialog(qtbot, window)
-    assert [dialog.chain_list.item(k).text() for k in range(dialog.chain_list.count())] == \
-        ["Oldest (modification time)"]  # the remembered chain
+    assert [dialog.chain_list.item(k).text() for k in range(dialog.chain_list.count())] == [
+        "Oldest (modification time)"
+    ]  # the remembered chain
     assert "copies" in [dialog.folder.itemText(k) for k in range(dialog.folder.count())]
     assert dialog.scope.text() == "Applies to every group (2)"
     dialog.chain_list.setCurrentRow(0)
@@ -88,9 +89,11 @@ def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, wi
     wait_for_count(qtbot, window, 1, 2)
 
 
-REPORT = ("城市更新条例草案公开征求意见\n2024年5月12日\n"
-          + "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，征求意见截止日期为下月底。\n" * 6
-          + "来源：新华社\n")
+REPORT = (
+    "城市更新条例草案公开征求意见\n2024年5月12日\n"
+    + "近日，市人大常委会公布城市更新条例草案，向社会公开征求意见，征求意见截止日期为下月底。\n" * 6
+    + "来源：新华社\n"
+)
 
 
 def test_titles_dates_sources_and_a_filter_over_the_texts(qtbot, window, tmp_path):
@@ -108,7 +111,10 @@ def test_titles_dates_sources_and_a_filter_over_the_texts(qtbot, window, tmp_pat
     report = next(p for p in rows if "report" in p)
     poem = next(p for p in rows if "poem" in p)
     assert (cell(report, COL_TITLE), cell(report, COL_DATE), cell(report, COL_SOURCE)) == (
-        "城市更新条例草案公开征求意见", "2024-05-12", "来源：新华社")
+        "城市更新条例草案公开征求意见",
+        "2024-05-12",
+        "来源：新华社",
+    )
     assert cell(poem, COL_TITLE) == POEM.splitlines()[0] and cell(poem, COL_SOURCE) == ""
     assert cell(poem, COL_DATE, Qt.ItemDataRole.FontRole).italic()  # no date in the text: the file's
     assert "modification date" in cell(poem, COL_DATE, Qt.ItemDataRole.ToolTipRole)

@@ -2,6 +2,7 @@
 progress and reviews arrive, Cancel shows the groups of what was indexed, closing the window, F5 or another
 folder end the process and every helper it started, and a process that dies is reported as a message (an
 error inside it, such as a folder that vanished, is test_window's test_a_folder_that_vanished_reports_a_failure)."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """Settings: typed values kept in QSettings across runs, edited in the dialog, turned into the engine's plain
 ReviewSettings."""
+
 from __future__ import annotations
 
 from simdesk.core import ReviewSettings, ScanOptions

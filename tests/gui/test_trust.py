@@ -1,6 +1,7 @@
 """The window under an editor's day: no crash while a large comparison is replaced, actions on the groups
 shown, a context menu that works every time and follows the language, a filter that finds every text,
 titles that never widen the window, one progress counter per phase."""
+
 from __future__ import annotations
 
 import random
@@ -91,8 +92,9 @@ def test_a_click_looks_a_multi_selection_chooses_and_esc_clears(qtbot, window, t
     window.show_group_row(group_index_containing(window, "snow.txt").row())  # looking at one group
     assert window.rule_scope().kind == "all" and window.rule_scope_text() == "Applies to every group (4)"
     select_groups(window, ["snow.txt", "songs/a.txt"])
-    assert window.rule_scope().groups == tuple(sorted(
-        window.groups_model.group(group_index_containing(window, p)).id for p in ("snow.txt", "songs/a.txt")))
+    assert window.rule_scope().groups == tuple(
+        sorted(window.groups_model.group(group_index_containing(window, p)).id for p in ("snow.txt", "songs/a.txt"))
+    )
     assert window.rule_scope_text() == "Applies to the 2 selected groups"
     assert "Keep one in the 2 selected groups" in [a.text() for a in window.context_menu().actions()]  # it says so
     qtbot.waitUntil(lambda: window.scans.current is None, timeout=10_000)  # else Esc cancels the scan
@@ -136,8 +138,15 @@ def test_trash_with_a_text_filter_moves_only_what_the_question_names(qtbot, wind
         box.button(QMessageBox.StandardButton.Yes).click()
     assert done.args[0].done == ["songs/b.txt"]
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.txt")) == [
-        "copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt", "notes/x.txt", "notes/y.txt",
-        "poem.txt", "snow.txt", "songs/a.txt"]
+        "copies/poem-copy.txt",
+        "copies/poem-gbk.txt",
+        "copies/snow-copy.txt",
+        "notes/x.txt",
+        "notes/y.txt",
+        "poem.txt",
+        "snow.txt",
+        "songs/a.txt",
+    ]
 
 
 # -- 3: a context menu per use, in the current language ---------------------------------------------------
@@ -179,8 +188,13 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
         qtbot.waitUntil(menu.isVisible, timeout=5000)
         shown = menu_texts(menu)
         menu.close()
-        for bar_menu in (window.menu_file, window.menu_review, window.menu_document, window.menu_view,
-                         window.menu_help):
+        for bar_menu in (
+            window.menu_file,
+            window.menu_review,
+            window.menu_document,
+            window.menu_view,
+            window.menu_help,
+        ):
             shown.extend(t for t in menu_texts(bar_menu) if t not in window.settings.get("ui/recent_folders"))
         assert shown and not set(shown) & english, set(shown) & english
         assert window.statusBar().currentMessage() not in ("", message)  # the scan's summary, translated
@@ -206,8 +220,11 @@ def test_the_filter_finds_every_text_not_only_those_read(qtbot, window, tmp_path
         window.open_folder(root)
         window.filter_edit.setText("經濟學人")
     qtbot.waitUntil(lambda: window.groups_model.rowCount() == 3, timeout=60_000)
-    assert sorted(window.groups_model.group(window.groups_model.index(r, 0)).members[0].path
-                  for r in range(3)) == ["g012/a.txt", "g090/a.txt", "g155/a.txt"]
+    assert sorted(window.groups_model.group(window.groups_model.index(r, 0)).members[0].path for r in range(3)) == [
+        "g012/a.txt",
+        "g090/a.txt",
+        "g155/a.txt",
+    ]
     qtbot.waitUntil(lambda: not window.filter_note.isVisible(), timeout=60_000)
     read, total = window.review.search_coverage(window.groups_model.grouping)
     assert read == total == 320
@@ -250,9 +267,11 @@ def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
     shown = []
     reports = [Progress("verifying", 0, 19_910, 0.0)]
     for step in range(10):
-        reports += [Progress("verifying", min((step + 1) * 2_000, 19_910), 19_910, 0.0),
-                    Progress("scoring", step * 11_000, 110_435, 0.0), Progress("scoring", step * 11_000 + 5_000,
-                                                                               110_435, 0.0)]
+        reports += [
+            Progress("verifying", min((step + 1) * 2_000, 19_910), 19_910, 0.0),
+            Progress("scoring", step * 11_000, 110_435, 0.0),
+            Progress("scoring", step * 11_000 + 5_000, 110_435, 0.0),
+        ]
     for p in reports:
         window._on_progress(p)
         shown.append((window.progress_label.text(), window.progress_bar.maximum(), window.progress_bar.value()))
@@ -268,8 +287,10 @@ def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
 def test_a_repost_cut_at_other_sentence_ends_shows_one_row_pair(qtbot, window, tmp_path):
     root = tmp_path / "docs"
     (root / "misc").mkdir(parents=True)
-    poem = ("闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
-            "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。\n") * 3
+    poem = (
+        "闲梦远，南园正芳春。船上管弦江面绿，满城飞絮辊轻尘。忙杀看花人！\n"
+        "闲梦远，南国正清秋。千里江山寒色远，芦花深处泊孤舟。笛在月明楼。\n"
+    ) * 3
     repost = poem.replace("。", ",").replace("！", "!")
     (root / "poem.txt").write_text(poem, encoding="utf-8")
     (root / "misc" / "repost.txt").write_text(repost, encoding="utf-8")
@@ -278,7 +299,9 @@ def test_a_repost_cut_at_other_sentence_ends_shows_one_row_pair(qtbot, window, t
         window.select_members([member_index(window, "poem.txt"), member_index(window, "misc/repost.txt")])
     rows = window.diff_view.result.rows
     assert len(rows) <= 6  # rows of whole lines at least, never a row per sentence of either side
-    marked = {r.left[a:b] for r in rows for a, b in r.left_spans} | {r.right[a:b] for r in rows for a, b in r.right_spans}
+    marked = {r.left[a:b] for r in rows for a, b in r.left_spans} | {
+        r.right[a:b] for r in rows for a, b in r.right_spans
+    }
     assert marked <= {"。", ","}  # only the changed sentence ends ('！' and '!' are one character normalised)
     assert all(r.left and r.right for r in rows)
     assert window.diff_view.left.document().blockCount() == len(rows)

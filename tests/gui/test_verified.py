@@ -1,4 +1,5 @@
 """The window in the engine's default mode: SimHash candidates checked on their texts (core.analysis)."""
+
 from __future__ import annotations
 
 import json
@@ -15,9 +16,13 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
     assert window.threshold_bar.value() == 12  # every verified candidate, as `simdesk scan` shows by default
     early: list[list] = []  # the groups shown while the first scan still ran: (identical?, paths) per group
     phases: list[tuple[str, int, int]] = []
-    window.groups_shown.connect(lambda: early.append(
-        [(g.identical, frozenset(m.path for m in g.members)) for g in window.groups_model.grouping])
-        if window.is_scanning() else None)
+    window.groups_shown.connect(
+        lambda: (
+            early.append([(g.identical, frozenset(m.path for m in g.members)) for g in window.groups_model.grouping])
+            if window.is_scanning()
+            else None
+        )
+    )
     window.scans.progress.connect(lambda p: phases.append((p.phase, p.done, p.total)))
     open_and_wait(qtbot, window, corpus)
     engine = engine_groups(corpus, None, tmp_path / "cli.sqlite")
@@ -30,8 +35,12 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
     assert len(early[0]) < len(final)
     # the titles of the verified groups are read too (not only those of the identical copies shown first)
     title = COLUMN["title"]
-    qtbot.waitUntil(lambda: all(window.groups_model.index(r, title).data() != NOT_READ
-                                for r in range(window.groups_model.rowCount())), timeout=30_000)
+    qtbot.waitUntil(
+        lambda: all(
+            window.groups_model.index(r, title).data() != NOT_READ for r in range(window.groups_model.rowCount())
+        ),
+        timeout=30_000,
+    )
     # verification reports how far it is: texts read, then pairs scored, each up to its total
     for phase in ("verifying", "scoring"):
         steps = [(done, total) for name, done, total in phases if name == phase]

@@ -1,19 +1,27 @@
 """The window driven over a real folder and a real SQLite index, checked against what the engine says."""
+
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.gui.window_driver import (SCAN_TIMEOUT_MS, as_sets, engine_groups, group_index_containing, member_index,
-                                     open_and_wait, shown_groups, trashed_names)
-from simdesk.core.matching.groups import grouper_for
 from simdesk.core.index.store import Index
-from tests.folders import POEM, small_folder
+from simdesk.core.matching.groups import grouper_for
 from simdesk.gui.groups_model import COL_MEMBERS
+from tests.folders import POEM, small_folder
+from tests.gui.window_driver import (
+    SCAN_TIMEOUT_MS,
+    as_sets,
+    engine_groups,
+    member_index,
+    open_and_wait,
+    shown_groups,
+    trashed_names,
+)
+
 
 def press_on_member(qtbot, window, path: str, key) -> None:
     idx = member_index(window, path)
@@ -38,8 +46,7 @@ def answer_box(qtbot, window, name: str, button=QMessageBox.StandardButton.Yes) 
 
 
 # -- scanning -----------------------------------------------------------------------------------------------
-def test_scan_shows_the_engines_groups_then_reopens_from_the_index(qtbot, window, corpus, tmp_path, settings,
-                                                                   data_dir):
+def test_scan_shows_the_engines_groups_then_reopens_from_the_index(qtbot, window, corpus, tmp_path, settings, data_dir):
     open_and_wait(qtbot, window, corpus)
     engine = engine_groups(corpus, 3, tmp_path / "cli.sqlite")
     assert window.threshold_bar.value() == 3
@@ -101,8 +108,7 @@ def test_slider_regroups_as_the_engine_says(qtbot, window, corpus):
             window.threshold_bar.slider.setValue(threshold)  # as a drag does, debounced
         expected = grouper.at(threshold)
         assert window.groups_model.grouping.threshold == threshold
-        assert sorted(map(sorted, shown_groups(window))) == sorted(
-            sorted(m.path for m in g.members) for g in expected)
+        assert sorted(map(sorted, shown_groups(window))) == sorted(sorted(m.path for m in g.members) for g in expected)
         assert f"{expected.redundant:,} redundant" in window.threshold_bar.counts_label.text()
         counts.append(len(expected))
     assert counts[0] != counts[2]  # the threshold really changes the groups on this corpus
@@ -119,8 +125,11 @@ def test_dragging_the_slider_regroups_while_it_moves(qtbot, window, corpus):
     slider = window.threshold_bar.slider
     window.set_threshold(0)
     shown: list[tuple[int, int, list]] = []  # (threshold, slider value when shown, groups)
-    window.groups_shown.connect(lambda: shown.append((window.groups_model.grouping.threshold, slider.value(),
-                                                      sorted(map(sorted, shown_groups(window))))))
+    window.groups_shown.connect(
+        lambda: shown.append(
+            (window.groups_model.grouping.threshold, slider.value(), sorted(map(sorted, shown_groups(window))))
+        )
+    )
     slider.setSliderDown(True)  # the mouse button stays down throughout
     slider.setValue(1)
     assert window.groups_model.grouping.threshold == 1  # the first step regroups at once, not after a pause
@@ -162,15 +171,24 @@ def test_diff_highlights_a_planted_change(qtbot, window, tmp_path):
     changed = [(n, row) for n, row in enumerate(view.result.rows) if row.kind != "equal"]
     assert len(changed) == 1
     n, row = changed[0]
-    new_text, new_spans, old_text, old_spans = ((row.right, row.right_spans, row.left, row.left_spans) if edited_right
-                                                else (row.left, row.left_spans, row.right, row.right_spans))
+    new_text, new_spans, old_text, old_spans = (
+        (row.right, row.right_spans, row.left, row.left_spans)
+        if edited_right
+        else (row.left, row.left_spans, row.right, row.right_spans)
+    )
     assert [new_text[a:b] for a, b in new_spans] == ["江"]
     assert [old_text[a:b] for a, b in old_spans] == ["海"]
     # what the user sees: the changed character is painted with the change colour in its pane
     pane = view.right if edited_right else view.left
     block = pane.document().findBlockByNumber(n)
-    painted = [(sel.cursor.selectionStart() - block.position(), sel.cursor.selectionEnd() - sel.cursor.selectionStart(),
-                sel.format.background().color().name()) for sel in pane.extraSelections()]
+    painted = [
+        (
+            sel.cursor.selectionStart() - block.position(),
+            sel.cursor.selectionEnd() - sel.cursor.selectionStart(),
+            sel.format.background().color().name(),
+        )
+        for sel in pane.extraSelections()
+    ]
     colours = pane.colours
     colour = (colours.right_change if edited_right else colours.left_change).name()
     assert (new_text.index("江"), 1, colour) in painted
@@ -324,7 +342,8 @@ def test_export_writes_what_the_engine_reports(qtbot, window, corpus, tmp_path):
         window.export_to(csv_out, "csv")
     rows = csv_out.read_text(encoding="utf-8").splitlines()
     assert len([r for r in rows[1:] if r and not r.startswith("problem_path")]) >= sum(
-        len(g["members"]) for g in engine["groups"])
+        len(g["members"]) for g in engine["groups"]
+    )
 
 
 # -- language -----------------------------------------------------------------------------------------------
@@ -392,8 +411,9 @@ def test_a_folder_dropped_on_the_window_opens(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(root))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
         window.dropEvent(event)
     assert event.isAccepted() and window.root == root.resolve()

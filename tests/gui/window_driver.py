@@ -1,5 +1,6 @@
 """Driving the window in tests: open a folder and wait for its scan, read the groups it shows, ask the
 engine (`simdesk scan`) for its own, look into the temporary trash."""
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,9 @@ def engine_groups(folder: Path, threshold: int | None, db: Path) -> dict:
     """`simdesk scan --format json` on the same folder (its own index file); without a threshold, the
     engine's default mode."""
     limit = [] if threshold is None else ["--threshold", str(threshold)]
-    result = CliRunner().invoke(cli_main, ["scan", str(folder), *limit, "--format", "json", "--db", str(db),
-                                           "--jobs", "1"])
+    result = CliRunner().invoke(
+        cli_main, ["scan", str(folder), *limit, "--format", "json", "--db", str(db), "--jobs", "1"]
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -61,8 +63,13 @@ def member_index(window, path: str):
 def dark_palette() -> QPalette:
     """A dark theme's palette: light text on dark backgrounds."""
     p = QPalette()
-    for role, colour in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.Base, "#1e1e1e"),
-                         (QPalette.ColorRole.Text, "#e6e6e6"), (QPalette.ColorRole.WindowText, "#e6e6e6"),
-                         (QPalette.ColorRole.Button, "#353535"), (QPalette.ColorRole.ButtonText, "#e6e6e6")):
+    for role, colour in (
+        (QPalette.ColorRole.Window, "#2b2b2b"),
+        (QPalette.ColorRole.Base, "#1e1e1e"),
+        (QPalette.ColorRole.Text, "#e6e6e6"),
+        (QPalette.ColorRole.WindowText, "#e6e6e6"),
+        (QPalette.ColorRole.Button, "#353535"),
+        (QPalette.ColorRole.ButtonText, "#e6e6e6"),
+    ):
         p.setColor(role, QColor(colour))
     return p

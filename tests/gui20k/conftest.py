@@ -2,6 +2,7 @@
 1 MB text, an edited copy and a re-flowed copy of it): built and scanned once for the session, in a window
 kept open across the tests. Marked `gui20k`: its own CI step (`./dev.sh test` runs it after the Spark
 tests; `./dev.sh test-gui20k` alone)."""
+
 from __future__ import annotations
 
 import os
@@ -10,15 +11,15 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
+import pytest
+from PySide6.QtCore import QEventLoop, QTimer
 
-from bench.corpus import build  # noqa: E402
-from bench.gui_bench import one_megabyte_pair  # noqa: E402
-from simdesk.core import Progress  # noqa: E402
-from simdesk.gui.app import make_window  # noqa: E402
-from simdesk.gui.settings import Settings  # noqa: E402
-from tests.gui.conftest import refcount_guard  # noqa: E402,F401  (the same guard as the window's tests)
+from bench.corpus import build
+from bench.gui_bench import one_megabyte_pair
+from simdesk.core import Progress
+from simdesk.gui.app import make_window
+from simdesk.gui.settings import Settings
+from tests.gui.conftest import refcount_guard  # noqa: F401  (the same guard as the window's tests)
 
 SCAN_TIMEOUT_S = 900  # a first scan of 20,000 documents: ~20 s on 2 idle cores, minutes on a loaded machine
 BIG = "big"  # the folder of the 1 MB text and its two copies
@@ -67,9 +68,15 @@ def first_scan(qapp, collection20k, tmp_path_factory) -> FirstScan:
     window.show()
     scan = FirstScan(window, collection20k)
     window.scans.progress.connect(scan.progress.append)
-    window.groups_shown.connect(lambda: scan.shown_while_scanning.append(
-        [(g.identical, frozenset(m.path for m in g.members)) for g in window.groups_model.grouping])
-        if window.is_scanning() else None)
+    window.groups_shown.connect(
+        lambda: (
+            scan.shown_while_scanning.append(
+                [(g.identical, frozenset(m.path for m in g.members)) for g in window.groups_model.grouping]
+            )
+            if window.is_scanning()
+            else None
+        )
+    )
     window.open_folder(collection20k)
     wait_for(window.review_ready, SCAN_TIMEOUT_S)
     assert window.review is not None and not window.is_scanning(), "the first scan did not end"

@@ -5,6 +5,7 @@ demand (and, expected to fail today, no change as normalised); the slider regrou
 selected group; marks act on every selected copy; a rule acts on the filtered groups only; the diff stays
 readable on a dark palette; the main widgets have accessible names; Cancel, F5 and closing the window
 during a scan end it at once."""
+
 from __future__ import annotations
 
 import psutil
@@ -27,8 +28,13 @@ def show_pair(qtbot, window, a: str, b: str) -> None:
     """Select the members `a` and `b` and wait until their comparison is on screen (a comparison asked for
     by an earlier selection may be shown first)."""
     view = window.diff_view
-    shown = lambda: a in view.left_title.text() + view.right_title.text() and \
-        b in view.left_title.text() + view.right_title.text()  # noqa: E731
+
+    def shown():
+        return (
+            a in view.left_title.text() + view.right_title.text()
+            and b in view.left_title.text() + view.right_title.text()
+        )
+
     with qtbot.waitSignal(window.diff_shown, timeout=DIFF_TIMEOUT_MS):
         window.select_members([window.member_index(a), window.member_index(b)])
     while not shown():
@@ -112,15 +118,22 @@ def test_a_reflowed_1mb_copy_shows_one_figure_and_its_raw_lines_on_demand(qtbot,
         view.set_mode("normalised")
     # the edited copy: its inserted paragraph is a change (the pair is shown in the members list's order)
     show_pair(qtbot, window, reference, f"{BIG}/edited.txt")
-    assert any("这是一段插入的新内容" in (row.left or "") + (row.right or "") for row in view.result.rows
-               if row.kind in ("replace", "insert", "delete"))  # on the side the edited copy is shown
+    assert any(
+        "这是一段插入的新内容" in (row.left or "") + (row.right or "")
+        for row in view.result.rows
+        if row.kind in ("replace", "insert", "delete")
+    )  # on the side the edited copy is shown
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "boilerplate lines are compared out where they begin or end a row (diff._boilerplate_free), not inside "
-    "one: the 1 MB copy, one paragraph, still joins some of the collection's frequent lines into the middle "
-    "of a sentence the other text cuts at them, and short ones (under 6 characters) are never cut: "
-    "581 changes as normalised (2,913 before, 2026-11-24)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "boilerplate lines are compared out where they begin or end a row (diff._boilerplate_free), not inside "
+        "one: the 1 MB copy, one paragraph, still joins some of the collection's frequent lines into the middle "
+        "of a sentence the other text cuts at them, and short ones (under 6 characters) are never cut: "
+        "581 changes as normalised (2,913 before, 2026-11-24)"
+    ),
+)
 def test_a_reflowed_1mb_copy_shows_no_change_as_normalised(qtbot, window20k):
     window, view = window20k, window20k.diff_view
     show_pair(qtbot, window, f"{BIG}/reference.txt", f"{BIG}/reflowed.txt")
@@ -128,7 +141,8 @@ def test_a_reflowed_1mb_copy_shows_no_change_as_normalised(qtbot, window20k):
     colours = view.right.colours
     for pane in (view.left, view.right):  # nothing painted as changed: greyed boilerplate at most
         assert not {colours.changed_line.name(), colours.left_change.name(), colours.right_change.name()} & {
-            sel.format.background().color().name() for sel in pane.extraSelections()}
+            sel.format.background().color().name() for sel in pane.extraSelections()
+        }
 
 
 def test_the_slider_regroups_while_it_is_dragged(qtbot, window20k):
@@ -136,8 +150,16 @@ def test_the_slider_regroups_while_it_is_dragged(qtbot, window20k):
     slider = window.threshold_bar.slider
     window.set_threshold(0)
     shown: list[tuple[int, int, int]] = []  # (threshold, slider value when shown, groups listed)
-    record = lambda: shown.append((window.groups_model.grouping.threshold, slider.value(),  # noqa: E731
-                                   window.groups_model.rowCount()))
+
+    def record():
+        return shown.append(
+            (
+                window.groups_model.grouping.threshold,
+                slider.value(),
+                window.groups_model.rowCount(),
+            )
+        )
+
     window.groups_shown.connect(record)
     try:
         slider.setSliderDown(True)
@@ -215,8 +237,9 @@ def test_the_diff_stays_readable_on_a_dark_palette(qtbot, window20k):
         assert contrast(colours.boilerplate_text, pane.palette().color(QPalette.ColorRole.Base)) >= MIN_CONTRAST
         show_pair(qtbot, window, f"{BIG}/reference.txt", f"{BIG}/edited.txt")
         view.go_to_change(0)
-        painted = {sel.format.background().color().name() for p in (view.left, view.right)
-                   for sel in p.extraSelections()}
+        painted = {
+            sel.format.background().color().name() for p in (view.left, view.right) for sel in p.extraSelections()
+        }
         assert colours.changed_line.name() in painted  # what is painted uses the dark palette's colours
     finally:
         view.setPalette(QPalette())
@@ -224,8 +247,16 @@ def test_the_diff_stays_readable_on_a_dark_palette(qtbot, window20k):
 
 def test_the_main_widgets_have_accessible_names(window20k):
     window = window20k
-    named = (window.groups_view, window.members_view, window.filter_edit, window.threshold_bar.slider,
-             window.diff_view.left, window.diff_view.right, window.diff_view.mode_button, window.problems_view)
+    named = (
+        window.groups_view,
+        window.members_view,
+        window.filter_edit,
+        window.threshold_bar.slider,
+        window.diff_view.left,
+        window.diff_view.right,
+        window.diff_view.mode_button,
+        window.problems_view,
+    )
     assert all(w.accessibleName() for w in named)
     assert len({w.accessibleName() for w in named}) == len(named)
 
@@ -245,8 +276,11 @@ def test_cancel_f5_and_close_during_a_scan_end_it_at_once(qtbot, collection20k, 
     window = make_window(window_settings(tmp_path / "settings.ini"), tmp_path / "data")
     qtbot.addWidget(window)
     window.show()
-    with qtbot.waitSignal(window.scans.progress, timeout=SCAN_TIMEOUT_S * 1000,
-                          check_params_cb=lambda p: p.phase == "reading" and p.done >= 2_000):
+    with qtbot.waitSignal(
+        window.scans.progress,
+        timeout=SCAN_TIMEOUT_S * 1000,
+        check_params_cb=lambda p: p.phase == "reading" and p.done >= 2_000,
+    ):
         window.open_folder(collection20k)
     window.cancel_scan()
     wait_for(window.review_ready, 120)

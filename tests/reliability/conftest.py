@@ -1,5 +1,6 @@
 """Fixtures for the reliability suite: the real `simdesk` command in a subprocess, a child process that
 drops root's privileges (so permission bits count), and the window's fixtures for the GUI checks."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,14 @@ NOBODY = 65534
 
 def simdesk(*args: object, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the real command (`python -m simdesk ...`) to completion; stdout and stderr as text."""
-    return subprocess.run([sys.executable, "-m", "simdesk", *map(str, args)], cwd=REPO, capture_output=True,
-                          text=True, timeout=timeout, env=env or os.environ.copy())
+    return subprocess.run(
+        [sys.executable, "-m", "simdesk", *map(str, args)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env or os.environ.copy(),
+    )
 
 
 def scan_json(folder: Path, db: Path, *extra: object) -> tuple[dict, subprocess.CompletedProcess]:
@@ -43,12 +50,20 @@ def as_dropped_user(env: dict) -> list[str]:
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv is needed to drop root's privileges")
     prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-    probe = subprocess.run([*prefix, sys.executable, "-m", "simdesk", "--version"], cwd=REPO, capture_output=True,
-                           text=True, env=env, timeout=120)
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-m", "simdesk", "--version"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     if probe.returncode != 0:
-        last = (probe.stderr.strip().splitlines() or ["exit code %d" % probe.returncode])[-1]
-        pytest.skip(f"user nobody cannot run simdesk from this clone ({last[:160]}): the test needs a checkout "
-                    "and a Python environment that other users can read")
+        last = (probe.stderr.strip().splitlines() or ["exit code %d" % probe.returncode])[-1]  # noqa: UP031
+        pytest.skip(
+            f"user nobody cannot run simdesk from this clone ({last[:160]}): the test needs a checkout "
+            "and a Python environment that other users can read"
+        )
     return prefix
 
 

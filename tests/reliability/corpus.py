@@ -3,6 +3,7 @@
 `build_bad_folder(root)` writes them and returns {case name: relative path that must show up in `problems`
 (or, for cases that are indexed, in the documents)}; sparse and generated, so it costs neither disk nor time.
 """
+
 from __future__ import annotations
 
 import io
@@ -14,8 +15,10 @@ import zlib
 from pathlib import Path
 
 POEM = "床前明月光，疑是地上霜。举头望明月，低头思故乡。"
-ARTICLE = ("近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
-           "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。")
+ARTICLE = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。"
+    "专家表示，充电基础设施建设仍需加快，电池回收体系也有待完善。"
+)
 HUGE_BYTES = 500 * 1024 * 1024
 LONG_LINE_BYTES = 10 * 1024 * 1024
 DEEP_LEVELS = 120  # well within PATH_MAX: indexed
@@ -24,12 +27,18 @@ TOO_DEEP_LEVELS = 25  # 25 folders of 200-letter names: 5,025 characters, past P
 
 def png_bytes() -> bytes:
     """A real 16x16 PNG (signature, IHDR, compressed IDAT, IEND)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
     rng = random.Random(1)
     raw = b"".join(b"\x00" + bytes(rng.randrange(256) for _ in range(48)) for _ in range(16))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def zip_bytes() -> bytes:
@@ -43,9 +52,12 @@ def zip_bytes() -> bytes:
 def pdf_bytes() -> bytes:
     """A one-page PDF whose content stream is Flate-compressed, as real PDFs are."""
     stream = zlib.compress(b"BT /F1 12 Tf 72 712 Td (Hello, near-duplicates) Tj ET" * 30)
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-               b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
     out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
     for k, body in enumerate(objects, 1):
         out += b"%d 0 obj\n" % k + body + b"\nendobj\n"
@@ -91,7 +103,11 @@ def build_bad_folder(root: Path, long_line: bool = True) -> dict[str, str]:
     rng = random.Random(3)
     put("undecodable bytes", "undecodable.txt", bytes(rng.randrange(128, 256) for _ in range(4000)))
     # UTF-8 text with invalid bytes in it (a truncated copy, a disk error)
-    put("corrupt UTF-8", "corrupt.txt", (ARTICLE * 4).encode("utf-8")[:100] + b"\xff\xfe\xc0" + (ARTICLE * 4).encode("utf-8")[100:])
+    put(
+        "corrupt UTF-8",
+        "corrupt.txt",
+        (ARTICLE * 4).encode("utf-8")[:100] + b"\xff\xfe\xc0" + (ARTICLE * 4).encode("utf-8")[100:],
+    )
     # a file of two halves in two encodings: read as one encoding (GB18030 accepts the UTF-8 bytes too)
     put("mixed encodings", "mixed.txt", (ARTICLE * 3).encode("utf-8") + (POEM * 3).encode("gbk"))
     huge = root / "huge.txt"

@@ -1,6 +1,7 @@
 """Bad input. Each case becomes a clear entry in `problems` (the CLI's JSON, the index's
 problems table, the window's Problems tab) and the scan goes on; nothing crashes or hangs, memory stays bounded.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,11 +17,11 @@ from click.testing import CliRunner
 
 import simdesk.core.index.scan as scan_mod
 from simdesk.cli import main as cli_main
-from simdesk.core.reading.documents import walk
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
 from simdesk.core.index.scan import scan
-from tests.reliability.conftest import REPO, run_unprivileged, scan_json
+from simdesk.core.index.store import Index
+from simdesk.core.reading.documents import walk
+from simdesk.core.records import ScanOptions
+from tests.reliability.conftest import REPO, run_unprivileged
 from tests.reliability.corpus import ARTICLE, HUGE_BYTES, POEM, build_bad_folder
 
 ONE = ScanOptions(jobs=1)
@@ -55,15 +56,30 @@ def problem_for(problems: list[dict], rel: str) -> str:
 # The scan runs under a small parent of its own, so its peak RSS counts only the scan (the test process's
 # RUSAGE_CHILDREN also takes in any child of an earlier test that happens to be reaped meanwhile), and with
 # --jobs 1, so the 10 MB line is segmented in the process measured (pool workers are the fork server's children).
-_PEAK_PARENT = ("import json, resource, subprocess, sys; p = subprocess.run(sys.argv[2:], capture_output=True, text=True); "
-                "open(sys.argv[1], 'w').write(json.dumps([p.returncode, p.stdout, p.stderr, "
-                "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))")
+_PEAK_PARENT = (
+    "import json, resource, subprocess, sys; p = subprocess.run(sys.argv[2:], capture_output=True, text=True); "
+    "open(sys.argv[1], 'w').write(json.dumps([p.returncode, p.stdout, p.stderr, "
+    "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))"
+)
 
 
 def scan_json_with_peak(folder: Path, db: Path, out: Path) -> tuple[dict, subprocess.CompletedProcess, float]:
     """`simdesk scan FOLDER --threshold 3 --format json --db DB --jobs 1`: (parsed JSON, process, peak RSS in MB)."""
-    argv = [sys.executable, "-m", "simdesk", "scan", str(folder), "--threshold", "3", "--format", "json", "--db", str(db),
-            "--jobs", "1"]
+    argv = [
+        sys.executable,
+        "-m",
+        "simdesk",
+        "scan",
+        str(folder),
+        "--threshold",
+        "3",
+        "--format",
+        "json",
+        "--db",
+        str(db),
+        "--jobs",
+        "1",
+    ]
     subprocess.run([sys.executable, "-c", _PEAK_PARENT, str(out), *argv], check=True, timeout=300, cwd=REPO)
     returncode, stdout, stderr, peak_kb = json.loads(out.read_text())
     assert returncode == 0, stderr
@@ -122,7 +138,7 @@ def test_the_size_cap_skips_a_huge_file_without_reading_it(tmp_path, monkeypatch
 def test_a_ten_megabyte_single_line_is_indexed_in_bounded_time(tmp_path):
     root = tmp_path / "r"
     root.mkdir()
-    line = (ARTICLE.replace("。", "，") * 70_000).encode("utf-8")[:10 * 1024 * 1024]
+    line = (ARTICLE.replace("。", "，") * 70_000).encode("utf-8")[: 10 * 1024 * 1024]
     (root / "line.txt").write_bytes(line.decode("utf-8", "ignore").encode("utf-8"))
     started = time.perf_counter()
     with Index(tmp_path / "i.sqlite") as index:
@@ -161,14 +177,20 @@ def test_unreadable_files_and_folders_are_problems_for_an_unprivileged_user(shar
     warm.mkdir()
     (warm / "w.txt").write_text(ARTICLE, encoding="utf-8")
     (warm / "bin.txt").write_bytes(b"\xff\xfe\xfa" * 50)
-    CliRunner().invoke(cli_main, ["scan", str(warm), "-t", "3", "--format", "json", "--db", str(shared_tmp / "w.db"),
-                                  "-j", "1"], catch_exceptions=False)
+    CliRunner().invoke(
+        cli_main,
+        ["scan", str(warm), "-t", "3", "--format", "json", "--db", str(shared_tmp / "w.db"), "-j", "1"],
+        catch_exceptions=False,
+    )
     (root / "secret.txt").chmod(0o000)
     (root / "locked").chmod(0o000)
 
     def scan_as_nobody():
-        result = CliRunner().invoke(cli_main, ["scan", str(root), "-t", "3", "--format", "json", "--db",
-                                               str(db_dir / "i.sqlite"), "-j", "1"], catch_exceptions=False)
+        result = CliRunner().invoke(
+            cli_main,
+            ["scan", str(root), "-t", "3", "--format", "json", "--db", str(db_dir / "i.sqlite"), "-j", "1"],
+            catch_exceptions=False,
+        )
         return {"code": result.exit_code, "out": result.stdout, "uid": os.getuid()}
 
     answer = run_unprivileged(scan_as_nobody)
@@ -185,18 +207,21 @@ def test_unreadable_files_and_folders_are_problems_for_an_unprivileged_user(shar
 
 def walk_then(hook):
     """A `walk` that calls hook(rel) after yielding each entry, as if the world changed meanwhile."""
+
     def wrapped(*args, **kwargs):
         for entry in walk(*args, **kwargs):
             yield entry
             hook(entry.rel)
+
     return wrapped
 
 
 def run_cli_scan(root: Path, db: Path) -> dict:
     import json
 
-    result = CliRunner().invoke(cli_main, ["scan", str(root), "-t", "3", "--format", "json", "--db", str(db),
-                                           "-j", "1"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli_main, ["scan", str(root), "-t", "3", "--format", "json", "--db", str(db), "-j", "1"], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -215,9 +240,10 @@ def test_files_deleted_or_rewritten_between_listing_and_reading(tmp_path, monkey
     monkeypatch.setattr(scan_mod, "walk", walk_then(after_listing))
     data = run_cli_scan(root, tmp_path / "i.sqlite")
     problems = {p["path"]: p["error"] for p in data["problems"]}
-    assert problems == {"b.txt": "disappeared before it could be read",
-                        "c.txt": "changed while being scanned (another program may still be writing it); "
-                                 "scan again to index it"}
+    assert problems == {
+        "b.txt": "disappeared before it could be read",
+        "c.txt": "changed while being scanned (another program may still be writing it); scan again to index it",
+    }
     monkeypatch.undo()
     with Index(tmp_path / "i.sqlite") as index:
         assert {d.path for d in index.documents()} == {"a.txt", "d.txt"}
@@ -285,7 +311,7 @@ def make_flat_folder(root: Path, n: int, text: bool) -> None:
         for k in range(n):
             f = os.open(f"{k:06d}.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
             if text:
-                os.write(f, f"第{k}号文件：{POEM[k % 20:]}{k * 7919 % 100003}".encode("utf-8"))
+                os.write(f, f"第{k}号文件：{POEM[k % 20 :]}{k * 7919 % 100003}".encode())
             os.close(f)
     finally:
         os.close(fd)

@@ -1,6 +1,7 @@
 """One clear line, never a traceback: each way the command can fail ends with `simdesk: error: ...` (or
 click's usage message for a bad option) and a documented exit code (README: 0 done, 1 done with failures or
 output lost, 2 refused). The real command in a subprocess."""
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,17 @@ def folder(tmp_path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("option,value", [("--max-size", "nan"), ("--max-size", "inf"), ("--max-size", "0"),
-                                          ("--max-size", "-1"), ("--similarity", "nan"), ("--similarity", "1.5")])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("--max-size", "nan"),
+        ("--max-size", "inf"),
+        ("--max-size", "0"),
+        ("--max-size", "-1"),
+        ("--similarity", "nan"),
+        ("--similarity", "1.5"),
+    ],
+)
 def test_numbers_are_parsed_strictly(folder, tmp_path, option, value):
     proc = simdesk("scan", folder, option, value, "--db", tmp_path / "i.sqlite")
     no_traceback(proc)
@@ -43,8 +53,23 @@ def test_a_folder_whose_path_is_not_utf8_is_scanned(tmp_path):
     for name, text in ((b"a.txt", POEM), (b"b.txt", POEM)):
         with open(os.path.join(root, name), "w", encoding="utf-8") as fh:
             fh.write(text)
-    proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", root, "-t", "3", "--format", "json", "--db",
-                           str(tmp_path / "i.sqlite")], cwd=REPO, capture_output=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "scan",
+            root,
+            "-t",
+            "3",
+            "--format",
+            "json",
+            "--db",
+            str(tmp_path / "i.sqlite"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     assert b'"a.txt"' in proc.stdout and b'"b.txt"' in proc.stdout
 
@@ -52,9 +77,13 @@ def test_a_folder_whose_path_is_not_utf8_is_scanned(tmp_path):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_stdout_on_a_full_device_is_one_line(folder, tmp_path):
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(folder), "-t", "3", "--db",
-                               str(tmp_path / "i.sqlite")], cwd=REPO, stdout=full, stderr=subprocess.PIPE,
-                              text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "simdesk", "scan", str(folder), "-t", "3", "--db", str(tmp_path / "i.sqlite")],
+            cwd=REPO,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     no_traceback(proc)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1] == "simdesk: error: the output could not be written (No space left on device)"
@@ -82,8 +111,14 @@ def test_a_read_only_folder_is_scanned_and_its_clean_up_fails_per_file(folder, t
     env = os.environ.copy()
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
     as_user = as_dropped_user(env)
-    proc = subprocess.run([*as_user, sys.executable, "-m", "simdesk", "clean", str(root), "--keep", "oldest", "-t",
-                           "3"], cwd=REPO, capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [*as_user, sys.executable, "-m", "simdesk", "clean", str(root), "--keep", "oldest", "-t", "3"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     no_traceback(proc)
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in root.iterdir()) == ["poem-copy.txt", "poem.txt", "snow.txt"]
@@ -98,8 +133,25 @@ def test_a_clean_up_whose_action_log_cannot_be_written_moves_nothing(folder, tmp
     blocker.write_text("a file where the data folder should be", encoding="utf-8")
     env = os.environ.copy()
     env["XDG_DATA_HOME"] = str(blocker)  # the action log's folder cannot be made
-    proc = subprocess.run([sys.executable, "-m", "simdesk", "clean", str(folder), "--keep", "oldest", "-t", "3",
-                           "--db", str(tmp_path / "i.sqlite")], cwd=REPO, capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "clean",
+            str(folder),
+            "--keep",
+            "oldest",
+            "-t",
+            "3",
+            "--db",
+            str(tmp_path / "i.sqlite"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     no_traceback(proc)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith("simdesk: error: ") and "nothing was moved" in proc.stderr

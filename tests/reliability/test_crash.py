@@ -2,6 +2,7 @@
 the index passes PRAGMA integrity_check and still holds every document committed before the kill, and the
 next scan resumes without fingerprinting them again. A second simdesk on a busy index says so and exits 2.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from simdesk.core.evaluation import load_truth
+from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from tests.reliability.conftest import REPO, simdesk
 from tests.reliability.corpus import POEM
 
@@ -28,9 +29,27 @@ STATS = re.compile(r"(\d+) new, (\d+) changed, (\d+) moved, (\d+) deleted, (\d+)
 
 def start_scan(folder: Path, db: Path, *extra: str) -> subprocess.Popen:
     """`simdesk scan` in its own process group (so a kill takes its worker processes too, as a crash would)."""
-    return subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(folder), "--threshold", "3",
-                             "--format", "json", "--db", str(db), *extra], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "scan",
+            str(folder),
+            "--threshold",
+            "3",
+            "--format",
+            "json",
+            "--db",
+            str(db),
+            *extra,
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def committed(db: Path) -> dict[str, tuple[int, int, str, int]]:
@@ -39,8 +58,12 @@ def committed(db: Path) -> dict[str, tuple[int, int, str, int]]:
         return {}
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
     try:
-        return {r[0]: tuple(r[1:]) for r in
-                conn.execute("SELECT path, size, mtime_ns, content_hash, fingerprint FROM documents WHERE size >= 0")}
+        return {
+            r[0]: tuple(r[1:])
+            for r in conn.execute(
+                "SELECT path, size, mtime_ns, content_hash, fingerprint FROM documents WHERE size >= 0"
+            )
+        }
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):  # the schema is not written yet
             return {}
@@ -65,8 +88,9 @@ def kill_group(proc: subprocess.Popen) -> None:
     proc.wait(30)
 
 
-def kill_loop(folder: Path, db: Path, kills: int, rng: random.Random, longest_s: float,
-              reference: dict) -> tuple[int, int]:
+def kill_loop(
+    folder: Path, db: Path, kills: int, rng: random.Random, longest_s: float, reference: dict
+) -> tuple[int, int]:
     """Start and SIGKILL `simdesk scan` `kills` times at random moments in [0, longest_s); check the index
     after each kill. Returns (kills survived, documents lost)."""
     survived = lost = 0
@@ -154,7 +178,8 @@ def test_a_second_scan_of_the_same_index_says_busy_and_exits_2(tmp_path):
         second = simdesk("scan", folder, "--threshold", "3", "--db", db, timeout=60)
         assert second.returncode == 2
         assert second.stderr.splitlines() == [
-            "simdesk: error: the index is busy: another simdesk is scanning this folder; try again when it has finished"]
+            "simdesk: error: the index is busy: another simdesk is scanning this folder; try again when it has finished"
+        ]
     finally:
         first.wait(120)
     assert first.returncode == 0, first.stderr.read()

@@ -2,6 +2,7 @@
 trashed; never the last copy of a group unless the editor confirms exactly that; every action is logged
 with what undo needs; "Undo last clean-up" (core, CLI, window) puts the files back from the freedesktop trash,
 never over a file that is at the original place again. Real trash under a temporary HOME."""
+
 from __future__ import annotations
 
 import json
@@ -14,11 +15,11 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from simdesk.core.cleanup.plan import execute, plan_cleanup
-from simdesk.core.matching.groups import grouper_for
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from simdesk.core.cleanup.undo import undo_last_cleanup
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.records import ScanOptions
 from tests.reliability.conftest import simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
@@ -74,7 +75,7 @@ def test_a_file_changed_since_the_scan_is_never_trashed(folder, tmp_path, trash_
         os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     else:
         data = bytearray(target.read_bytes())
-        data[0:3] = "远".encode("utf-8")  # one character for another, same byte length
+        data[0:3] = "远".encode()  # one character for another, same byte length
         target.write_bytes(bytes(data))
         os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
     log = tmp_path / "actions.jsonl"
@@ -84,8 +85,9 @@ def test_a_file_changed_since_the_scan_is_never_trashed(folder, tmp_path, trash_
     assert path == "copies/a-copy.txt" and "changed since the scan" in why
     assert ("content differs" in why) == (change == "content, same size and time")
     assert {e["path"]: e["outcome"] for e in log_entries(log) if e["outcome"] != "intent"} == {
-                                                                   "copies/a-copy.txt": "skipped",
-                                                                   "copies/a-gbk.txt": "done"}
+        "copies/a-copy.txt": "skipped",
+        "copies/a-gbk.txt": "done",
+    }
 
 
 def test_the_last_copy_goes_only_when_the_editor_confirms_that_case(folder, tmp_path, trash_home):
@@ -203,7 +205,8 @@ def test_cli_undo_reports_what_was_and_was_not_restored(folder, tmp_path, trash_
     assert proc.stdout.splitlines() == [
         f"restored  {folder / 'copies' / 'a-copy.txt'}",
         f"not restored  {folder / 'copies' / 'a-gbk.txt'}: a file is at its place again; left as it is "
-        "(the removed copy was not touched)"]
+        "(the removed copy was not touched)",
+    ]
     assert proc.stderr.strip() == "simdesk: 1 files restored, 1 not restored"
     (folder / "copies" / "a-gbk.txt").unlink()  # the obstacle moved away: a retry restores the same clean-up
     proc = simdesk("undo", "--log", log, "--format", "json")

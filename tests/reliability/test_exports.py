@@ -1,6 +1,7 @@
 """Exports are safe. CSV cells that a spreadsheet would run as a formula (= + - @, tab,
 carriage return) are neutralised in the CLI's CSV, the query CSV and the window's export; the window shows
 file names as plain text, never as HTML (simdesk writes no HTML file)."""
+
 from __future__ import annotations
 
 import csv
@@ -56,8 +57,23 @@ def test_safe_cell_keeps_ordinary_text_that_starts_with_a_dash():
 
 
 def test_cli_csv_has_no_cell_a_spreadsheet_would_run(formula_folder, tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "simdesk", "scan", str(formula_folder), "--threshold", "3",
-                           "--format", "csv", "--db", str(tmp_path / "i.sqlite")], capture_output=True, cwd=REPO)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "scan",
+            str(formula_folder),
+            "--threshold",
+            "3",
+            "--format",
+            "csv",
+            "--db",
+            str(tmp_path / "i.sqlite"),
+        ],
+        capture_output=True,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader(io.StringIO(proc.stdout.decode("utf-8"), newline="")))  # '\r' in a name stays
     cells = text_cells(rows)
@@ -68,8 +84,18 @@ def test_cli_csv_has_no_cell_a_spreadsheet_would_run(formula_folder, tmp_path):
 
 
 def test_cli_query_csv_is_neutralised(formula_folder, tmp_path):
-    proc = simdesk("query", formula_folder, "--text", ARTICLE * 3, "--threshold", "3", "--format", "csv",
-                   "--db", tmp_path / "i.sqlite")
+    proc = simdesk(
+        "query",
+        formula_folder,
+        "--text",
+        ARTICLE * 3,
+        "--threshold",
+        "3",
+        "--format",
+        "csv",
+        "--db",
+        tmp_path / "i.sqlite",
+    )
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader(io.StringIO(proc.stdout)))
     assert len(rows) > len(DANGEROUS) and not [c for c in text_cells(rows) if risky(c)]
@@ -111,7 +137,7 @@ def test_the_window_shows_names_as_text_not_html(qtbot, window, formula_folder):
 def test_a_carriage_return_in_a_name_cannot_start_a_row():
     from simdesk.core.records import Group, Member
 
-    evil = "x\r=HYPERLINK(\"http://evil\").txt"
+    evil = 'x\r=HYPERLINK("http://evil").txt'
     group = Group(1, True, (Member(1, evil, 0, 10, "utf-8", 0, "h"), Member(2, "b.txt", 0, 10, "utf-8", 0, "h")))
     rows = list(csv.reader(io.StringIO(groups_csv([group]), newline="")))
     assert [r[2] for r in rows[1:]] == [evil, "b.txt"]  # one row per member: the CR stays inside its cell

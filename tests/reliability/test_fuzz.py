@@ -1,5 +1,6 @@
 """Property tests (hypothesis) over decoding, normalising, tokenizing, fingerprinting and
 the index, the last against a brute-force oracle over real files and a real SQLite index."""
+
 from __future__ import annotations
 
 import codecs
@@ -9,23 +10,30 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, note, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, note, settings, strategies as st
 
-from simdesk.core.reading.documents import DecodeError, decode_bytes
 from simdesk.core.fingerprint.features import segment, weighted_terms
-from simdesk.core.reading.normalize import NON_WORD, normalize
 from simdesk.core.fingerprint.simhash import hamming, simhash
+from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
+from simdesk.core.reading.documents import DecodeError, decode_bytes
+from simdesk.core.reading.normalize import NON_WORD, normalize
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from tests.reliability.corpus import ARTICLE, POEM
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CHINESE = sorted(set(ARTICLE + POEM + "千山鸟飞绝万径人踪灭孤舟蓑笠翁独钓寒江雪的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年"))
+CHINESE = sorted(
+    set(
+        ARTICLE
+        + POEM
+        + "千山鸟飞绝万径人踪灭孤舟蓑笠翁独钓寒江雪的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年"
+    )
+)
 # Text an editor writes: Chinese, Latin letters, digits, punctuation of both widths, spaces and line breaks.
-ALPHABET = CHINESE + list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n，。！？、；：“”（）,.!?;:'\"()-")
+ALPHABET = CHINESE + list(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n，。！？、；：“”（）,.!?;:'\"()-"
+)
 texts = st.text(alphabet=ALPHABET, min_size=1, max_size=300)
 # GB18030 bytes that Big5 also decodes go to a detector; on random text of fewer Han characters than this it
 # was found to pick Big5 (e.g. '0000一一他千'); at this length and above it picked right in every run.
@@ -54,8 +62,10 @@ def test_binary_headers_with_any_tail_raise_nothing_but_decode_error(tail, head)
 
 
 @FAST
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=400),
-       st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-32"]))
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=400),
+    st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-32"]),
+)
 def test_unicode_encodings_round_trip(text, encoding):
     decoded, _ = decode_bytes(text.encode(encoding))
     assert decoded == text
@@ -137,16 +147,20 @@ def long_documents(small_corpus) -> list[str]:
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.data())
 def test_a_one_character_edit_moves_a_long_documents_fingerprint_by_few_bits(long_documents, data):
     text = data.draw(st.sampled_from(long_documents))
     at = data.draw(st.integers(0, len(text) - 1))
     kind = data.draw(st.sampled_from(["replace", "insert", "delete"]))
     char = data.draw(st.sampled_from(ALPHABET))
-    edited = {"replace": text[:at] + char + text[at + 1:], "insert": text[:at] + char + text[at:],
-              "delete": text[:at] + text[at + 1:]}[kind]
+    edited = {
+        "replace": text[:at] + char + text[at + 1 :],
+        "insert": text[:at] + char + text[at:],
+        "delete": text[:at] + text[at + 1 :],
+    }[kind]
     d = hamming(simhash(weighted_terms(text)), simhash(weighted_terms(edited)))
     note(f"{kind} {char!r} at {at} of {len(text)}: {d} bits")
     assert d <= ONE_EDIT_MAX_BITS
@@ -159,29 +173,48 @@ def test_fingerprints_are_the_same_in_another_process(tmp_path):
     import sys
 
     samples = [ARTICLE, POEM * 3, "mixed 中英文 text, 2024年", "。。。", "a"]
-    code = ("import json,sys; from simdesk.core.fingerprint.features import weighted_terms; "
-            "from simdesk.core.fingerprint.simhash import simhash; "
-            "print(json.dumps([simhash(weighted_terms(t)) for t in json.load(sys.stdin)]))")
+    code = (
+        "import json,sys; from simdesk.core.fingerprint.features import weighted_terms; "
+        "from simdesk.core.fingerprint.simhash import simhash; "
+        "print(json.dumps([simhash(weighted_terms(t)) for t in json.load(sys.stdin)]))"
+    )
     for seed in ("0", "12345"):
-        out = subprocess.run([sys.executable, "-c", code], input=json.dumps(samples), capture_output=True, text=True,
-                             env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(samples),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        ).stdout
         assert json.loads(out) == [simhash(weighted_terms(t)) for t in samples]
 
 
 # -- the index against a brute-force oracle ----------------------------------------------------------------
 BASE = ARTICLE * 2
 CONTENTS = [  # near-duplicates at several distances, other texts, and files that are problems
-    BASE, BASE + "（转载）", BASE.replace("政策", "措施"), BASE[:len(BASE) // 2], POEM * 3, POEM * 3 + "李白",
-    "千山鸟飞绝，万径人踪灭。" * 4, "", "\x00\x01binary" * 20,
+    BASE,
+    BASE + "（转载）",
+    BASE.replace("政策", "措施"),
+    BASE[: len(BASE) // 2],
+    POEM * 3,
+    POEM * 3 + "李白",
+    "千山鸟飞绝，万径人踪灭。" * 4,
+    "",
+    "\x00\x01binary" * 20,
 ]
 NAMES = ["a.txt", "b.txt", "sub/c.txt", "sub/d.txt", "e.md", "f.txt"]
-ops = st.lists(st.one_of(
-    st.tuples(st.just("write"), st.sampled_from(NAMES), st.integers(0, len(CONTENTS) - 1)),
-    st.tuples(st.just("delete"), st.sampled_from(NAMES), st.just(0)),
-    st.tuples(st.just("move"), st.sampled_from(NAMES), st.integers(0, len(NAMES) - 1)),
-    st.tuples(st.just("scan"), st.just(""), st.just(0)),
-    st.tuples(st.just("query"), st.sampled_from(NAMES), st.integers(0, 16)),
-), min_size=1, max_size=14)
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("write"), st.sampled_from(NAMES), st.integers(0, len(CONTENTS) - 1)),
+        st.tuples(st.just("delete"), st.sampled_from(NAMES), st.just(0)),
+        st.tuples(st.just("move"), st.sampled_from(NAMES), st.integers(0, len(NAMES) - 1)),
+        st.tuples(st.just("scan"), st.just(""), st.just(0)),
+        st.tuples(st.just("query"), st.sampled_from(NAMES), st.integers(0, 16)),
+    ),
+    min_size=1,
+    max_size=14,
+)
 
 
 def oracle(root: Path) -> dict[str, int]:
@@ -206,18 +239,26 @@ def check_against_oracle(index: Index, root: Path, radius: int, probe: int) -> N
     stored = {d.path: d.fingerprint for d in index.documents()}
     assert stored == expected
     got = [(d.path, dist) for d, dist in index.near(probe, radius)]
-    brute = sorted(((p, hamming(fp, probe)) for p, fp in expected.items() if hamming(fp, probe) <= radius),
-                   key=lambda x: (x[1], x[0]))
+    brute = sorted(
+        ((p, hamming(fp, probe)) for p, fp in expected.items() if hamming(fp, probe) <= radius),
+        key=lambda x: (x[1], x[0]),
+    )
     assert got == brute
     if radius > MAX_PAIR_RADIUS:
         return
     snap = index.snapshot()
     i, j, d = pairs_within(snap.fingerprints, radius)
-    got_pairs = {(min(snap.paths[a], snap.paths[b]), max(snap.paths[a], snap.paths[b]), int(k))
-                 for a, b, k in zip(i.tolist(), j.tolist(), d.tolist())}
+    got_pairs = {
+        (min(snap.paths[a], snap.paths[b]), max(snap.paths[a], snap.paths[b]), int(k))
+        for a, b, k in zip(i.tolist(), j.tolist(), d.tolist())
+    }
     names = sorted(expected)
-    brute_pairs = {(x, y, hamming(expected[x], expected[y])) for n, x in enumerate(names) for y in names[n + 1:]
-                   if hamming(expected[x], expected[y]) <= radius}
+    brute_pairs = {
+        (x, y, hamming(expected[x], expected[y]))
+        for n, x in enumerate(names)
+        for y in names[n + 1 :]
+        if hamming(expected[x], expected[y]) <= radius
+    }
     assert got_pairs == brute_pairs
 
 

@@ -2,6 +2,7 @@
 application id and schema table (or is a simdesk index from before the application id); anything else is
 refused before a byte of it changes, and the message never advises deleting it. Every failure of the index
 file (damaged, read-only, not a file, a full disk) is one line on stderr and exit code 2, never a traceback."""
+
 from __future__ import annotations
 
 import hashlib
@@ -14,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from simdesk.cli import main as cli_main
+from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from tests.reliability.conftest import run_unprivileged, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
@@ -25,8 +26,9 @@ def folder(tmp: Path, files: int = 3) -> Path:
     root = tmp / "docs"
     root.mkdir()
     for k in range(files):
-        (root / f"{k:04d}.txt").write_text((ARTICLE if k % 2 else POEM) + f"\n第{k}篇，编号{k * 7919}。" * 3,
-                                           encoding="utf-8")
+        (root / f"{k:04d}.txt").write_text(
+            (ARTICLE if k % 2 else POEM) + f"\n第{k}篇，编号{k * 7919}。" * 3, encoding="utf-8"
+        )
     return root
 
 
@@ -47,15 +49,19 @@ def test_another_programs_database_with_a_meta_and_documents_table_is_left_byte_
     other = tmp_path / "app" / "library.db"
     other.parent.mkdir()
     conn = sqlite3.connect(other)  # what simdesk's tables were called before the application id
-    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-                       "INSERT INTO meta VALUES ('schema_version', '3');"
-                       "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT, title TEXT);"
-                       "INSERT INTO documents VALUES (1, 'thesis.tex', 'My thesis');")
+    conn.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+        "INSERT INTO meta VALUES ('schema_version', '3');"
+        "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT, title TEXT);"
+        "INSERT INTO documents VALUES (1, 'thesis.tex', 'My thesis');"
+    )
     conn.close()
     before = fingerprint_of(other)
     message = one_line_failure(simdesk("scan", root, "--db", other))
-    assert message == (f"simdesk: error: {other} is not a simdesk index (an SQLite database of another program); "
-                       "simdesk does not write to it: give --db another file")
+    assert message == (
+        f"simdesk: error: {other} is not a simdesk index (an SQLite database of another program); "
+        "simdesk does not write to it: give --db another file"
+    )
     assert fingerprint_of(other) == before  # not dropped, not switched to WAL, no -wal or -shm beside it
 
 
@@ -76,7 +82,8 @@ def test_other_files_are_refused_unchanged(tmp_path, content):
 def test_dev_null_is_refused_in_one_line(tmp_path):
     root = folder(tmp_path)
     assert one_line_failure(simdesk("scan", root, "--db", "/dev/null")) == (
-        "simdesk: error: /dev/null is not a regular file: give --db the path of an index file")
+        "simdesk: error: /dev/null is not a regular file: give --db the path of an index file"
+    )
 
 
 def test_an_index_with_a_damaged_page_past_its_header_is_one_line(tmp_path):
@@ -118,10 +125,12 @@ def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
     answer = run_unprivileged(scan_as_nobody)
     code, output, _ = answer["file"]
     assert code == 2 and output.strip().splitlines()[-1] == (
-        f"simdesk: error: the index {db} cannot be written (the file is read-only): give --db a writable place")
+        f"simdesk: error: the index {db} cannot be written (the file is read-only): give --db a writable place"
+    )
     code, output, _ = answer["folder"]
     assert code == 2 and output.strip() == (
-        f"simdesk: error: the index {fresh} cannot be written (its folder is read-only): give --db a writable place")
+        f"simdesk: error: the index {fresh} cannot be written (its folder is read-only): give --db a writable place"
+    )
     assert not fresh.exists()
 
 

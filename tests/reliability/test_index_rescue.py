@@ -1,6 +1,7 @@
 """A damaged index: the command line says so in one line naming what a rebuild carries over, and the window
 shows it in a dialog whose Rebuild moves the damaged file aside and builds a new index that keeps the editor's
 decisions still readable in it. A real index file, damaged on disk."""
+
 from __future__ import annotations
 
 import os
@@ -42,7 +43,11 @@ def test_a_damaged_index_is_one_line_and_its_rebuild_keeps_the_decisions(tmp_pat
     assert line.startswith(f"simdesk: error: the index {db} is damaged") and "decisions" in line
     rescue = readable_decisions(db)
     assert (rescue.keep, rescue.queued, rescue.ignored, rescue.unreadable) == (
-        ["poem.txt"], ["snow.txt"], [("poem.txt", "snow.txt")], [])
+        ["poem.txt"],
+        ["snow.txt"],
+        [("poem.txt", "snow.txt")],
+        [],
+    )
     aside, _ = rebuild_index(db)
     assert aside.exists() and aside.name.startswith("i.sqlite.damaged-")
     with Index(db) as index:
@@ -76,8 +81,13 @@ def test_simdesk_gui_on_a_damaged_index_says_so_in_one_line(tmp_path):
     root = small_folder(tmp_path)
     share = tmp_path / "home" / "share"
     decided_then_damaged(root, index_path(root.resolve(), share / "simdesk"))
-    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(share), "QT_QPA_PLATFORM": "offscreen",
-           "XDG_CONFIG_HOME": str(tmp_path / "home" / "config")}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path / "home"),
+        "XDG_DATA_HOME": str(share),
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "home" / "config"),
+    }
     proc = simdesk("gui", root, "--screenshot", tmp_path / "shot.png", env=env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     said = [line for line in proc.stderr.splitlines() if line.startswith("simdesk")]

@@ -1,15 +1,16 @@
 """An index of an older or newer layout is rebuilt with a message the editor sees (never misread), its
 decisions migrated; the previous layout (schema 9) is migrated in place, silently, with its decisions; a database that is not a simdesk index is refused and left byte for byte as it was;
 other feature settings re-fingerprint."""
+
 from __future__ import annotations
 
 import json
 import sqlite3
 
 from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.index.scan import scan
 from simdesk.core.index.store import SCHEMA_VERSION, Index
 from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from tests.core.test_index_layout import as_schema_9
 from tests.reliability.conftest import scan_json, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
@@ -39,8 +40,10 @@ def folder_with_v1_index(tmp_path):
     conn = sqlite3.connect(db)
     conn.executescript(SCHEMA_1)
     st = (root / "a.txt").stat()
-    conn.execute("INSERT INTO documents VALUES (1, 'a.txt', ?, ?, 'stale', 'utf-8', 1, 7, 7, 0, 0, 0)",
-                 (st.st_size, st.st_mtime_ns))
+    conn.execute(
+        "INSERT INTO documents VALUES (1, 'a.txt', ?, ?, 'stale', 'utf-8', 1, 7, 7, 0, 0, 0)",
+        (st.st_size, st.st_mtime_ns),
+    )
     conn.execute("INSERT INTO keep_marks VALUES (1)")  # the editor kept a.txt
     conn.commit()
     conn.close()
@@ -51,9 +54,11 @@ def test_an_older_schema_is_rebuilt_with_a_message_on_stderr(tmp_path):
     root, db = folder_with_v1_index(tmp_path)
     data, proc = scan_json(root, db)
     first = proc.stderr.splitlines()[0]
-    assert first == (f"simdesk: the index {db} was written by another version of simdesk (schema 1, this one "
-                     f"reads {SCHEMA_VERSION}): its documents are read again from the folder; 1 keep marks, "
-                     "queued copies and 'not duplicates' decisions were migrated")
+    assert first == (
+        f"simdesk: the index {db} was written by another version of simdesk (schema 1, this one "
+        f"reads {SCHEMA_VERSION}): its documents are read again from the folder; 1 keep marks, "
+        "queued copies and 'not duplicates' decisions were migrated"
+    )
     # nothing taken from the old layout but the decision: a.txt, kept, waited as a stale row and is read again
     assert "2 new, 1 changed" in proc.stderr and "0 unchanged" in proc.stderr
     assert sorted(m["path"] for g in data["groups"] for m in g["members"]) == ["a.txt", "b.txt"]
@@ -105,8 +110,10 @@ def test_a_database_that_is_not_a_simdesk_index_is_refused_and_left_alone(tmp_pa
     conn.close()
     proc = simdesk("scan", root, "--db", other)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == (f"simdesk: error: {other} is not a simdesk index (an SQLite database of another "
-                                   "program); simdesk does not write to it: give --db another file")
+    assert proc.stderr.strip() == (
+        f"simdesk: error: {other} is not a simdesk index (an SQLite database of another "
+        "program); simdesk does not write to it: give --db another file"
+    )
     conn = sqlite3.connect(other)
     assert conn.execute("SELECT invoice FROM documents").fetchall() == [("2024-001",)]
     conn.close()

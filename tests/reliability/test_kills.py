@@ -4,6 +4,7 @@ file is in its place or in the trash, and undo, run until nothing is left to und
 its bytes. The same holds for two clean-ups of one folder started together and killed together, and for
 `simdesk cluster-apply` and its undo. CI runs 10 kills of a clean-up and of an undo and 5 of the others; the
 `stress` runs 100 of each."""
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,17 @@ def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random, 
 def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
     """Start every `simdesk` command at once; once `log` has grown, SIGKILL them all after a random pause.
     Returns True when one was still running when killed."""
-    procs = [subprocess.Popen([sys.executable, "-m", "simdesk", *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, start_new_session=True) for args in commands]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "simdesk", *args],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        for args in commands
+    ]
     deadline = time.monotonic() + 120
     while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
         if log.exists() and log.read_bytes().count(b"\n") > before_lines:
@@ -89,8 +99,13 @@ def clean_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[
     db = tmp_path / "i.sqlite"
     landed = lost = 0
     for _ in range(kills):
-        landed += kill_when_moving(["clean", str(root), "--keep", "oldest", "-t", "3", "--db", str(db)],
-                                   cli_env(home), log, rng, before_lines=lines(log))
+        landed += kill_when_moving(
+            ["clean", str(root), "--keep", "oldest", "-t", "3", "--db", str(db)],
+            cli_env(home),
+            log,
+            rng,
+            before_lines=lines(log),
+        )
         now, bin_ = contents(root), trashed(home)
         lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
         undo_everything(log)
@@ -128,8 +143,16 @@ def two_cleans_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> t
     log = home / ".local" / "share" / "simdesk" / "actions.jsonl"
     landed = lost = 0
     for _ in range(kills):
-        landed += kill_together([["clean", str(root), "--keep", rule, "-t", "3", "--db", str(tmp_path / f"{rule}.db")]
-                                 for rule in ("oldest", "newest")], cli_env(home), log, rng, before_lines=lines(log))
+        landed += kill_together(
+            [
+                ["clean", str(root), "--keep", rule, "-t", "3", "--db", str(tmp_path / f"{rule}.db")]
+                for rule in ("oldest", "newest")
+            ],
+            cli_env(home),
+            log,
+            rng,
+            before_lines=lines(log),
+        )
         now, bin_ = contents(root), trashed(home)
         lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
         # at -t 3 the files of one text (odd groups: POEM, even: OTHER) form one group: each keeps a copy
@@ -157,13 +180,36 @@ def apply_kill_loop(tmp_path: Path, kills: int, seed: int) -> tuple[int, int]:
     landed = lost = 0
     for k in range(kills):
         if k % 2:
-            subprocess.run([sys.executable, "-m", "simdesk", "cluster-apply", str(tmp_path / "b"), "--decisions",
-                            str(decisions), "--move-to", str(trash), "--log", str(log)], cwd=REPO, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "simdesk",
+                    "cluster-apply",
+                    str(tmp_path / "b"),
+                    "--decisions",
+                    str(decisions),
+                    "--move-to",
+                    str(trash),
+                    "--log",
+                    str(log),
+                ],
+                cwd=REPO,
+                check=True,
+                capture_output=True,
+            )
             args = ["cluster-apply", str(tmp_path / "b"), "--undo", str(log)]
         else:
-            args = ["cluster-apply", str(tmp_path / "b"), "--decisions", str(decisions), "--move-to", str(trash),
-                    "--log", str(log)]
+            args = [
+                "cluster-apply",
+                str(tmp_path / "b"),
+                "--decisions",
+                str(decisions),
+                "--move-to",
+                str(trash),
+                "--log",
+                str(log),
+            ]
         landed += kill_when_moving(args, os.environ.copy(), log, rng, before_lines=lines(log))
         now, moved = contents(root), contents(trash) if trash.exists() else {}
         lost += sum(1 for p, data in before.items() if now.get(p) != data and moved.get(p) != data)
@@ -202,8 +248,10 @@ def test_five_kills_during_cluster_apply_and_its_undo_lose_no_file(tmp_path):
 def test_a_hundred_kills_during_two_clean_ups_and_during_cluster_apply(tmp_path, trash_home):
     two = two_cleans_kill_loop(tmp_path / "two", trash_home, 100, seed=41)
     apply = apply_kill_loop(tmp_path / "apply", 100, seed=43)
-    print(f"stress: two clean-ups {two[0]} kills landed, {two[1]} files lost; cluster-apply {apply[0]} kills "
-          f"landed, {apply[1]} files lost")
+    print(
+        f"stress: two clean-ups {two[0]} kills landed, {two[1]} files lost; cluster-apply {apply[0]} kills "
+        f"landed, {apply[1]} files lost"
+    )
     assert two[1] == apply[1] == 0
 
 
@@ -211,6 +259,8 @@ def test_a_hundred_kills_during_two_clean_ups_and_during_cluster_apply(tmp_path,
 def test_a_hundred_kills_during_clean_up_and_a_hundred_during_undo(tmp_path, trash_home):
     clean = clean_kill_loop(tmp_path / "clean", trash_home, 100, seed=23)
     undo = undo_kill_loop(tmp_path / "undo", trash_home, 100, seed=29)
-    print(f"stress: clean-up {clean[0]} kills landed, {clean[1]} files lost; undo {undo[0]} kills landed, "
-          f"{undo[1]} files lost")
+    print(
+        f"stress: clean-up {clean[0]} kills landed, {clean[1]} files lost; undo {undo[0]} kills landed, "
+        f"{undo[1]} files lost"
+    )
     assert clean[1] == undo[1] == 0

@@ -3,6 +3,7 @@ the copy a group keeps is verified by its content before anything goes; the acti
 full disk or a crash at any moment leaves every file findable; undo matches the trash by content (any time
 zone), retries the clean-up that failed, and ignores log lines that are not valid entries. Real files, the
 real freedesktop trash under a temporary HOME, the real `simdesk` command where the user would use it."""
+
 from __future__ import annotations
 
 import errno
@@ -15,12 +16,12 @@ import pytest
 
 from simdesk.core.cleanup import actionlog
 from simdesk.core.cleanup.plan import execute, plan_cleanup
-from simdesk.core.reading.documents import LINK_TO_FILE, LOOP, NOT_REGULAR
-from simdesk.core.matching.groups import grouper_for
-from simdesk.core.index.store import Index
-from simdesk.core.records import ScanOptions
-from simdesk.core.index.scan import scan
 from simdesk.core.cleanup.undo import undo_last_cleanup
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.groups import grouper_for
+from simdesk.core.reading.documents import LINK_TO_FILE, LOOP
+from simdesk.core.records import ScanOptions
 from tests.folders import OTHER, POEM
 from tests.reliability.conftest import simdesk
 
@@ -31,8 +32,11 @@ def scanned(root: Path, db: Path):
     """Scan `root` into `db`: (stored paths, {problem path: reason}, the groups at distance 3)."""
     with Index(db) as index:
         result = scan(root, index, ONE)
-        return (sorted(index.stored_states()), {p.path: p.error for p in result.problems},
-                list(grouper_for(index).at(3)))
+        return (
+            sorted(index.stored_states()),
+            {p.path: p.error for p in result.problems},
+            list(grouper_for(index).at(3)),
+        )
 
 
 def contents(root: Path) -> dict[str, bytes]:
@@ -61,6 +65,7 @@ def cli_env(home: Path, tz: str | None = None) -> dict:
 
 # -- identity: a document is a file ------------------------------------------------------------------------
 
+
 def test_a_symlink_to_a_file_is_reported_and_never_trashes_the_real_file(tmp_path, trash_home):
     root = tmp_path / "docs"
     (root / "archive").mkdir(parents=True)
@@ -68,8 +73,9 @@ def test_a_symlink_to_a_file_is_reported_and_never_trashes_the_real_file(tmp_pat
     (root / "notes.txt").symlink_to("archive/notes.txt")
     stored, problems, groups = scanned(root, tmp_path / "i.sqlite")
     assert stored == ["archive/notes.txt"] and problems == {"notes.txt": LINK_TO_FILE} and groups == []
-    proc = simdesk("clean", root, "--keep", "shortest-path", "-t", "3", "--db", tmp_path / "i.sqlite",
-                   env=cli_env(trash_home))
+    proc = simdesk(
+        "clean", root, "--keep", "shortest-path", "-t", "3", "--db", tmp_path / "i.sqlite", env=cli_env(trash_home)
+    )
     assert proc.returncode == 0, proc.stderr
     assert (root / "archive" / "notes.txt").read_text(encoding="utf-8") == POEM and trashed(trash_home) == {}
     assert (root / "notes.txt").read_text(encoding="utf-8") == POEM  # the link still leads somewhere
@@ -101,8 +107,9 @@ def test_a_hard_link_is_one_file_and_removing_it_frees_nothing(tmp_path, trash_h
     (root / "other-copy.txt").write_text(OTHER, encoding="utf-8")
     stored, problems, groups = scanned(root, tmp_path / "i.sqlite")
     assert stored == ["a.txt", "other-copy.txt", "other.txt"]
-    assert problems == {"b.txt": "the same file as a.txt (a hard link, a second name of one file): indexed once, "
-                                 "under that name"}
+    assert problems == {
+        "b.txt": "the same file as a.txt (a hard link, a second name of one file): indexed once, under that name"
+    }
     [group] = groups
     report = execute(plan_cleanup(groups, keep={"other-copy.txt"}), root, "trash")
     assert report.done == ["other.txt"] and report.hard_links == ["other.txt"] and report.bytes_done == 0
@@ -111,6 +118,7 @@ def test_a_hard_link_is_one_file_and_removing_it_frees_nothing(tmp_path, trash_h
 
 
 # -- the last-copy guard reads the kept copy -----------------------------------------------------------------
+
 
 def _emptied(p: Path) -> None:
     p.write_bytes(b"")
@@ -134,14 +142,16 @@ def _link_to_the_doomed_copy(p: Path) -> None:
 def _same_size_and_time(p: Path) -> None:
     st = p.stat()
     data = bytearray(p.read_bytes())
-    data[0:3] = "远".encode("utf-8")
+    data[0:3] = "远".encode()
     p.write_bytes(bytes(data))
     os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
-@pytest.mark.parametrize("change", [_emptied, _folder, _dangling, _link_to_the_doomed_copy, _same_size_and_time],
-                         ids=["emptied", "a folder", "a dangling link", "a link to the copy to remove",
-                              "other content, same size and time"])
+@pytest.mark.parametrize(
+    "change",
+    [_emptied, _folder, _dangling, _link_to_the_doomed_copy, _same_size_and_time],
+    ids=["emptied", "a folder", "a dangling link", "a link to the copy to remove", "other content, same size and time"],
+)
 def test_a_group_whose_kept_copy_no_longer_verifies_is_left_alone(tmp_path, trash_home, change):
     root = tmp_path / "docs"
     root.mkdir()
@@ -175,6 +185,7 @@ def test_a_copy_to_remove_that_became_a_link_is_not_followed(tmp_path, trash_hom
 
 # -- the action log is written ahead -------------------------------------------------------------------------
 
+
 def many_copies(root: Path, groups: int = 6, copies: int = 3) -> dict[str, bytes]:
     root.mkdir(parents=True, exist_ok=True)
     for g in range(groups):
@@ -190,8 +201,10 @@ def small_disk(tmp_path):
     action-log writes fail with ENOSPC past 64 KB (the same error, raised by a wrapper)."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                             capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True).returncode
+        == 0
+    )
     yield mount, mounted
     if mounted:
         subprocess.run(["umount", str(mount)], check=False)
@@ -249,8 +262,7 @@ def test_an_intent_without_an_outcome_is_found_by_undo(tmp_path, trash_home):
     log = tmp_path / "actions.jsonl"
     execute(plan_cleanup(groups, keep={"g0-0.txt"}), root, "trash", log_path=log)
     lines = log.read_text(encoding="utf-8").splitlines()
-    log.write_text("\n".join(line for line in lines if json.loads(line)["outcome"] != "done") + "\n",
-                   encoding="utf-8")
+    log.write_text("\n".join(line for line in lines if json.loads(line)["outcome"] != "done") + "\n", encoding="utf-8")
     assert sorted(undo_last_cleanup(log).restored) == [str(root / "g0-1.txt"), str(root / "g0-2.txt")]
     assert contents(root) == before
 
@@ -260,8 +272,9 @@ def test_an_intent_for_a_file_that_never_moved_is_settled_not_retried(tmp_path, 
     before = many_copies(root, groups=1, copies=2)
     _, _, groups = scanned(root, tmp_path / "i.sqlite")
     log = tmp_path / "actions.jsonl"
-    execute(plan_cleanup(groups, keep={"g0-0.txt"}), root, "trash", log_path=log,
-            trash=lambda p: None)  # a trash that does nothing: the file stays, its outcome is 'failed'
+    execute(
+        plan_cleanup(groups, keep={"g0-0.txt"}), root, "trash", log_path=log, trash=lambda p: None
+    )  # a trash that does nothing: the file stays, its outcome is 'failed'
     entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert [e["outcome"] for e in entries] == ["intent", "failed"]
     log.write_text(json.dumps(entries[0]) + "\n", encoding="utf-8")  # as if killed before the outcome
@@ -272,12 +285,22 @@ def test_an_intent_for_a_file_that_never_moved_is_settled_not_retried(tmp_path, 
 
 # -- undo --------------------------------------------------------------------------------------------------
 
+
 def test_undo_in_another_time_zone_restores_the_files(tmp_path, trash_home):
     root = tmp_path / "docs"
     before = many_copies(root, groups=2, copies=2)
     log = trash_home / ".local" / "share" / "simdesk" / "actions.jsonl"
-    proc = simdesk("clean", root, "--keep", "oldest", "-t", "3", "--db", tmp_path / "i.sqlite",
-                   env=cli_env(trash_home, "America/Los_Angeles"))
+    proc = simdesk(
+        "clean",
+        root,
+        "--keep",
+        "oldest",
+        "-t",
+        "3",
+        "--db",
+        tmp_path / "i.sqlite",
+        env=cli_env(trash_home, "America/Los_Angeles"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert len(trashed(trash_home)) == 2 and log.exists()
     assert all(json.loads(line)["time"].endswith("+00:00") for line in log.read_text("utf-8").splitlines())
@@ -340,6 +363,7 @@ def test_undo_with_a_mistyped_log_says_so(tmp_path):
 
 
 # -- decisions are about the files the editor saw ------------------------------------------------------------
+
 
 def test_a_copy_that_joined_a_group_after_its_keep_mark_is_undecided_and_never_cleaned(tmp_path, trash_home):
     from simdesk.core.review.review import ReviewSettings, open_review
@@ -408,8 +432,20 @@ def test_cli_clean_leaves_an_undecided_copy_alone_and_says_so(tmp_path, trash_ho
         review.decisions.save()
         review.decisions.close()
     (root / "c.txt").write_text(POEM, encoding="utf-8")
-    proc = simdesk("clean", root, "--keep", "oldest", "-t", "3", "--db", db, "--dry-run", "--format", "json",
-                   env=cli_env(trash_home))
+    proc = simdesk(
+        "clean",
+        root,
+        "--keep",
+        "oldest",
+        "-t",
+        "3",
+        "--db",
+        db,
+        "--dry-run",
+        "--format",
+        "json",
+        env=cli_env(trash_home),
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)  # the rule decides every group anew: every copy but one is planned
     assert len(out["planned"]) == 2 and out["undecided"] == []

@@ -1,6 +1,7 @@
 """Nothing hangs: a named pipe or device is never opened for a blocking read (O_NONBLOCK and a type check on
 the open file), a large binary file is refused from its first bytes, Cancel and closing the window stop a
 scan within a second, and no fork server or worker process outlives a scan that was killed."""
+
 from __future__ import annotations
 
 import os
@@ -14,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES
+from simdesk.core.index.scan import fingerprint_file, scan
+from simdesk.core.index.store import Index
 from simdesk.core.reading import documents
 from simdesk.core.reading.documents import NOT_REGULAR, DecodeError, FileEntry, read_bytes
-from simdesk.core.fingerprint.features import DEFAULT_FEATURES
-from simdesk.core.index.store import Index
 from simdesk.core.records import Problem, ScanOptions
-from simdesk.core.index.scan import fingerprint_file, scan
 from tests.folders import POEM
 from tests.reliability.conftest import REPO, simdesk
 
@@ -129,7 +130,7 @@ def group_processes(pgid: int) -> list[int]:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()
+            fields = stat[stat.rindex(")") + 2 :].split()
             if int(fields[2]) == pgid and fields[0] != "Z":
                 out.append(int(entry))
     return out
@@ -138,7 +139,7 @@ def group_processes(pgid: int) -> list[int]:
 def processes_left_after_killing(proc: subprocess.Popen, helpers: int) -> dict[int, bytes]:
     """Once `proc`'s session holds `helpers` processes or more, SIGKILL `proc` alone (as a crash or `kill -9
     PID` would) and give the others 5 s to end: the command lines of those still there (then killed)."""
-    for moment in range(1200):
+    for _moment in range(1200):
         time.sleep(0.05)
         if len(group_processes(proc.pid)) >= helpers or proc.poll() is not None:
             break
@@ -148,8 +149,9 @@ def processes_left_after_killing(proc: subprocess.Popen, helpers: int) -> dict[i
     deadline = time.monotonic() + 5
     while group_processes(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:160]
-            for pid in group_processes(proc.pid)}
+    left = {
+        pid: Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:160] for pid in group_processes(proc.pid)
+    }
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     return left
@@ -158,9 +160,25 @@ def processes_left_after_killing(proc: subprocess.Popen, helpers: int) -> dict[i
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server and /proc are Linux's")
 def test_no_worker_or_fork_server_outlives_a_killed_scan(tmp_path):
     root = big_folder(tmp_path / "docs")
-    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
-                             "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "scan",
+            str(root),
+            "-t",
+            "3",
+            "--jobs",
+            "2",
+            "--db",
+            str(tmp_path / "i.sqlite"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     assert processes_left_after_killing(proc, 3) == {}  # the fork server and the workers
 
 
@@ -181,8 +199,13 @@ def test_no_review_process_or_helper_outlives_a_killed_caller(tmp_path):
     """A window's scan runs in a review process (core.review_process) forked from a fork server, with a fork
     server and workers of its own: killing the window's process ends them all."""
     root = big_folder(tmp_path / "docs")
-    proc = subprocess.Popen([sys.executable, "-c", REVIEW_IN_ITS_PROCESS, str(root), str(tmp_path / "i.sqlite")],
-                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", REVIEW_IN_ITS_PROCESS, str(root), str(tmp_path / "i.sqlite")],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     # the caller, its fork server, the review process, the review's fork server and its workers
     assert processes_left_after_killing(proc, 5) == {}
 

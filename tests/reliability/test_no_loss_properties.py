@@ -5,19 +5,19 @@ ever overwritten. Random sequences drive the same core calls the window and `sim
 - a clean-up leaves in the folder every content that was there before it (it removes copies, never the last);
 - each path's last written content is in its place or in the trash (under a temporary HOME);
 - a file in its place holds exactly what was last written there (undo never overwrites)."""
+
 from __future__ import annotations
 
 import shutil
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
+from simdesk.core.cleanup.undo import undo_last_cleanup
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
 from simdesk.core.review.review import ReviewSettings, open_review
-from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
 from tests.reliability.test_no_file_lost import contents, trashed
 
@@ -26,23 +26,43 @@ NAMES = ["a.txt", "b.txt", "sub/c.txt", "sub/d.txt", "e.txt"]
 RULES = ["oldest", "newest", "largest", "shortest_path"]
 PLAIN = ReviewSettings.from_options(threshold=3, scan=ScanOptions(jobs=1))
 
-steps = st.lists(st.one_of(
-    st.tuples(st.just("write"), st.sampled_from(NAMES), st.integers(0, len(TEXTS) - 1)),
-    st.tuples(st.just("keep"), st.sampled_from(RULES), st.integers(0, 3)),
-    st.tuples(st.just("clean"), st.sampled_from(["fresh", "stale"]), st.just(0)),
-    st.tuples(st.just("link"), st.sampled_from(NAMES), st.integers(0, len(NAMES) - 1)),
-    st.tuples(st.just("undo"), st.just(""), st.just(0)),
-), min_size=1, max_size=10)
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("write"), st.sampled_from(NAMES), st.integers(0, len(TEXTS) - 1)),
+        st.tuples(st.just("keep"), st.sampled_from(RULES), st.integers(0, 3)),
+        st.tuples(st.just("clean"), st.sampled_from(["fresh", "stale"]), st.just(0)),
+        st.tuples(st.just("link"), st.sampled_from(NAMES), st.integers(0, len(NAMES) - 1)),
+        st.tuples(st.just("undo"), st.just(""), st.just(0)),
+    ),
+    min_size=1,
+    max_size=10,
+)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps)
 # the kept copy rewritten after the review: its group must be left alone
-@example([("keep", "shortest_path", 0), ("keep", "shortest_path", 1), ("write", "a.txt", 2), ("write", "b.txt", 2),
-          ("clean", "stale", 0), ("undo", "", 0)])
+@example(
+    [
+        ("keep", "shortest_path", 0),
+        ("keep", "shortest_path", 1),
+        ("write", "a.txt", 2),
+        ("write", "b.txt", 2),
+        ("clean", "stale", 0),
+        ("undo", "", 0),
+    ]
+)
 # a symbolic link beside the only real file: never a second copy
-@example([("write", "sub/c.txt", 2), ("link", "e.txt", 2), ("keep", "shortest_path", 0),
-          ("keep", "shortest_path", 1), ("clean", "fresh", 0), ("undo", "", 0)])
+@example(
+    [
+        ("write", "sub/c.txt", 2),
+        ("link", "e.txt", 2),
+        ("keep", "shortest_path", 0),
+        ("keep", "shortest_path", 1),
+        ("clean", "fresh", 0),
+        ("undo", "", 0),
+    ]
+)
 def test_no_sequence_of_actions_loses_or_overwrites_a_file(trash_home, sequence):
     base = Path(tempfile.mkdtemp(prefix="simdesk-property-"))
     trash = trash_home / ".local" / "share" / "Trash"

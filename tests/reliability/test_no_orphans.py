@@ -1,6 +1,7 @@
 """No orphan after a kill -9 at any moment: `simdesk scan` SIGKILLed (itself alone, as a crash would) at random
 moments from its start, the worker pool's start-up included, leaves no fork server, worker or resource tracker
 running 5 s later. CI kills 4 times; the `stress` run 40 times."""
+
 from __future__ import annotations
 
 import os
@@ -20,9 +21,13 @@ from tests.reliability.test_no_hang import big_folder, group_processes
 def left_after_a_kill_at(root: Path, db: Path, delay: float) -> dict[int, bytes]:
     """Start a scan with two workers, SIGKILL it after `delay` s, and return the processes of its session
     still there 5 s later (then killed)."""
-    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
-                             "--db", str(db)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2", "--db", str(db)],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     time.sleep(delay)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(10)
@@ -68,9 +73,26 @@ def test_ctrl_c_and_sigterm_end_a_scan_with_one_line_and_nothing_left(tmp_path, 
     """Ctrl-C reaches the whole foreground group (the scan, its fork server, its workers); SIGTERM the scan
     alone. Either way: exit 128+signal, one line on stderr, no process of the group left."""
     root = big_folder(tmp_path / "docs")
-    proc = subprocess.Popen([sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2",
-                             "--db", str(tmp_path / "i.sqlite")], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simdesk",
+            "scan",
+            str(root),
+            "-t",
+            "3",
+            "--jobs",
+            "2",
+            "--db",
+            str(tmp_path / "i.sqlite"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     for _ in range(1200):  # until its workers run (the scan, the resource tracker, the fork server, workers)
         time.sleep(0.05)
         if len(group_processes(proc.pid)) >= 4 or proc.poll() is not None:
@@ -82,7 +104,8 @@ def test_ctrl_c_and_sigterm_end_a_scan_with_one_line_and_nothing_left(tmp_path, 
     assert proc.returncode == 128 + sig
     assert [line for line in err.splitlines() if line.strip()] == [
         f"simdesk: stopped ({'interrupted' if sig == signal.SIGINT else 'terminated'}): what was indexed is kept, "
-        "and every file moved so far is in the action log (simdesk undo puts it back)"]
+        "and every file moved so far is in the action log (simdesk undo puts it back)"
+    ]
     deadline = time.monotonic() + 5
     while group_processes(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -3,6 +3,7 @@ replaces a file, runs one at a time per folder and verifies the kept copy right 
 takes only complete log entries, never recreates a vanished folder nor restores through a link placed since,
 and finishes what a killed undo began. Real files, the real freedesktop trash under a temporary HOME, the
 real `simdesk` command in subprocesses where two run at once."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from simdesk.core.cleanup.plan import CleanupBusy, CleanupPlan, Removal, execute, plan_cleanup
-from simdesk.core.reading.documents import content_hash
 from simdesk.core.cleanup.undo import undo_last_cleanup
+from simdesk.core.reading.documents import content_hash
 from tests.folders import OTHER, POEM
 from tests.reliability.conftest import REPO
 from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed
@@ -34,9 +35,29 @@ def copies(root: Path, n: int, text: str = POEM, prefix: str = "c") -> dict[str,
 
 def two_cleans_at_once(root: Path, home: Path, tmp: Path) -> list[subprocess.CompletedProcess]:
     """`simdesk clean --keep oldest` and `--keep newest` on `root`, started together (each its own index)."""
-    procs = [subprocess.Popen([sys.executable, "-m", "simdesk", "clean", str(root), "--keep", rule, "-t", "3",
-                               "--db", str(tmp / f"{rule}.sqlite")], cwd=REPO, env=cli_env(home), text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for rule in ("oldest", "newest")]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "simdesk",
+                "clean",
+                str(root),
+                "--keep",
+                rule,
+                "-t",
+                "3",
+                "--db",
+                str(tmp / f"{rule}.sqlite"),
+            ],
+            cwd=REPO,
+            env=cli_env(home),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for rule in ("oldest", "newest")
+    ]
     return [subprocess.CompletedProcess(p.args, p.wait(600), *p.communicate()) for p in procs]
 
 
@@ -118,8 +139,9 @@ def test_a_removal_outside_the_folder_is_never_carried_out(tmp_path, trash_home)
     (root / "sub").rename(tmp_path / "moved-sub")
     (root / "sub").symlink_to(outside)
     o = (outside / "c001.txt").stat()
-    plan = CleanupPlan((Removal("sub/c001.txt", o.st_size, o.st_mtime_ns, h, 1),), (), {1: (kept,)},
-                       allow_last_copy=True)
+    plan = CleanupPlan(
+        (Removal("sub/c001.txt", o.st_size, o.st_mtime_ns, h, 1),), (), {1: (kept,)}, allow_last_copy=True
+    )
     report = execute(plan, root, "trash")
     assert report.done == [] and "outside the folder" in report.skipped[0][1]
     assert victim.read_text(encoding="utf-8") == POEM and (outside / "c001.txt").exists() and trashed(trash_home) == {}
@@ -169,12 +191,35 @@ def test_undo_skips_hand_written_entries_that_prove_nothing(tmp_path, trash_home
     log = tmp_path / "actions.jsonl"
     lines = [
         {"action": "move", "root": str(root), "path": "x.txt", "to": str(victim), "outcome": "done", "run": "r"},
-        {"action": "move", "root": str(root), "path": "y.txt", "to": str(victim), "dest": str(tmp_path),
-         "outcome": "done", "run": "r"},  # no size nor hash
-        {"action": "trash", "root": str(root), "path": "../victim.txt", "size": 14, "content_hash": "h",
-         "outcome": "done", "run": "r"},
-        {"action": "move", "root": str(root), "path": "z.txt", "to": str(victim), "dest": str(root / "t"),
-         "size": 14, "content_hash": content_hash(victim.read_bytes()), "outcome": "done", "run": "r"},
+        {
+            "action": "move",
+            "root": str(root),
+            "path": "y.txt",
+            "to": str(victim),
+            "dest": str(tmp_path),
+            "outcome": "done",
+            "run": "r",
+        },  # no size nor hash
+        {
+            "action": "trash",
+            "root": str(root),
+            "path": "../victim.txt",
+            "size": 14,
+            "content_hash": "h",
+            "outcome": "done",
+            "run": "r",
+        },
+        {
+            "action": "move",
+            "root": str(root),
+            "path": "z.txt",
+            "to": str(victim),
+            "dest": str(root / "t"),
+            "size": 14,
+            "content_hash": content_hash(victim.read_bytes()),
+            "outcome": "done",
+            "run": "r",
+        },
     ]
     log.write_text("".join(json.dumps(e) + "\n" for e in lines) + '{"action": "mo', encoding="utf-8")
     report = undo_last_cleanup(log)

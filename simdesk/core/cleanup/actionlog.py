@@ -16,11 +16,12 @@ move a file the log does not prove is the clean-up's.
         log.append({"action": "trash", ...}, sync=True)
     entries, ignored = read_entries(path)
 """
+
 from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 OUTCOMES = ("intent", "done", "failed", "skipped")  # of a clean-up's file, in the order they are written
@@ -29,7 +30,7 @@ UNDO_OUTCOMES = ("restored", "not restored", "never moved", "gone")
 
 def utc_now() -> tuple[str, float]:
     """(ISO 8601 time in UTC, seconds since the epoch) for a log line."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return now.isoformat(timespec="seconds"), now.timestamp()
 
 
@@ -51,7 +52,7 @@ class ActionLog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "a+", encoding="utf-8")
+        self.fh = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115
         self._cut = self._ends_mid_line()
 
     def _ends_mid_line(self) -> bool:
@@ -110,14 +111,16 @@ def valid_entry(e: object) -> bool:
         return False
     if ".." in rel.replace("\\", "/").split("/") or not _inside(os.path.join(root, rel), root):
         return False
-    if "source" in e and (not isinstance(e["source"], str)
-                          or os.path.normpath(e["source"]) != os.path.normpath(os.path.join(root, rel))):
+    if "source" in e and (
+        not isinstance(e["source"], str) or os.path.normpath(e["source"]) != os.path.normpath(os.path.join(root, rel))
+    ):
         return False
     for key in ("size", "mtime_ns"):
         if key in e and (not isinstance(e[key], int) or isinstance(e[key], bool) or e[key] < 0):
             return False
-    if e["outcome"] in ("intent", "done") and not ("size" in e and isinstance(e.get("content_hash"), str)
-                                                    and e["content_hash"]):
+    if e["outcome"] in ("intent", "done") and not (
+        "size" in e and isinstance(e.get("content_hash"), str) and e["content_hash"]
+    ):
         return False  # a file undo may move back must be recognisable: its size and content hash
     if "content_hash" in e and not isinstance(e["content_hash"], str):
         return False
@@ -129,8 +132,13 @@ def valid_entry(e: object) -> bool:
         return False
     if e["action"] == "move" and e["outcome"] in ("intent", "done"):
         to, dest = e.get("to"), e.get("dest")
-        if not (isinstance(to, str) and isinstance(dest, str) and os.path.isabs(dest) and _inside(to, dest)
-                and os.path.normpath(to) != os.path.normpath(dest)):
+        if not (
+            isinstance(to, str)
+            and isinstance(dest, str)
+            and os.path.isabs(dest)
+            and _inside(to, dest)
+            and os.path.normpath(to) != os.path.normpath(dest)
+        ):
             return False  # a move proves where it went: its destination folder and its place inside it
     return True
 

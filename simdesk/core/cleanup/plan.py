@@ -22,6 +22,7 @@ Safety rules, each answering a way other tools lost people's files:
     plan = plan_cleanup(grouping, keep={"a.txt"})
     report = execute(plan, root, "trash", log_path=data_dir / "actions.jsonl")
 """
+
 from __future__ import annotations
 
 import errno
@@ -71,15 +72,19 @@ class KeepChain:
         criteria = []
         for part in (p.strip() for p in spec.split(",")):
             if part.startswith(FOLDER_CRITERION):
-                folder = part[len(FOLDER_CRITERION):].strip().strip("/")
+                folder = part[len(FOLDER_CRITERION) :].strip().strip("/")
                 if not folder:
-                    raise ValueError(f"{part!r} names no folder: write in:FOLDER, FOLDER relative to the scanned folder")
+                    raise ValueError(
+                        f"{part!r} names no folder: write in:FOLDER, FOLDER relative to the scanned folder"
+                    )
                 criteria.append(FOLDER_CRITERION + folder)
             elif part.replace("-", "_") in KEEP_RULES:
                 criteria.append(part.replace("-", "_"))
             else:
-                raise ValueError(f"unknown keep criterion {part!r}; use a comma-separated chain of "
-                                 f"{', '.join(r.replace('_', '-') for r in KEEP_RULES)} and in:FOLDER")
+                raise ValueError(
+                    f"unknown keep criterion {part!r}; use a comma-separated chain of "
+                    f"{', '.join(r.replace('_', '-') for r in KEEP_RULES)} and in:FOLDER"
+                )
         return cls(tuple(criteria))
 
     def __str__(self) -> str:
@@ -103,7 +108,7 @@ def _criterion_key(criterion: str, m: Member) -> object:
         return -m.size
     if criterion == "shortest_path":
         return (len(m.path), m.path.count("/"), m.path)
-    return 0 if under(m.path, criterion[len(FOLDER_CRITERION):]) else 1
+    return 0 if under(m.path, criterion[len(FOLDER_CRITERION) :]) else 1
 
 
 def keep_by_rule(group: Group, rule: str | KeepChain) -> Member:
@@ -141,9 +146,14 @@ class Fate:
 Held = Callable[[str, str], "float | None"]  # (copy, keeper) -> share of copy's text in keeper (Grouping.held)
 
 
-def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
-                 reviewed: Mapping[str, Mapping[str, str]] | None = None,
-                 held: Held | None = None, least: float | None = None) -> list[Fate]:
+def member_fates(
+    group: Group,
+    keep: Collection[str],
+    queued: Collection[str],
+    reviewed: Mapping[str, Mapping[str, str]] | None = None,
+    held: Held | None = None,
+    least: float | None = None,
+) -> list[Fate]:
     """Each member's fate, in the group's order. A copy leaves only when the copy kept holds it: a member not
     kept goes when a kept copy of the group holds its text (`held(copy, keeper)`, the share of the copy's
     text found in the kept copy, reaches `least`, the least similarity; with `least` None, plain groups,
@@ -173,8 +183,16 @@ def member_fates(group: Group, keep: Collection[str], queued: Collection[str],
         if not holding:  # the most a kept copy holds of it, if any pairs with it
             known = [k for k in kept if shares[k] is not None]
             keeper = max(known, key=lambda k: shares[k]) if known else None
-            fates.append(Fate(m.path, STAYS, WHY_BELOW, shares[keeper] if keeper else None, keeper,
-                              back[keeper] if keeper else None))
+            fates.append(
+                Fate(
+                    m.path,
+                    STAYS,
+                    WHY_BELOW,
+                    shares[keeper] if keeper else None,
+                    keeper,
+                    back[keeper] if keeper else None,
+                )
+            )
             continue
         versions = [k for k in holding if _holds(back[k], least)]
         if not versions:
@@ -201,9 +219,14 @@ def _rank(share: float | None) -> float:
     return -1.0 if share is None else 1.0 if share != share else share
 
 
-def undecided_members(group: Group, keep: Collection[str], queued: Collection[str],
-                      reviewed: Mapping[str, Mapping[str, str]] | None,
-                      held: Held | None = None, least: float | None = None) -> list[Member]:
+def undecided_members(
+    group: Group,
+    keep: Collection[str],
+    queued: Collection[str],
+    reviewed: Mapping[str, Mapping[str, str]] | None,
+    held: Held | None = None,
+    least: float | None = None,
+) -> list[Member]:
     """The members of `group` no decision covers: neither kept nor queued for the trash, nor held by a kept
     copy the editor saw them with (member_fates). A clean-up leaves them where they are; a group without
     any is decided."""
@@ -259,10 +282,16 @@ class CleanupPlan:
         return sum(r.size for r in self.removals)
 
 
-def plan_cleanup(groups: Iterable[Group], keep: set[str] | frozenset[str],
-                 queued: set[str] | frozenset[str] = frozenset(), *, allow_last_copy: bool = False,
-                 reviewed: Mapping[str, Mapping[str, str]] | None = None,
-                 held: Held | None = None, least: float | None = None) -> CleanupPlan:
+def plan_cleanup(
+    groups: Iterable[Group],
+    keep: set[str] | frozenset[str],
+    queued: set[str] | frozenset[str] = frozenset(),
+    *,
+    allow_last_copy: bool = False,
+    reviewed: Mapping[str, Mapping[str, str]] | None = None,
+    held: Held | None = None,
+    least: float | None = None,
+) -> CleanupPlan:
     """Plan the removal of duplicates.
 
     In a group with at least one kept member, a member not kept is removed when a kept copy holds its text
@@ -358,8 +387,9 @@ class CleanupReport:
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         if self.hard_links:
-            parts.append(f"{len(self.hard_links)} of them hard links (another name keeps their content: no space "
-                         "freed)")
+            parts.append(
+                f"{len(self.hard_links)} of them hard links (another name keeps their content: no space freed)"
+            )
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
         if self.refused_groups:
@@ -425,9 +455,12 @@ class _FolderLock:
                 try:
                     fcntl.flock(fd, (fcntl.LOCK_EX if k == 0 else fcntl.LOCK_SH) | fcntl.LOCK_NB)
                 except BlockingIOError:
-                    raise CleanupBusy(errno.EBUSY, f"another clean-up of {folder if k else self.root} is running "
-                                                   "(the window or `simdesk clean`); nothing was moved: try "
-                                                   "again when it has finished") from None
+                    raise CleanupBusy(
+                        errno.EBUSY,
+                        f"another clean-up of {folder if k else self.root} is running "
+                        "(the window or `simdesk clean`); nothing was moved: try "
+                        "again when it has finished",
+                    ) from None
                 except OSError:  # a file system without locks (some network shares): nothing to hold there
                     pass
         except BaseException:
@@ -486,9 +519,16 @@ def _move_exclusively(source: Path, target: Path) -> None:
     os.unlink(source)
 
 
-def execute(plan: CleanupPlan, root: Path, action: str = "trash", *, dest: Path | None = None,
-            log_path: Path | None = None, trash: Callable[[Path], None] = _send_to_trash,
-            on_progress: Callable[[int, int], None] | None = None) -> CleanupReport:
+def execute(
+    plan: CleanupPlan,
+    root: Path,
+    action: str = "trash",
+    *,
+    dest: Path | None = None,
+    log_path: Path | None = None,
+    trash: Callable[[Path], None] = _send_to_trash,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> CleanupReport:
     """Carry out `plan` under `root`: "trash" sends files to the system trash, "move" moves them below `dest`
     keeping their relative paths (never replacing a file there: a fresh numbered name instead). Changed
     files are skipped; so is a file whose place resolves outside `root`; right before each file goes, a copy
@@ -537,8 +577,15 @@ def _kept_copy_now(root: Path, kept: tuple[Member, ...], doomed: set[tuple[int, 
     return "the copy to keep cannot be verified: " + "; ".join(reasons)
 
 
-def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | None, log_path: Path | None,
-                    trash: Callable[[Path], None], on_progress: Callable[[int, int], None] | None) -> CleanupReport:
+def _execute_locked(
+    plan: CleanupPlan,
+    root: Path,
+    action: str,
+    dest: Path | None,
+    log_path: Path | None,
+    trash: Callable[[Path], None],
+    on_progress: Callable[[int, int], None] | None,
+) -> CleanupReport:
     report = CleanupReport(action, refused_groups=list(plan.refusals))
     by_group: dict[int, list[Removal]] = {}
     for r in plan.removals:
@@ -549,8 +596,9 @@ def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | Non
     try:
         log = ActionLog(log_path) if log_path is not None else None
     except OSError as exc:
-        raise OSError(exc.errno, f"the action log {log_path} cannot be written ({exc.strerror or exc}); "
-                                 "nothing was moved") from None
+        raise OSError(
+            exc.errno, f"the action log {log_path} cannot be written ({exc.strerror or exc}); nothing was moved"
+        ) from None
     stopped: str | None = None  # set when the log fails: nothing more moves
     dest_root = Path(dest).absolute() if dest is not None else None
 
@@ -559,9 +607,20 @@ def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | Non
         if log is None:
             return
         stamp, at = utc_now()
-        entry = {"time": stamp, "at": at, "action": action, "root": str(root), "path": r.path, "size": r.size,
-                 "mtime_ns": r.mtime_ns, "content_hash": r.content_hash, "outcome": outcome, "run": run,
-                 "source": str(root / r.path), **extra}
+        entry = {
+            "time": stamp,
+            "at": at,
+            "action": action,
+            "root": str(root),
+            "path": r.path,
+            "size": r.size,
+            "mtime_ns": r.mtime_ns,
+            "content_hash": r.content_hash,
+            "outcome": outcome,
+            "run": run,
+            "source": str(root / r.path),
+            **extra,
+        }
         if dest_root is not None:
             entry["dest"] = str(dest_root)
         if reason:
@@ -619,7 +678,7 @@ def _execute_locked(plan: CleanupPlan, root: Path, action: str, dest: Path | Non
                     trash(source)
                 else:
                     _move_exclusively(source, target)
-            except Exception as exc:  # any failure costs this file, never the rest of the clean-up
+            except Exception as exc:  # any failure costs this file, never the rest of the clean-up  # noqa: BLE001
                 report.failed.append((r.path, str(exc) or type(exc).__name__))
                 write(r, "failed", str(exc) or type(exc).__name__)
                 continue

@@ -19,6 +19,7 @@ still away, never an older clean-up.
     report = undo_last_cleanup(data_dir / "actions.jsonl")
     print(report.summary())
 """
+
 from __future__ import annotations
 
 import os
@@ -74,8 +75,11 @@ SETTLED = ("restored", "never moved", "gone")  # an undo outcome after which a f
 def last_cleanup(entries: list[dict]) -> tuple[str | None, list[dict]]:
     """The last clean-up with files still to put back: (its run id, one entry per such file: its `done`
     entry, or its `intent` when no outcome followed). Files already settled by an undo are left out."""
-    settled = {(e["undoes"], os.path.normpath(e["path"])) for e in entries
-               if e.get("action") == "undo" and e.get("outcome") in SETTLED}
+    settled = {
+        (e["undoes"], os.path.normpath(e["path"]))
+        for e in entries
+        if e.get("action") == "undo" and e.get("outcome") in SETTLED
+    }
     runs: dict[str, dict[str, dict]] = {}
     order: list[str] = []
     for e in entries:
@@ -153,8 +157,11 @@ def _entries_in(trash: Path, top: Path) -> list[_TrashEntry]:
             continue
         if not os.path.isabs(original):
             original = os.path.join(top, original)
-        out.append(_TrashEntry(info, trash / "files" / info.name[:-len(".trashinfo")],
-                               os.path.normpath(original), deleted or 0.0))
+        out.append(
+            _TrashEntry(
+                info, trash / "files" / info.name[: -len(".trashinfo")], os.path.normpath(original), deleted or 0.0
+            )
+        )
     return out
 
 
@@ -215,8 +222,15 @@ def undo_last_cleanup(log_path: Path) -> UndoReport:
             elif outcome != "never moved":
                 report.not_restored.append((source, why))
             stamp, at = utc_now()
-            line = {"time": stamp, "at": at, "action": "undo", "run": undo_run, "undoes": run, "path": source,
-                    "outcome": outcome}
+            line = {
+                "time": stamp,
+                "at": at,
+                "action": "undo",
+                "run": undo_run,
+                "undoes": run,
+                "path": source,
+                "outcome": outcome,
+            }
             if why:
                 line["reason"] = why
             log.append(line, sync=True)

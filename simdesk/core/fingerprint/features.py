@@ -3,6 +3,7 @@
 The IDF table is the one that ships with jieba, so a document's features never depend on the rest of the
 collection: a fingerprint computed today equals the one computed tomorrow in another folder.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from simdesk.core.resources import resource
 from simdesk.core.reading.normalize import SPACES, normalize
+from simdesk.core.resources import resource
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ def weighted_terms(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fall
         n = settings.char_ngrams or 2
         # a text of symbols alone (no words at all) is fingerprinted by its raw characters
         chars = norm.replace(" ", "") or SPACES.sub("", unicodedata.normalize("NFKC", text))
-        for gram, count in Counter(chars[i:i + n] for i in range(max(len(chars) - n + 1, 1))).items():
+        for gram, count in Counter(chars[i : i + n] for i in range(max(len(chars) - n + 1, 1))).items():
             if gram:
                 weights["\x01" + gram] = weights.get("\x01" + gram, 0.0) + count * median
     return weights

@@ -28,6 +28,7 @@ A pair that reaches the verification's 0.7 only by containment (one text 70% ins
 J ~ 0.3) or only by edit similarity (a short text with a quarter of its shingles changed) is found less
 surely: the price of a join that stays linear. On the desktop, SimHash candidates still find most of those.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ def signature(shingles: np.ndarray, perms: int) -> np.ndarray:
     hv = np.asarray(shingles, dtype=np.uint64)
     for s in range(0, len(hv), CHUNK):
         with np.errstate(over="ignore"):  # one matrix, transformed in place: 15% less than three temporaries
-            permuted = np.multiply.outer(hv[s:s + CHUNK], A[:perms])
+            permuted = np.multiply.outer(hv[s : s + CHUNK], A[:perms])
             permuted += B[:perms]
         permuted >>= np.uint64(32)
         np.minimum(sig, permuted.min(axis=0), out=sig)
@@ -91,8 +92,9 @@ def band_keys(sig: np.ndarray, rows: int) -> np.ndarray:
     """One signed 64-bit key per band of `rows` values: texts sharing a key in the same band are candidates.
     The low 32 bits (`keys.astype(np.uint32)`) serve as a shorter key for a smaller collection."""
     bands = np.ascontiguousarray(sig, dtype="<u8").reshape(-1, rows)
-    return np.array([mmh3.hash64(r.tobytes(), seed=band, signed=True)[0] for band, r in enumerate(bands)],
-                    dtype=np.int64)
+    return np.array(
+        [mmh3.hash64(r.tobytes(), seed=band, signed=True)[0] for band, r in enumerate(bands)], dtype=np.int64
+    )
 
 
 def text_bands(norm: str) -> np.ndarray:
@@ -104,8 +106,9 @@ def text_bands(norm: str) -> np.ndarray:
     return band_keys(signature(sh, DESKTOP.perms), DESKTOP.rows).astype("<u4")
 
 
-def band_pairs(keys: np.ndarray, empty: np.ndarray | None = None,
-               max_bucket: int = MAX_BUCKET) -> tuple[np.ndarray, np.ndarray]:
+def band_pairs(
+    keys: np.ndarray, empty: np.ndarray | None = None, max_bucket: int = MAX_BUCKET
+) -> tuple[np.ndarray, np.ndarray]:
     """All pairs (i < j) of rows sharing a key in some band (`keys`: rows x bands), each once, in order.
 
     Rows flagged in `empty` (texts without shingles) are never paired. A key shared by more than `max_bucket`

@@ -19,6 +19,7 @@ alphanumeric go to rjieba, and the rest is cut here by jieba's own rules.
 SIMDESK_SEGMENTER=jieba (or rjieba, or auto, the default) overrides the choice, e.g. to benchmark both ways.
 A forced rjieba is still checked: when it differs, jieba is used and the reason says so.
 """
+
 from __future__ import annotations
 
 import logging
@@ -102,12 +103,19 @@ class Segmenter:
                 ours = self._cut_routed(text, hmm)
                 if ours != theirs:
                     self._rjieba_cut = None
-                    where = next((k for k, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
-                    return Choice("jieba", f"rjieba {_version('rjieba')} differs from jieba on the sample "
-                                           f"(HMM={hmm}): {ours[where:where + 3]} instead of {theirs[where:where + 3]} "
-                                           f"in {text[:40]!r}")
-        return Choice("rjieba", f"rjieba {_version('rjieba')} is identical to jieba {_version('jieba')} "
-                                f"on {len(texts)} sample texts")
+                    where = next(
+                        (k for k, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs))
+                    )
+                    return Choice(
+                        "jieba",
+                        f"rjieba {_version('rjieba')} differs from jieba on the sample "
+                        f"(HMM={hmm}): {ours[where : where + 3]} instead of {theirs[where : where + 3]} "
+                        f"in {text[:40]!r}",
+                    )
+        return Choice(
+            "rjieba",
+            f"rjieba {_version('rjieba')} is identical to jieba {_version('jieba')} on {len(texts)} sample texts",
+        )
 
     def _cut_routed(self, text: str, hmm: bool) -> list[str]:
         cut = self._rjieba_cut
@@ -141,8 +149,8 @@ def _version(package: str) -> str:
 
 def sample_texts() -> list[str]:
     """The shipped sample, normalised as documents are."""
-    from simdesk.core.resources import resource
     from simdesk.core.reading.normalize import normalize
+    from simdesk.core.resources import resource
 
     lines = resource("segmenter_sample.txt").read_text(encoding="utf-8").splitlines()
     return [normalize(line) for line in lines if line.strip() and not line.startswith("#")]
@@ -174,8 +182,11 @@ def recorded_jieba_tokens() -> dict[tuple[str, bool], list[str]]:
         return {}
     if data.get("jieba") != jieba_identity():
         return {}
-    return {(text, hmm): tokens for text, by_hmm in data["tokens"].items()
-            for hmm, tokens in ((True, by_hmm["hmm"]), (False, by_hmm["no_hmm"]))}
+    return {
+        (text, hmm): tokens
+        for text, by_hmm in data["tokens"].items()
+        for hmm, tokens in ((True, by_hmm["hmm"]), (False, by_hmm["no_hmm"]))
+    }
 
 
 def record_jieba_tokens() -> str:
@@ -186,8 +197,11 @@ def record_jieba_tokens() -> str:
     import jieba
 
     jieba.setLogLevel(60)
-    tokens = {text: {h: [t for t in jieba.lcut(text, HMM=hmm) if t.strip()] for h, hmm in (("hmm", True), ("no_hmm", False))}
-              for text in sample_texts() if text.strip()}
+    tokens = {
+        text: {h: [t for t in jieba.lcut(text, HMM=hmm) if t.strip()] for h, hmm in (("hmm", True), ("no_hmm", False))}
+        for text in sample_texts()
+        if text.strip()
+    }
     return json.dumps({"jieba": jieba_identity(), "tokens": tokens}, ensure_ascii=False, indent=0)
 
 

@@ -1,4 +1,5 @@
 """64-bit SimHash fingerprints of weighted features (mmh3), and Hamming distances between them."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -20,8 +21,11 @@ def feature_hash(feature: str) -> int:
 
 def feature_hashes(features: Iterable[str], count: int = -1) -> np.ndarray:
     """feature_hash of each feature, uncached, as unsigned 64-bit integers."""
-    return np.fromiter((mmh3.hash64(f.encode("utf-8"), seed=SEED, x64arch=True, signed=False)[0] for f in features),
-                       dtype="<u8", count=count)
+    return np.fromiter(
+        (mmh3.hash64(f.encode("utf-8"), seed=SEED, x64arch=True, signed=False)[0] for f in features),
+        dtype="<u8",
+        count=count,
+    )
 
 
 def votes(weights: Mapping[str, float]) -> np.ndarray:

@@ -84,6 +84,7 @@ long unrelated texts in. So candidates are taken generously and each is confirme
    out. Measured 2026-11-24 (docs/quality.md): 30 copies a group, crowd recall 0.428 -> 0.934 and 0.410 ->
    0.911 (two seeds), no false pair added on the kit, the held-out collections and the medium collection.
 """
+
 from __future__ import annotations
 
 import math
@@ -96,8 +97,8 @@ import mmh3
 import numpy as np
 from rapidfuzz.distance import OSA, Indel, Levenshtein
 
-from simdesk.core.records import Relation
 from simdesk.core.reading.normalize import normalize
+from simdesk.core.records import Relation
 
 DEFAULT_MIN_SCORE = 0.7
 LENGTH_GATE = 0.5
@@ -126,13 +127,35 @@ FILL_GAP = 2  # changed runs this few equal units apart are one place (a date: "
 # the most frequent Chinese family names (without those far more often everyday words: 和, 时, 明, 文...), the
 # compound ones, the titles written after a name, the kinds of place written after a place's name, and the forms
 # of address written before an English name
-SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭"
-                     "陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施牛樊葛邢齐易乔"
-                     "伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍"
-                     "华喻祁蒲房滕屈饶解牟艾尤阳穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂佟臧闵苟邬边卞姬师仇栾"
-                     "隋商刁沙荣巫寇桑郎甄丛仲虞敖巩佘池查麻苑迟邝")
-COMPOUND_SURNAMES = frozenset(("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "慕容", "令狐", "夏侯", "尉迟", "公孙",
-                               "长孙", "宇文", "司徒", "西门", "南宫", "独孤", "端木"))
+SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭"
+    "陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施牛樊葛邢齐易乔"
+    "伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍"
+    "华喻祁蒲房滕屈饶解牟艾尤阳穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂佟臧闵苟邬边卞姬师仇栾"
+    "隋商刁沙荣巫寇桑郎甄丛仲虞敖巩佘池查麻苑迟邝"
+)
+COMPOUND_SURNAMES = frozenset(
+    (
+        "欧阳",
+        "司马",
+        "上官",
+        "诸葛",
+        "东方",
+        "皇甫",
+        "慕容",
+        "令狐",
+        "夏侯",
+        "尉迟",
+        "公孙",
+        "长孙",
+        "宇文",
+        "司徒",
+        "西门",
+        "南宫",
+        "独孤",
+        "端木",
+    )
+)
 NAME_TITLES = ("先生", "女士", "小姐", "同学", "老师", "教授", "医生", "经理")
 GREETINGS = ("您好", "你好")
 PLACE_KINDS = frozenset("省市区县镇乡村路街巷道")
@@ -174,7 +197,7 @@ class Run:
             return int(found.sum())
         cover = np.zeros(self.units, dtype=bool)
         for offset in range(self.width):
-            cover[offset:offset + len(found)] |= found
+            cover[offset : offset + len(found)] |= found
         return int(cover.sum())
 
 
@@ -197,9 +220,9 @@ class Profile:
 def _shingle_hashes(codes: np.ndarray, n: int) -> np.ndarray:
     """32-bit hashes of the runs of n consecutive codes (the codes themselves when there are fewer)."""
     if len(codes) >= n:
-        h = codes[:len(codes) - n + 1].copy()
+        h = codes[: len(codes) - n + 1].copy()
         for k in range(1, n):
-            h = (h * _STEP) ^ codes[k:len(codes) - n + 1 + k]
+            h = (h * _STEP) ^ codes[k : len(codes) - n + 1 + k]
     else:
         h = codes
     return ((h * _MIX) >> np.uint64(32)).astype(np.uint32)
@@ -226,11 +249,17 @@ def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE) -> tuple[Run, ...]
         chars, words = "".join(CHARS.findall(norm)), CHARS.sub(" ", norm).split()
     runs = []
     if chars:
-        runs.append(Run(_shingle_hashes(np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64),
-                                        CHAR_SHINGLE), len(chars), CHAR_SHINGLE))
+        runs.append(
+            Run(
+                _shingle_hashes(
+                    np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64), CHAR_SHINGLE
+                ),
+                len(chars),
+                CHAR_SHINGLE,
+            )
+        )
     if words:
-        codes = np.fromiter(map(mmh3.hash, words, repeat(_WORD_SEED), repeat(False)), dtype=np.uint64,
-                            count=len(words))
+        codes = np.fromiter(map(mmh3.hash, words, repeat(_WORD_SEED), repeat(False)), dtype=np.uint64, count=len(words))
         runs.append(Run(_shingle_hashes(codes | _WORD_TAG, word_shingle), len(words), word_shingle))
     return tuple(runs)
 
@@ -254,12 +283,21 @@ def profile(text: str, rest: str | None = None, whole: str | None = None, freque
     if whole is not None and frequent is not None:
         filled = whole_norm = normalize(whole)
         # short texts are for edit similarity and template_fill to decide, long ones for word 4-grams
-        if EDIT_CHARS < len(whole_norm) and (len(whole_norm) < LONG_WORDS * 2 or
-                                             sum(1 for _ in WORDS.finditer(whole_norm)) < LONG_WORDS):
+        if EDIT_CHARS < len(whole_norm) and (
+            len(whole_norm) < LONG_WORDS * 2 or sum(1 for _ in WORDS.finditer(whole_norm)) < LONG_WORDS
+        ):
             whole_shingles = shingles(whole_norm)
             own_shingles = np.setdiff1d(whole_shingles, shingles(normalize(frequent)), assume_unique=True)
-    return Profile(plain, short, long, None if rest is None else shingles(normalize(rest)), runs=runs,
-                   whole=whole_shingles, own=own_shingles, filled=filled if len(filled) <= FILL_CHARS else "")
+    return Profile(
+        plain,
+        short,
+        long,
+        None if rest is None else shingles(normalize(rest)),
+        runs=runs,
+        whole=whole_shingles,
+        own=own_shingles,
+        filled=filled if len(filled) <= FILL_CHARS else "",
+    )
 
 
 def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
@@ -405,9 +443,14 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
     kinds = [_run_kind(ua, ub, span) for span in spans]
     for k in range(len(spans) - 1):  # a name split by one character both share (皇甫敏雨教授 / 覃雨桐先生: 雨)
         (a0, a1, b0, b1), (n0, n1, _, m1) = spans[k], spans[k + 1]
-        if n0 == a1 + 1 and kinds[k] != "number" and kinds[k + 1] != "number" and \
-                all(CHARS.fullmatch(u) for u in ua[a0:n1] + ub[b0:m1]) and \
-                _zh_name("".join(ua[a0:n1])) and _zh_name("".join(ub[b0:m1])):
+        if (
+            n0 == a1 + 1
+            and kinds[k] != "number"
+            and kinds[k + 1] != "number"
+            and all(CHARS.fullmatch(u) for u in ua[a0:n1] + ub[b0:m1])
+            and _zh_name("".join(ua[a0:n1]))
+            and _zh_name("".join(ub[b0:m1]))
+        ):
             kinds[k] = kinds[k + 1] = "name"
     places: list[tuple[str, list[str], list[str]]] = []
     start = 0
@@ -416,14 +459,16 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
             continue
         slots = {"number": 0, "name": 0}
         changed = 0
-        for (a0, a1, b0, b1), kind in zip(spans[start:k + 1], kinds[start:k + 1]):
+        for (a0, a1, b0, b1), kind in zip(spans[start : k + 1], kinds[start : k + 1]):
             if kind != "same":
                 changed += a1 - a0 + b1 - b0
                 if kind in slots:
                     slots[kind] += a1 - a0 + b1 - b0
         (a0, _, b0, _), (_, a1, _, b1) = spans[start], spans[k]
-        kind = next((kind for kind, units in slots.items() if units and 2 * sum(slots.values()) >= changed),
-                    "word" if "word" in kinds[start:k + 1] else "")
+        kind = next(
+            (kind for kind, units in slots.items() if units and 2 * sum(slots.values()) >= changed),
+            "word" if "word" in kinds[start : k + 1] else "",
+        )
         places.append((kind, ua[a0:a1], ub[b0:b1]))
         start = k + 1
     return places
@@ -439,17 +484,19 @@ def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> 
     at_end = a1 == len(ua) or b1 == len(ub)
     if _numbers_apart(left, right) and not (at_end and _cut(left, right)):
         return "number"
-    if _names_apart(left, right, ua[a0 - 1] if a0 else "", ua[a1:a1 + 4]):
+    if _names_apart(left, right, ua[a0 - 1] if a0 else "", ua[a1 : a1 + 4]):
         return "name"
-    if all(u.isalpha() and not CHARS.match(u) for u in left + right) and \
-            Indel.normalized_similarity(" ".join(left), " ".join(right)) < FILL_WORD:
+    if (
+        all(u.isalpha() and not CHARS.match(u) for u in left + right)
+        and Indel.normalized_similarity(" ".join(left), " ".join(right)) < FILL_WORD
+    ):
         return "word"
     return ""
 
 
 def _cut(left: list[str], right: list[str]) -> bool:
     """Whether one run is the other cut short (a text truncated inside a number)."""
-    l, r = "".join(left), "".join(right)
+    l, r = "".join(left), "".join(right)  # noqa: E741
     return l.startswith(r) or r.startswith(l)
 
 
@@ -475,28 +522,31 @@ def _names_apart(left: list[str], right: list[str], before: str, after: list[str
     one letter or swaps two: dear mrs hill / dear ms king, dear mr white / dear mr wright), or one form of
     address for another (mr / ms)."""
     if all(CHARS.fullmatch(u) for u in left + right):
-        l, r = "".join(left), "".join(right)
+        l, r = "".join(left), "".join(right)  # noqa: E741
         if l in NAME_TITLES and r in NAME_TITLES:
             return True
         if after[:1] and after[0] in PLACE_KINDS and len(l) >= 2 and len(r) >= 2:
             return True
         if l in SURNAMES and r in SURNAMES:  # 马一鸣先生 / 钟一鸣先生: a title or greeting after the given name
-            return any("".join(after[k:k + 2]) in NAME_TITLES + GREETINGS for k in (1, 2))
+            return any("".join(after[k : k + 2]) in NAME_TITLES + GREETINGS for k in (1, 2))
         return _zh_name(l) and _zh_name(r)
     names = [[u for u in run if u not in ADDRESS_FORMS] for run in (left, right)]
     if not names[0] and not names[1]:
         return True  # "mr" / "ms"
     addressed = before in ADDRESS_FORMS or (left[0] in ADDRESS_FORMS and right[0] in ADDRESS_FORMS)
-    return addressed and all(1 <= len(run) <= 3 and all(u.isalpha() for u in run) for run in names) and \
-        OSA.distance(" ".join(names[0]), " ".join(names[1])) >= 2
+    return (
+        addressed
+        and all(1 <= len(run) <= 3 and all(u.isalpha() for u in run) for run in names)
+        and OSA.distance(" ".join(names[0]), " ".join(names[1])) >= 2
+    )
 
 
 def _zh_name(run: str) -> bool:
     """Whether a run of Chinese characters is a person's name: a family name and one or two characters (a
     compound family name and one or two), a title after them allowed, or a title with a typo (老也 for 老师)."""
     for title in NAME_TITLES:
-        if len(run) > len(title) and sum(x == y for x, y in zip(run[-len(title):], title)) >= len(title) - 1:
-            run = run[:-len(title)]
+        if len(run) > len(title) and sum(x == y for x, y in zip(run[-len(title) :], title)) >= len(title) - 1:
+            run = run[: -len(title)]
             break
     given = 2 if run[:2] in COMPOUND_SURNAMES else 1 if run[0] in SURNAMES else 0
     return given > 0 and given + 1 <= len(run) <= given + 2
@@ -519,10 +569,10 @@ def _changed_runs(ua: list[str], ub: list[str]) -> list[tuple[int, int, int, int
 def notice_gate(a: Profile, b: Profile) -> float:
     """The most a pair whose texts hold a notice may score: the largest share of one text's rest found in
     the other's whole text when under NOTICE_GATE, else 1 (no limit)."""
-    shares = [common(x.rest, y.shingles) / len(x.rest)
-              for x, y in ((a, b), (b, a)) if x.rest is not None and len(x.rest)]
+    shares = [
+        common(x.rest, y.shingles) / len(x.rest) for x, y in ((a, b), (b, a)) if x.rest is not None and len(x.rest)
+    ]
     return max(shares) if shares and max(shares) < NOTICE_GATE else 1.0
-
 
 
 def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
@@ -543,8 +593,11 @@ def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
             sides.append((x.shingles, x.shingles))
     (whole_a, own_a), (whole_b, own_b) = sides
     score = 1.0
-    for part in (lambda: _found(own_a, whole_b), lambda: _found(own_b, whole_a),
-                 lambda: shingle_score(whole_a, whole_b, whole=False)):
+    for part in (
+        lambda: _found(own_a, whole_b),
+        lambda: _found(own_b, whole_a),
+        lambda: shingle_score(whole_a, whole_b, whole=False),
+    ):
         score = min(score, part())
         if score < floor:
             return 0.0

@@ -11,6 +11,7 @@ over the same 64 unpacked hash bits, so fingerprints and stored votes are identi
 (tests/core/test_vocabulary.py checks it on varied texts). Settings the table does not cover (bigrams,
 character n-grams) and texts that fall back to character n-grams take the reference path.
 """
+
 from __future__ import annotations
 
 import threading
@@ -63,8 +64,9 @@ class Vocabulary:
         hashes = feature_hashes(tokens, len(tokens))
         self.bits[start:end] = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         self.idf[start:end] = [idf.get(t, median) for t in tokens]
-        self.flags[start:end] = [(0 if t.strip() else SPACE) | (NUMBER if t.isdigit() else 0) | (STOP if t in stops else 0)
-                                 for t in tokens]
+        self.flags[start:end] = [
+            (0 if t.strip() else SPACE) | (NUMBER if t.isdigit() else 0) | (STOP if t in stops else 0) for t in tokens
+        ]
         self._ids.update(zip(tokens, range(start, end)))
 
 
@@ -81,8 +83,14 @@ def vocabulary() -> Vocabulary:
         return _per_thread.table
 
 
-def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool = True,
-               table: Vocabulary | None = None, norm: str | None = None) -> np.ndarray:
+def text_votes(
+    text: str,
+    folded: str,
+    settings: FeatureSettings,
+    fallback: bool = True,
+    table: Vocabulary | None = None,
+    norm: str | None = None,
+) -> np.ndarray:
     """SimHash's 64 tallies of `text` (`folded`: text.fold(text), shared with the line hashes), equal to
     `fingerprint.votes(features.weighted_terms(text, settings, fallback))`. `table`: this thread's
     vocabulary unless given. `norm`: text.normalize_folded(folded, settings.strip_links) when the caller
@@ -96,7 +104,9 @@ def text_votes(text: str, folded: str, settings: FeatureSettings, fallback: bool
     ids = table.ids(list(counts))
     flags = table.flags[ids]
     kept = (flags & (SPACE | (NUMBER if settings.drop_numbers else 0) | (STOP if settings.stopwords else 0))) == 0
-    if not kept.any():  # the reference's filters in its order, each falling back to what it had when it would leave nothing
+    if (
+        not kept.any()
+    ):  # the reference's filters in its order, each falling back to what it had when it would leave nothing
         kept = (flags & SPACE) == 0
         for wanted, flag in ((settings.drop_numbers, NUMBER), (settings.stopwords, STOP)):
             if wanted:

@@ -6,6 +6,7 @@ does not cost the others) is carried over into a new index, and the damaged file
     print(rescue.summary())
     rebuild_index(path)                   # the damaged file moved aside, a new index with those decisions
 """
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,10 @@ class Rescue:
     unreadable: list[str] = field(default_factory=list)  # kinds of decision lost with the damage
 
     def summary(self) -> str:
-        text = (f"{len(self.keep)} keep marks, {len(self.queued)} copies queued for the trash and "
-                f"{len(self.ignored)} 'not duplicates' pairs carry over")
+        text = (
+            f"{len(self.keep)} keep marks, {len(self.queued)} copies queued for the trash and "
+            f"{len(self.ignored)} 'not duplicates' pairs carry over"
+        )
         if self.unreadable:
             text += f"; lost with the damage: {', '.join(self.unreadable)}"
         return text

@@ -4,6 +4,7 @@ write the results to the folder's index from this process alone. Incremental, ca
     from simdesk.core.index.scan import scan
     result = scan(Path("articles"), index, ScanOptions(), on_progress=print)
 """
+
 from __future__ import annotations
 
 import os
@@ -14,15 +15,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simdesk.core.reading.boilerplate import folded_line_hashes
-from simdesk.core.reading.documents import (CHANGED_WHILE_READ, DecodeError, FileEntry, TextFile, content_hash,
-                                    describe_os_error, read_bytes, read_text_file, walk)
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
-from simdesk.core.fingerprint.simhash import from_votes, pack_votes
 from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
-from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.reading.normalize import fold, normalize_folded, without_links
+from simdesk.core.fingerprint.simhash import from_votes, pack_votes
 from simdesk.core.fingerprint.vocabulary import text_votes
+from simdesk.core.reading.boilerplate import folded_line_hashes
+from simdesk.core.reading.documents import (
+    CHANGED_WHILE_READ,
+    DecodeError,
+    FileEntry,
+    TextFile,
+    content_hash,
+    describe_os_error,
+    read_bytes,
+    read_text_file,
+    walk,
+)
+from simdesk.core.reading.normalize import fold, normalize_folded, without_links
+from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
 from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
 
 if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index's sqlite-utils (and the pandas
@@ -52,8 +62,9 @@ class _Moved:
     mtime_ns: int
 
 
-def fingerprint_file(entry: FileEntry, max_bytes: int, settings: FeatureSettings,
-                     moved_from: dict[str, str]) -> Document | _Moved | Problem:
+def fingerprint_file(
+    entry: FileEntry, max_bytes: int, settings: FeatureSettings, moved_from: dict[str, str]
+) -> Document | _Moved | Problem:
     """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
     of each document that vanished from the index to its old path: such a file is a move, not new text."""
     try:
@@ -82,18 +93,28 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     unlinked = without_links(folded)  # links go for the line keys and verification's normalisation alike
     norm = normalize_folded(unlinked, strip_links=False)  # = normalize_folded(folded): verification's
     tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
-    return Document(rel, tf.size, tf.mtime_ns, tf.content_hash, tf.encoding, len(tf.text),
-                    from_votes(tallies), folded_line_hashes(unlinked, links_dropped=True).tobytes(),
-                    pack_votes(tallies), text_bands(norm).tobytes())
+    return Document(
+        rel,
+        tf.size,
+        tf.mtime_ns,
+        tf.content_hash,
+        tf.encoding,
+        len(tf.text),
+        from_votes(tallies),
+        folded_line_hashes(unlinked, links_dropped=True).tobytes(),
+        pack_votes(tallies),
+        text_bands(norm).tobytes(),
+    )
 
 
-def _fingerprint_chunk(entries: list[FileEntry], max_bytes: int, settings: FeatureSettings,
-                       moved_from: dict[str, str]) -> list[Document | _Moved | Problem]:
+def _fingerprint_chunk(
+    entries: list[FileEntry], max_bytes: int, settings: FeatureSettings, moved_from: dict[str, str]
+) -> list[Document | _Moved | Problem]:
     out = []
     for e in entries:
         try:
             out.append(fingerprint_file(e, max_bytes, settings, moved_from))
-        except Exception as exc:  # a bug must cost one file, never the scan
+        except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
             out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
     return out
 
@@ -111,10 +132,14 @@ def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
     return out
 
 
-def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
-         settings: FeatureSettings = DEFAULT_FEATURES,
-         on_progress: Callable[[Progress], None] | None = None,
-         cancel: CancelToken | None = None) -> ScanResult:
+def scan(
+    root: Path,
+    index: Index,
+    options: ScanOptions = ScanOptions(),
+    settings: FeatureSettings = DEFAULT_FEATURES,
+    on_progress: Callable[[Progress], None] | None = None,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
     """Bring `index` up to date with the text files under `root`.
 
     Only new and changed files (by size and modification time) are read; deleted ones are dropped; a file
@@ -127,8 +152,14 @@ def scan(root: Path, index: Index, options: ScanOptions = ScanOptions(),
         return _scan_locked(root, index, options, settings, on_progress, cancel)
 
 
-def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: FeatureSettings,
-                 on_progress: Callable[[Progress], None] | None, cancel: CancelToken | None) -> ScanResult:
+def _scan_locked(
+    root: Path,
+    index: Index,
+    options: ScanOptions,
+    settings: FeatureSettings,
+    on_progress: Callable[[Progress], None] | None,
+    cancel: CancelToken | None,
+) -> ScanResult:
     started = time.perf_counter()
     cancel = cancel or CancelToken()
     report = _Reporter(on_progress, started)
@@ -156,8 +187,9 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
             folder_problems.append(p.path.rstrip("/") + "/")
 
     entries: list[FileEntry] = []
-    for entry in walk(root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem,
-                      lambda: cancel.cancelled):
+    for entry in walk(
+        root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem, lambda: cancel.cancelled
+    ):
         entries.append(entry)
         report.maybe(Progress("listing", len(entries), 0, report.elapsed(), entry.rel))
     stored = index.stored_states()
@@ -203,8 +235,9 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
                 counts["chars"] += r.chars
             elif isinstance(r, _Moved):
                 if r.old_path in moved_old:  # two copies of a moved file: the second is read as new
-                    doc = fingerprint_file(FileEntry(r.path, root / r.path, r.size, r.mtime_ns),
-                                           options.max_bytes, settings, {})
+                    doc = fingerprint_file(
+                        FileEntry(r.path, root / r.path, r.size, r.mtime_ns), options.max_bytes, settings, {}
+                    )
                     take([doc])
                     done -= 1
                     continue
@@ -260,10 +293,17 @@ def _scan_locked(root: Path, index: Index, options: ScanOptions, settings: Featu
             index.replace_problems(problems)
         index.set_meta("last_scan", str(time.time()))
     stats = ScanStats(
-        listed=len(entries), new=counts["new"], changed=counts["changed"], unchanged=unchanged, moved=counts["moved"],
+        listed=len(entries),
+        new=counts["new"],
+        changed=counts["changed"],
+        unchanged=unchanged,
+        moved=counts["moved"],
         deleted=0 if cancel.cancelled else len([p for p in gone if p not in moved_old]),
-        problems=len(problems), cancelled=cancel.cancelled, seconds=time.perf_counter() - started,
-        chars=counts["chars"])
+        problems=len(problems),
+        cancelled=cancel.cancelled,
+        seconds=time.perf_counter() - started,
+        chars=counts["chars"],
+    )
     report.force(Progress("done", done, len(to_read), report.elapsed()))
     return ScanResult(root, stats, sorted(problems, key=lambda p: p.path))
 

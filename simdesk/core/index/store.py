@@ -8,6 +8,7 @@ from before the application id, recognised by its exact tables); any other file 
 of it is written. sqlite-utils creates the tables and adds what a later layout adds; hand-written SQL is
 kept for the hot paths (bulk writes, block probes), with the measured reason beside each.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,8 @@ import numpy as np
 import sqlite_utils
 from sqlite_utils.db import ForeignKey
 
-from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
 from simdesk.core.fingerprint.simhash import hamming, to_signed, to_unsigned
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
 from simdesk.core.records import Document, Problem, Relation
 
 SCHEMA_VERSION = 10  # raised only for a change that is not additive (a new table or column needs no new version)
@@ -50,8 +51,7 @@ COMMON_ENCODING = "utf-8"  # stored as NULL (0 bytes; 80% of the medium collecti
 BUSY_MESSAGE = "the index is busy: another simdesk is scanning this folder; try again when it has finished"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The tables of simdesk's layouts 1-6, written before the application id: a file with exactly these is ours
-LEGACY_TABLES = {"meta", "documents", "problems", "keep_marks", "trash_queue", "scores", "ignored_pairs",
-                 "reviewed"}
+LEGACY_TABLES = {"meta", "documents", "problems", "keep_marks", "trash_queue", "scores", "ignored_pairs", "reviewed"}
 LEGACY_COLUMNS = {"path", "size", "mtime_ns", "content_hash", "fingerprint", "b0", "b1", "b2", "b3"}
 
 
@@ -64,30 +64,49 @@ TABLES: dict[str, dict] = {
     META: dict(columns={"key": str, "value": str}, pk="key"),
     "documents": dict(
         # encoding: NULL for COMMON_ENCODING
-        columns={"id": int, "path": str, "size": int, "mtime_ns": int, "content_hash": bytes, "encoding": str,
-                 "chars": int, "fingerprint": int,
-                 # 1: found through the partial index UNSEGMENTED_SQL, not the segment table (an identical copy of
-                 # a document indexed before it; 1 B a document)
-                 "unsegmented": int,
-                 # the boilerplate-free fingerprint (NULL: the plain one), whether it was computed without the
-                 # document's lines in `clean_boilerplate` (a flag: 0 bytes, where a key of those lines took 8),
-                 # and whether its candidate pairs were searched with it (a flag: the trigger below resets both
-                 # whenever either fingerprint changes)
-                 "clean_fp": int, "clean": int, "paired": int},
-        pk="id", not_null={"path", "size", "mtime_ns", "content_hash", "chars", "fingerprint", "clean", "paired",
-                           "unsegmented"},
-        defaults={"clean": 0, "paired": 0, "unsegmented": 0}),
+        columns={
+            "id": int,
+            "path": str,
+            "size": int,
+            "mtime_ns": int,
+            "content_hash": bytes,
+            "encoding": str,
+            "chars": int,
+            "fingerprint": int,
+            # 1: found through the partial index UNSEGMENTED_SQL, not the segment table (an identical copy of
+            # a document indexed before it; 1 B a document)
+            "unsegmented": int,
+            # the boilerplate-free fingerprint (NULL: the plain one), whether it was computed without the
+            # document's lines in `clean_boilerplate` (a flag: 0 bytes, where a key of those lines took 8),
+            # and whether its candidate pairs were searched with it (a flag: the trigger below resets both
+            # whenever either fingerprint changes)
+            "clean_fp": int,
+            "clean": int,
+            "paired": int,
+        },
+        pk="id",
+        not_null={"path", "size", "mtime_ns", "content_hash", "chars", "fingerprint", "clean", "paired", "unsegmented"},
+        defaults={"clean": 0, "paired": 0, "unsegmented": 0},
+    ),
     # only for documents with candidate boilerplate lines or notices: their sorted uint32 line hashes
     # (boilerplate.py; long lines, tagged by the low bit, add 0.4 B a document on the medium collection).
     # Their SimHash votes are not stored (132 B a document, more than the segment index): a scan keeps them
     # in a temporary table of its connection for the analysis that follows (VOTES_DDL), and a document whose
     # boilerplate changes later has its votes computed again from its text.
-    "line_hashes": dict(columns={"doc_id": int, "hashes": bytes}, pk="doc_id", not_null={"hashes"},
-                        foreign_keys=[_cascade("line_hashes", "doc_id")]),
+    "line_hashes": dict(
+        columns={"doc_id": int, "hashes": bytes},
+        pk="doc_id",
+        not_null={"hashes"},
+        foreign_keys=[_cascade("line_hashes", "doc_id")],
+    ),
     # MinHash band keys of each document with shingles (minhash.text_bands, 16 keys of BAND_KEY_BYTES each), the
     # second candidate source; a table of their own keeps the documents' rows as small as they were
-    "minhash_bands": dict(columns={"doc_id": int, "keys": bytes}, pk="doc_id", not_null={"keys"},
-                          foreign_keys=[_cascade("minhash_bands", "doc_id")]),
+    "minhash_bands": dict(
+        columns={"doc_id": int, "keys": bytes},
+        pk="doc_id",
+        not_null={"keys"},
+        foreign_keys=[_cascade("minhash_bands", "doc_id")],
+    ),
     # the boilerplate line hashes the documents flagged `clean` were fingerprinted without: one set for the
     # index (a few thousand hashes), from which each document's boilerplate is its line hashes within it
     "clean_boilerplate": dict(columns={"hash": int}, pk="hash"),
@@ -96,12 +115,18 @@ TABLES: dict[str, dict] = {
     "problems": dict(columns={"path": str, "error": str}, pk="path", not_null={"error"}),
     "keep_marks": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("keep_marks", "doc_id")]),
     "trash_queue": dict(columns={"doc_id": int}, pk="doc_id", foreign_keys=[_cascade("trash_queue", "doc_id")]),
-    "ignored_pairs": dict(columns={"a": int, "b": int}, pk=("a", "b"),
-                          foreign_keys=[_cascade("ignored_pairs", "a"), _cascade("ignored_pairs", "b")]),
+    "ignored_pairs": dict(
+        columns={"a": int, "b": int},
+        pk=("a", "b"),
+        foreign_keys=[_cascade("ignored_pairs", "a"), _cascade("ignored_pairs", "b")],
+    ),
     # for each copy marked to keep, the members of its group (and their content) as the editor saw them
-    "reviewed": dict(columns={"keep_id": int, "member_id": int, "content_hash": str}, pk=("keep_id", "member_id"),
-                     not_null={"content_hash"},
-                     foreign_keys=[_cascade("reviewed", "keep_id"), _cascade("reviewed", "member_id")]),
+    "reviewed": dict(
+        columns={"keep_id": int, "member_id": int, "content_hash": str},
+        pk=("keep_id", "member_id"),
+        not_null={"content_hash"},
+        foreign_keys=[_cascade("reviewed", "keep_id"), _cascade("reviewed", "member_id")],
+    ),
 }
 
 
@@ -147,17 +172,22 @@ def _segments_added(row: str) -> str:
     partial index UNSEGMENTED_SQL holds the document."""
     fp, doc_id = f"{row}.fingerprint", f"{row}.id"
     values = ", ".join(f"({_segment_key(k, fp)}, {_segment_entry(k, doc_id, fp)})" for k in range(4))
-    return (f"INSERT INTO segments(key, docs) SELECT column1, column2 FROM (VALUES {values}) "
-            f"WHERE NOT ({fp} = 0 OR {row}.unsegmented) "  # UNSEGMENTED
-            "ON CONFLICT(key) DO UPDATE SET docs = docs || excluded.docs;")
+    return (
+        f"INSERT INTO segments(key, docs) SELECT column1, column2 FROM (VALUES {values}) "
+        f"WHERE NOT ({fp} = 0 OR {row}.unsegmented) "  # UNSEGMENTED
+        "ON CONFLICT(key) DO UPDATE SET docs = docs || excluded.docs;"
+    )
 
 
 def _segments_removed(row: str) -> str:
     """The SQL statements that take the entries of trigger row `row` ('old') out of the segment table (and the
     rows they leave empty)."""
     fp, doc_id = f"{row}.fingerprint", f"{row}.id"
-    updates = "".join(f"UPDATE segments SET docs = replace(docs, {_segment_entry(k, doc_id, fp)}, '') "
-                      f"WHERE key = {_segment_key(k, fp)}; " for k in range(4))
+    updates = "".join(
+        f"UPDATE segments SET docs = replace(docs, {_segment_entry(k, doc_id, fp)}, '') "
+        f"WHERE key = {_segment_key(k, fp)}; "
+        for k in range(4)
+    )
     keys = ", ".join(_segment_key(k, fp) for k in range(4))
     return updates + f"DELETE FROM segments WHERE key IN ({keys}) AND docs = '';"
 
@@ -188,7 +218,9 @@ SEGMENT_SQL = (
 # Every document's entries at once (a migration; the triggers keep them from then on).
 SEGMENTS_FROM_DOCUMENTS = "INSERT INTO segments(key, docs) " + " UNION ALL ".join(
     f"SELECT {_segment_key(k, 'fingerprint')} AS key, group_concat({_segment_entry(k, 'id', 'fingerprint')}, '') "
-    f"FROM documents WHERE NOT ({UNSEGMENTED}) GROUP BY key" for k in range(4))
+    f"FROM documents WHERE NOT ({UNSEGMENTED}) GROUP BY key"
+    for k in range(4)
+)
 
 
 # Hand-written DDL where sqlite-utils has no word for it:
@@ -238,8 +270,9 @@ def _from_7(db: sqlite_utils.Database) -> None:
     (432 -> ~290 B per document at 200,000). Documents, fingerprints, boilerplate-free fingerprints, scores and
     decisions stay as they are; nothing is read again."""
     spec = TABLES["line_hashes"]
-    db.table("line_hashes").create(spec["columns"], pk=spec["pk"], not_null=spec["not_null"],
-                                   foreign_keys=spec["foreign_keys"])
+    db.table("line_hashes").create(
+        spec["columns"], pk=spec["pk"], not_null=spec["not_null"], foreign_keys=spec["foreign_keys"]
+    )
     db.execute("INSERT INTO line_hashes(doc_id, hashes) SELECT doc_id, lines FROM boilerplate_inputs")
     db.execute("DROP TABLE boilerplate_inputs")
 
@@ -251,15 +284,20 @@ def _from_8(db: sqlite_utils.Database) -> None:
     document whose key disagrees with its lines in that set is left unflagged, so the next analysis computes its
     clean fingerprint again. Fingerprints, scores and decisions stay; nothing is read again."""
     conn = db.conn
-    rows = conn.execute("SELECT d.id, d.clean_key, coalesce(l.hashes, x'') FROM documents d LEFT JOIN line_hashes l "
-                        "ON l.doc_id = d.id WHERE d.size >= 0").fetchall()
+    rows = conn.execute(
+        "SELECT d.id, d.clean_key, coalesce(l.hashes, x'') FROM documents d LEFT JOIN line_hashes l "
+        "ON l.doc_id = d.id WHERE d.size >= 0"
+    ).fetchall()
     lines = LineHashes.of([np.frombuffer(blob, dtype="<u4") for _, _, blob in rows])
     found = boilerplate_set([lines.values], len(rows))  # each row's hashes are unique: the flat array counts
     flagged = []
     for (doc_id, key, _), (_, hits) in zip(rows, lines.hits(found)):
         # the key schema 8 stored: blake2b (8 bytes) of the hits as a signed integer, 0 for none, NULL: not yet
-        expected = to_signed(int.from_bytes(hashlib.blake2b(hits.astype("<u4").tobytes(), digest_size=8)
-                                            .digest(), "big")) if len(hits) else 0
+        expected = (
+            to_signed(int.from_bytes(hashlib.blake2b(hits.astype("<u4").tobytes(), digest_size=8).digest(), "big"))
+            if len(hits)
+            else 0
+        )
         if key == expected:
             flagged.append((doc_id,))
     conn.execute("DROP TRIGGER IF EXISTS documents_content_changed")  # made again with the new column
@@ -312,8 +350,12 @@ def blocks_of(fp: int) -> tuple[int, int, int, int]:
 def _segment_values(fingerprint: int, bits: int) -> np.ndarray:
     """k << 16 | v for every block k of `fingerprint` and every value v within `bits` bits of it (sorted): a
     segment row's key is such a value >> SEGMENT_LOW_BITS, and its entry's low bits complete it."""
-    return np.unique(np.array([(k << 16) | v for k, value in enumerate(blocks_of(fingerprint))
-                               for v in _within_bits(value, bits)], dtype=np.int64))
+    return np.unique(
+        np.array(
+            [(k << 16) | v for k, value in enumerate(blocks_of(fingerprint)) for v in _within_bits(value, bits)],
+            dtype=np.int64,
+        )
+    )
 
 
 def _stored_keys(bands: bytes) -> bytes:
@@ -353,8 +395,15 @@ class Snapshot:
         return len(self.ids)
 
     def document(self, i: int) -> Document:
-        return Document(self.paths[i], int(self.sizes[i]), int(self.mtimes[i]), self.hashes[i],
-                        self.encodings[i], int(self.chars[i]), int(self.fingerprints[i]))
+        return Document(
+            self.paths[i],
+            int(self.sizes[i]),
+            int(self.mtimes[i]),
+            self.hashes[i],
+            self.encodings[i],
+            int(self.chars[i]),
+            int(self.fingerprints[i]),
+        )
 
 
 class Index:
@@ -376,8 +425,9 @@ class Index:
             raise IndexError_(f"no index at {self.path}: scan the folder first")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False, factory=_Connection)
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False, factory=_Connection
+            )
         except (OSError, sqlite3.Error) as exc:
             raise _failure(exc, self.path) from None
         conn.index_path = self.path
@@ -415,10 +465,14 @@ class Index:
                     if column not in have:
                         table.add_column(column, kind, not_null_default=spec.get("defaults", {}).get(column))
             else:
-                table.create(spec["columns"], pk=spec["pk"], not_null=spec.get("not_null"),
-                             defaults=spec.get("defaults"), foreign_keys=spec.get("foreign_keys"))
-        self.db.table("documents").create_index(["path"], index_name="documents_path", unique=True,
-                                                if_not_exists=True)
+                table.create(
+                    spec["columns"],
+                    pk=spec["pk"],
+                    not_null=spec.get("not_null"),
+                    defaults=spec.get("defaults"),
+                    foreign_keys=spec.get("foreign_keys"),
+                )
+        self.db.table("documents").create_index(["path"], index_name="documents_path", unique=True, if_not_exists=True)
         for name in self._stale_triggers():  # an older rule: made again below
             self.conn.execute(f'DROP TRIGGER "{name}"')
         for statement in RAW_DDL:
@@ -467,12 +521,16 @@ class Index:
             self.set_meta("schema_version", str(SCHEMA_VERSION))
             self.migrated_decisions = self._restore_decisions(*decisions)
         self.rebuilt = True
-        carried = (f"{self.migrated_decisions} keep marks, queued copies and 'not duplicates' decisions were "
-                   "migrated" if self.migrated_decisions else "there were no keep marks or 'not duplicates' "
-                   "decisions to migrate")
-        self.rebuilt_reason = (f"the index {self.path} was written by another version of simdesk (schema "
-                               f"{version}, this one reads {SCHEMA_VERSION}): its documents are read again from "
-                               f"the folder; {carried}")
+        carried = (
+            f"{self.migrated_decisions} keep marks, queued copies and 'not duplicates' decisions were migrated"
+            if self.migrated_decisions
+            else "there were no keep marks or 'not duplicates' decisions to migrate"
+        )
+        self.rebuilt_reason = (
+            f"the index {self.path} was written by another version of simdesk (schema "
+            f"{version}, this one reads {SCHEMA_VERSION}): its documents are read again from "
+            f"the folder; {carried}"
+        )
 
     def _stored_version(self, kind: str) -> str | None:
         table = "meta" if kind == "legacy" else META
@@ -481,13 +539,19 @@ class Index:
         except sqlite3.OperationalError:
             row = None
         if row is None and kind == "ours":
-            raise IndexError_(f"{self.path} is marked as a simdesk index but has no simdesk tables; simdesk does "
-                              "not write to it: give --db another file")
+            raise IndexError_(
+                f"{self.path} is marked as a simdesk index but has no simdesk tables; simdesk does "
+                "not write to it: give --db another file"
+            )
         return row[0] if row else None
 
     def _user_tables(self) -> list[str]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
 
     def _missing_tables_or_columns(self) -> bool:
         for name, spec in TABLES.items():
@@ -501,30 +565,43 @@ class Index:
         simdesk layout, by path."""
         return decisions_by_path(self.conn)[:4]
 
-    def restore_decisions(self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]],
-                          seen: list[tuple[str, str, str]]) -> int:
+    def restore_decisions(
+        self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]], seen: list[tuple[str, str, str]]
+    ) -> int:
         """Decisions by path carried into this (new) index, as a migration carries them (index_rescue)."""
         with self.transaction():
             return self._restore_decisions(keep, queued, ignored, seen)
 
-    def _restore_decisions(self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]],
-                           seen: list[tuple[str, str, str]]) -> int:
+    def _restore_decisions(
+        self, keep: list[str], queued: list[str], ignored: list[tuple[str, str]], seen: list[tuple[str, str, str]]
+    ) -> int:
         """Decisions on documents not read yet: each gets a stale row (size -1) that the next scan fills in
         by path, keeping its id (or deletes, with the decisions, when the file is gone)."""
-        paths = sorted({*keep, *queued, *(p for pair in ignored for p in pair),
-                        *(p for k, m, _ in seen for p in (k, m))})
-        self.conn.executemany("INSERT INTO documents(path, size, mtime_ns, content_hash, encoding, chars, "
-                              "fingerprint) VALUES (?, -1, 0, x'', '', 0, 0)", ((p,) for p in paths))
+        paths = sorted(
+            {*keep, *queued, *(p for pair in ignored for p in pair), *(p for k, m, _ in seen for p in (k, m))}
+        )
+        self.conn.executemany(
+            "INSERT INTO documents(path, size, mtime_ns, content_hash, encoding, chars, "
+            "fingerprint) VALUES (?, -1, 0, x'', '', 0, 0)",
+            ((p,) for p in paths),
+        )
         id_of = dict(self.conn.execute("SELECT path, id FROM documents"))
         self.conn.executemany("INSERT OR IGNORE INTO keep_marks(doc_id) VALUES (?)", ((id_of[p],) for p in keep))
-        self.conn.executemany("INSERT OR IGNORE INTO trash_queue(doc_id) VALUES (?)",
-                              ((id_of[p],) for p in queued if p not in set(keep)))
-        self.conn.executemany("INSERT OR IGNORE INTO ignored_pairs(a, b) VALUES (?, ?)",
-                              (sorted((id_of[a], id_of[b])) for a, b in ignored if a != b))
-        self.conn.executemany("INSERT OR IGNORE INTO reviewed(keep_id, member_id, content_hash) VALUES (?, ?, ?)",
-                              ((id_of[k], id_of[m], h) for k, m, h in seen))
-        return sum(self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                   for t in ("keep_marks", "trash_queue", "ignored_pairs"))
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO trash_queue(doc_id) VALUES (?)", ((id_of[p],) for p in queued if p not in set(keep))
+        )
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO ignored_pairs(a, b) VALUES (?, ?)",
+            (sorted((id_of[a], id_of[b])) for a, b in ignored if a != b),
+        )
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO reviewed(keep_id, member_id, content_hash) VALUES (?, ?, ?)",
+            ((id_of[k], id_of[m], h) for k, m, h in seen),
+        )
+        return sum(
+            self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("keep_marks", "trash_queue", "ignored_pairs")
+        )
 
     def scan_lock(self) -> _ScanLock:
         """Held while a scan writes this index: a second scan fails at once with a 'busy' IndexError_.
@@ -599,21 +676,41 @@ class Index:
                ON CONFLICT(path) DO UPDATE SET size=excluded.size, mtime_ns=excluded.mtime_ns,
                  content_hash=excluded.content_hash, encoding=excluded.encoding, chars=excluded.chars,
                  fingerprint=excluded.fingerprint, unsegmented=excluded.unsegmented""",
-            [(d.path, d.size, d.mtime_ns, bytes.fromhex(d.content_hash), None if d.encoding == COMMON_ENCODING
-              else d.encoding, d.chars, to_signed(d.fingerprint), c) for d, c in zip(docs, copy)])
+            [
+                (
+                    d.path,
+                    d.size,
+                    d.mtime_ns,
+                    bytes.fromhex(d.content_hash),
+                    None if d.encoding == COMMON_ENCODING else d.encoding,
+                    d.chars,
+                    to_signed(d.fingerprint),
+                    c,
+                )
+                for d, c in zip(docs, copy)
+            ],
+        )
         self.conn.executemany(
             "INSERT OR REPLACE INTO line_hashes(doc_id, hashes) SELECT id, ? FROM documents WHERE path = ?",
-            [(d.line_hashes, d.path) for d in docs if d.line_hashes])
+            [(d.line_hashes, d.path) for d in docs if d.line_hashes],
+        )
         self.conn.executemany(
             "DELETE FROM line_hashes WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-            [(d.path,) for d in docs if not d.line_hashes])
-        self.conn.executemany("INSERT OR REPLACE INTO minhash_bands(doc_id, keys) SELECT id, ? FROM documents "
-                              "WHERE path = ?", [(_stored_keys(d.bands), d.path) for d in docs if d.bands])
-        self.conn.executemany("DELETE FROM minhash_bands WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
-                              [(d.path,) for d in docs if not d.bands])
+            [(d.path,) for d in docs if not d.line_hashes],
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO minhash_bands(doc_id, keys) SELECT id, ? FROM documents WHERE path = ?",
+            [(_stored_keys(d.bands), d.path) for d in docs if d.bands],
+        )
+        self.conn.executemany(
+            "DELETE FROM minhash_bands WHERE doc_id = (SELECT id FROM documents WHERE path = ?)",
+            [(d.path,) for d in docs if not d.bands],
+        )
         self._votes_table()
-        self.conn.executemany("INSERT OR REPLACE INTO scan_votes(doc_id, votes) SELECT id, ? FROM documents WHERE path = ?",
-                              [(d.votes, d.path) for d in docs if d.line_hashes and d.votes])
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO scan_votes(doc_id, votes) SELECT id, ? FROM documents WHERE path = ?",
+            [(d.votes, d.path) for d in docs if d.line_hashes and d.votes],
+        )
 
     def _votes_table(self) -> None:
         if not self._has_votes_table:
@@ -624,15 +721,17 @@ class Index:
     def move_document(self, old_path: str, new_path: str, size: int, mtime_ns: int) -> None:
         """A file moved with its content unchanged keeps its id, fingerprint and decisions."""
         self.conn.execute("DELETE FROM documents WHERE path = ?", (new_path,))
-        self.conn.execute("UPDATE documents SET path = ?, size = ?, mtime_ns = ? WHERE path = ?",
-                          (new_path, size, mtime_ns, old_path))
+        self.conn.execute(
+            "UPDATE documents SET path = ?, size = ?, mtime_ns = ? WHERE path = ?", (new_path, size, mtime_ns, old_path)
+        )
 
     def delete_paths(self, paths: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM documents WHERE path = ?", ((p,) for p in paths))
 
     def document(self, path: str) -> Document | None:
-        row = self.conn.execute(f"SELECT {DOCUMENT_FIELDS} FROM documents WHERE path = ? AND size >= 0",
-                                (path,)).fetchone()
+        row = self.conn.execute(
+            f"SELECT {DOCUMENT_FIELDS} FROM documents WHERE path = ? AND size >= 0", (path,)
+        ).fetchone()
         return _row_document(row) if row else None
 
     def documents(self) -> Iterator[Document]:
@@ -643,8 +742,10 @@ class Index:
     def snapshot(self) -> Snapshot:
         """All documents as arrays, ordered by path (one read of the table, SNAPSHOT_ROWS rows at a time:
         fetching a million rows whole first doubled the memory the snapshot takes)."""
-        cursor = self.conn.execute(f"SELECT id, fingerprint, size, mtime_ns, chars, path, content_hash, coalesce("
-                                   f"encoding, '{COMMON_ENCODING}') FROM documents WHERE size >= 0 ORDER BY path")
+        cursor = self.conn.execute(
+            f"SELECT id, fingerprint, size, mtime_ns, chars, path, content_hash, coalesce("
+            f"encoding, '{COMMON_ENCODING}') FROM documents WHERE size >= 0 ORDER BY path"
+        )
         numbers: list[np.ndarray] = []
         paths: list[str] = []
         hashes: list[str] = []
@@ -684,10 +785,11 @@ class Index:
         keys = np.unique(wanted >> SEGMENT_LOW_BITS).tolist()
         found: list[np.ndarray] = []
         for start in range(0, len(keys), 900):
-            chunk = keys[start:start + 900]
+            chunk = keys[start : start + 900]
             # hand-written: lookups of the segment table's integer primary key
-            rows = self.conn.execute(f"SELECT key, docs FROM segments WHERE key IN ({','.join('?' * len(chunk))})",
-                                     chunk).fetchall()
+            rows = self.conn.execute(
+                f"SELECT key, docs FROM segments WHERE key IN ({','.join('?' * len(chunk))})", chunk
+            ).fetchall()
             if not rows:
                 continue
             x = _segment_ids("".join(docs for _, docs in rows))
@@ -695,16 +797,26 @@ class Index:
             low = (1 << SEGMENT_LOW_BITS) - 1
             found.append(x[np.isin((key << SEGMENT_LOW_BITS) | (x & low), wanted)] >> SEGMENT_LOW_BITS)
         # the documents the segment table leaves out (UNSEGMENTED), compared one by one
-        found.append(np.array([doc_id for doc_id, fp in self.conn.execute(
-            f"SELECT id, fingerprint FROM documents INDEXED BY documents_unsegmented WHERE {UNSEGMENTED}")
-            if hamming(to_unsigned(fp), fingerprint) <= radius], dtype=np.int64))
+        found.append(
+            np.array(
+                [
+                    doc_id
+                    for doc_id, fp in self.conn.execute(
+                        f"SELECT id, fingerprint FROM documents INDEXED BY documents_unsegmented WHERE {UNSEGMENTED}"
+                    )
+                    if hamming(to_unsigned(fp), fingerprint) <= radius
+                ],
+                dtype=np.int64,
+            )
+        )
         seen: dict[str, tuple[Document, int]] = {}
         ids = np.unique(np.concatenate(found)).tolist() if found else []
         for start in range(0, len(ids), 900):
-            chunk = ids[start:start + 900]
+            chunk = ids[start : start + 900]
             marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(f"SELECT {DOCUMENT_FIELDS} FROM documents WHERE id IN ({marks}) AND size >= 0",
-                                     chunk)
+            rows = self.conn.execute(
+                f"SELECT {DOCUMENT_FIELDS} FROM documents WHERE id IN ({marks}) AND size >= 0", chunk
+            )
             for row in rows:
                 d = hamming(to_unsigned(row[6]), fingerprint)
                 if d <= radius:
@@ -718,7 +830,8 @@ class Index:
         (uint64; rows without one hold their plain fingerprint)."""
         rows = self.conn.execute(
             "SELECT coalesce(b.hashes, x''), d.clean, coalesce(d.clean_fp, d.fingerprint) "
-            "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path")
+            "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
+        )
         blobs = bytearray()
         lengths: list[int] = []
         clean: list[int] = []
@@ -730,8 +843,11 @@ class Index:
             fps.append(fp)
         bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=bounds[1:])
-        return (LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds), np.array(clean, dtype=bool),
-                np.array(fps, dtype=np.int64).view(np.uint64))
+        return (
+            LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds),
+            np.array(clean, dtype=bool),
+            np.array(fps, dtype=np.int64).view(np.uint64),
+        )
 
     def clean_boilerplate(self) -> frozenset[int]:
         """The boilerplate line hashes the documents flagged clean were fingerprinted without."""
@@ -741,11 +857,14 @@ class Index:
         """For every snapshot row (path order): its MinHash band keys as stored (rows x `bands`, uint32, the low
         BAND_KEY_BYTES bytes of each) and whether it has none (no shingles, or indexed before band keys were
         kept)."""
-        rows = self.conn.execute("SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
-                                 "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path").fetchall()
-        empty = np.array([len(blob) != BAND_KEY_BYTES * bands for blob, in rows], dtype=bool)
-        stored = np.frombuffer(b"".join(blob for blob, in rows if len(blob) == BAND_KEY_BYTES * bands),
-                               dtype=np.uint8).reshape(-1, bands, BAND_KEY_BYTES)
+        rows = self.conn.execute(
+            "SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
+            "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
+        ).fetchall()
+        empty = np.array([len(blob) != BAND_KEY_BYTES * bands for (blob,) in rows], dtype=bool)
+        stored = np.frombuffer(
+            b"".join(blob for (blob,) in rows if len(blob) == BAND_KEY_BYTES * bands), dtype=np.uint8
+        ).reshape(-1, bands, BAND_KEY_BYTES)
         wide = np.zeros((len(rows), bands, 4), dtype=np.uint8)
         wide[~empty, :, :BAND_KEY_BYTES] = stored
         return wide.view("<u4").reshape(len(rows), bands).astype(np.uint32), empty
@@ -761,9 +880,12 @@ class Index:
         out: dict[int, bytes] = {}
         ids = list(ids)
         for start in range(0, len(ids), 900):
-            chunk = ids[start:start + 900]
-            out.update(self.conn.execute(f"SELECT doc_id, votes FROM scan_votes WHERE doc_id IN "
-                                         f"({','.join('?' * len(chunk))})", chunk))
+            chunk = ids[start : start + 900]
+            out.update(
+                self.conn.execute(
+                    f"SELECT doc_id, votes FROM scan_votes WHERE doc_id IN ({','.join('?' * len(chunk))})", chunk
+                )
+            )
         return out
 
     def drop_scan_votes(self) -> None:
@@ -782,22 +904,28 @@ class Index:
             # equal to the plain one is stored as NULL (most documents: 9 B each saved)
             self.conn.executemany(
                 "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean = 1, paired = 0 WHERE id = ?",
-                ((to_signed(fp), doc_id) for doc_id, fp in rows if fp is not None))
-            self.conn.executemany("UPDATE documents SET clean = 0 WHERE id = ?",
-                                  ((doc_id,) for doc_id, fp in rows if fp is None))
-            self.conn.executemany("DELETE FROM scores WHERE a = ? OR b = ?",
-                                  ((d, d) for d, fp in rows if fp is not None))
+                ((to_signed(fp), doc_id) for doc_id, fp in rows if fp is not None),
+            )
+            self.conn.executemany(
+                "UPDATE documents SET clean = 0 WHERE id = ?", ((doc_id,) for doc_id, fp in rows if fp is None)
+            )
+            self.conn.executemany(
+                "DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, fp in rows if fp is not None)
+            )
             if boilerplate != self.clean_boilerplate():
                 self.conn.execute("DELETE FROM clean_boilerplate")
-                self.conn.executemany("INSERT INTO clean_boilerplate(hash) VALUES (?)",
-                                      ((h,) for h in sorted(boilerplate)))
+                self.conn.executemany(
+                    "INSERT INTO clean_boilerplate(hash) VALUES (?)", ((h,) for h in sorted(boilerplate))
+                )
 
     def paired_fingerprints(self) -> tuple[np.ndarray, np.ndarray]:
         """For every snapshot row: the boilerplate-free fingerprint its candidate pairs were last searched
         with (uint64), and whether there is one. Stored as a flag: set with the current clean fingerprint,
         reset whenever that fingerprint changes (set_clean_fingerprints, the content trigger)."""
-        rows = self.conn.execute("SELECT CASE WHEN paired THEN coalesce(clean_fp, fingerprint) ELSE 0 END, paired "
-                                 "FROM documents WHERE size >= 0 ORDER BY path").fetchall()
+        rows = self.conn.execute(
+            "SELECT CASE WHEN paired THEN coalesce(clean_fp, fingerprint) ELSE 0 END, paired "
+            "FROM documents WHERE size >= 0 ORDER BY path"
+        ).fetchall()
         if not rows:
             return np.empty(0, dtype=np.uint64), np.empty(0, dtype=bool)
         fps, known = zip(*rows)
@@ -807,9 +935,10 @@ class Index:
         """(document id, fingerprint) of documents whose candidate pairs are now all searched and scored; the
         fingerprint must be the document's current boilerplate-free one (the flag stands for it)."""
         with self.transaction():
-            self.conn.executemany("UPDATE documents SET paired = 1 "
-                                  "WHERE id = ? AND coalesce(clean_fp, fingerprint) = ?",
-                                  ((doc_id, to_signed(fp)) for doc_id, fp in rows))
+            self.conn.executemany(
+                "UPDATE documents SET paired = 1 WHERE id = ? AND coalesce(clean_fp, fingerprint) = ?",
+                ((doc_id, to_signed(fp)) for doc_id, fp in rows),
+            )
 
     def forget_pairing(self) -> None:
         """Every document's candidates must be searched again (and every pair scored again)."""
@@ -821,18 +950,23 @@ class Index:
         """Verified relations kept from earlier analyses (score, and the share of each text the other holds:
         NaN when unknown), by (smaller id, larger id), `a_in_b` the share of the smaller id's text."""
         nan = float("nan")
-        return {(a, b): Relation(s, nan if x is None else x, nan if y is None else y)
-                for a, b, s, x, y in self.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores")}
+        return {
+            (a, b): Relation(s, nan if x is None else x, nan if y is None else y)
+            for a, b, s, x, y in self.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores")
+        }
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         """Keep (document id, document id, their relation) for each verified pair."""
+
         def ordered(a: int, b: int, r: Relation) -> tuple:
             shares = (r.a_in_b, r.b_in_a) if a < b else (r.b_in_a, r.a_in_b)
             return (min(a, b), max(a, b), r.score, *(None if x != x else x for x in shares))
 
         with self.transaction():
-            self.conn.executemany("INSERT OR REPLACE INTO scores(a, b, score, a_in_b, b_in_a) VALUES (?, ?, ?, ?, ?)",
-                                  (ordered(*row) for row in rows))
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO scores(a, b, score, a_in_b, b_in_a) VALUES (?, ?, ?, ?, ?)",
+                (ordered(*row) for row in rows),
+            )
 
     # -- decisions ----------------------------------------------------------------------------------
     # keep_marks and trash_queue hold exclusive decisions: marking a document in one unmarks it in the other
@@ -844,8 +978,9 @@ class Index:
         doc_id = "(SELECT id FROM documents WHERE path = ?)"
         with self.transaction():
             if on:
-                self.conn.execute(f"INSERT OR IGNORE INTO {table}(doc_id) SELECT id FROM documents WHERE path = ?",
-                                  (path,))
+                self.conn.execute(
+                    f"INSERT OR IGNORE INTO {table}(doc_id) SELECT id FROM documents WHERE path = ?", (path,)
+                )
                 self.conn.execute(f"DELETE FROM {other} WHERE doc_id = {doc_id}", (path,))
             else:
                 self.conn.execute(f"DELETE FROM {table} WHERE doc_id = {doc_id}", (path,))
@@ -861,8 +996,10 @@ class Index:
         """For each copy marked to keep: the members of its group as the editor saw them when marking it
         (path -> content hash). A keep mark decides only for those (review.Decisions)."""
         out: dict[str, dict[str, str]] = {}
-        rows = self.conn.execute("SELECT dk.path, dm.path, r.content_hash FROM reviewed r "
-                                 "JOIN documents dk ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id")
+        rows = self.conn.execute(
+            "SELECT dk.path, dm.path, r.content_hash FROM reviewed r "
+            "JOIN documents dk ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id"
+        )
         for keep, member, digest in rows:
             out.setdefault(keep, {})[member] = digest
         return out
@@ -870,12 +1007,12 @@ class Index:
     def set_reviewed(self, keep: str, members: dict[str, str]) -> None:
         """Replace what the editor saw when marking `keep` (members: path -> content hash; empty: nothing)."""
         with self.transaction():
-            self.conn.execute("DELETE FROM reviewed WHERE keep_id = (SELECT id FROM documents WHERE path = ?)",
-                              (keep,))
+            self.conn.execute("DELETE FROM reviewed WHERE keep_id = (SELECT id FROM documents WHERE path = ?)", (keep,))
             self.conn.executemany(
                 "INSERT OR REPLACE INTO reviewed(keep_id, member_id, content_hash) "
                 "SELECT k.id, m.id, ? FROM documents k, documents m WHERE k.path = ? AND m.path = ?",
-                [(digest, keep, member) for member, digest in members.items()])
+                [(digest, keep, member) for member, digest in members.items()],
+            )
 
     def queued_for_trash(self) -> set[str]:
         """Documents the editor queued for the trash (a decision kept across restarts, acted on only by an
@@ -887,8 +1024,10 @@ class Index:
         self._set_mark("trash_queue", "keep_marks", path, queued)
 
     def ignored_pairs(self) -> set[tuple[str, str]]:
-        rows = self.conn.execute("SELECT da.path, db.path FROM ignored_pairs p "
-                                 "JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b")
+        rows = self.conn.execute(
+            "SELECT da.path, db.path FROM ignored_pairs p "
+            "JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b"
+        )
         return {tuple(sorted(r)) for r in rows}  # type: ignore[misc]
 
     def ignore_pair(self, path_a: str, path_b: str) -> None:
@@ -953,8 +1092,10 @@ def _without_application_id(path: Path) -> str | None:
     except sqlite3.Error:
         return None
     try:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                             "AND name NOT LIKE 'sqlite_%'")}
+        tables = {
+            r[0]
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        }
         if not tables:
             return "new"
         if not {"meta", "documents"} <= tables <= LEGACY_TABLES:
@@ -973,14 +1114,15 @@ DECISION_QUERIES = {  # each kind of decision by path, read on its own (a layout
     "keep marks": "SELECT d.path FROM keep_marks m JOIN documents d ON d.id = m.doc_id",
     "queued copies": "SELECT d.path FROM trash_queue m JOIN documents d ON d.id = m.doc_id",
     "'not duplicates' pairs": "SELECT da.path, db.path FROM ignored_pairs p JOIN documents da ON da.id = p.a "
-                              "JOIN documents db ON db.id = p.b",
+    "JOIN documents db ON db.id = p.b",
     "what keep marks were made on": "SELECT dk.path, dm.path, r.content_hash FROM reviewed r JOIN documents dk "
-                                    "ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id",
+    "ON dk.id = r.keep_id JOIN documents dm ON dm.id = r.member_id",
 }
 
 
-def decisions_by_path(conn: sqlite3.Connection) -> tuple[list[str], list[str], list[tuple[str, str]],
-                                                          list[tuple[str, str, str]], list[str]]:
+def decisions_by_path(
+    conn: sqlite3.Connection,
+) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str, str]], list[str]]:
     """(keep marks, queued copies, 'not duplicates' pairs, what each keep mark was made on, the kinds that
     could not be read) of an index of any simdesk layout, damaged or not, by path."""
     found: dict[str, list] = {}
@@ -1015,12 +1157,16 @@ def _failure(exc: BaseException, path: Path) -> BaseException:
     if primary in (5, 6):  # SQLITE_BUSY, SQLITE_LOCKED
         return IndexError_(BUSY_MESSAGE)
     if primary == 13:  # SQLITE_FULL
-        return IndexError_(f"no space left on the disk for the index {path} (what was indexed before is kept): "
-                           "free some space and scan again")
+        return IndexError_(
+            f"no space left on the disk for the index {path} (what was indexed before is kept): "
+            "free some space and scan again"
+        )
     if primary in (11, 26):  # SQLITE_CORRUPT, SQLITE_NOTADB
-        return IndexError_(f"{damaged_prefix(path)} ({exc}): open the folder in the window to rebuild it, "
-                           "carrying over the keep marks and other decisions still readable, or move it aside and "
-                           "scan again (its decisions are then left behind in the file moved aside)")
+        return IndexError_(
+            f"{damaged_prefix(path)} ({exc}): open the folder in the window to rebuild it, "
+            "carrying over the keep marks and other decisions still readable, or move it aside and "
+            "scan again (its decisions are then left behind in the file moved aside)"
+        )
     if primary in (8, 14, 3, 10):  # SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR
         if path.exists() and not os.access(path, os.W_OK):
             why = "the file is read-only"
@@ -1034,11 +1180,13 @@ def _failure(exc: BaseException, path: Path) -> BaseException:
 
 def _translated(method):
     """`method` with a failure of the file (full, read-only, damaged, busy) raised as IndexError_."""
+
     def call(self, *args):
         try:
             return method(self, *args)
         except sqlite3.Error as exc:
             raise _failure(exc, self.connection.index_path) from None
+
     return call
 
 

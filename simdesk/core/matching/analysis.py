@@ -34,6 +34,7 @@ are compared with the others, and only their new pairs are read and scored.
 Measured on the medium corpus (seed 7, 20,000 documents), defaults: precision 0.995, recall 0.983;
 short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 """
+
 from __future__ import annotations
 
 import time
@@ -47,21 +48,35 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
-from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
-from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
-from simdesk.core.matching.groups import Grouper
-from simdesk.core.index.store import Index, Snapshot
 from simdesk.core.fingerprint.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
+from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
+from simdesk.core.fingerprint.similarity import (
+    DEFAULT_MIN_SCORE,
+    EDIT_CHARS,
+    VERSION as VERIFY_VERSION,
+    Profile,
+    crowd_score,
+    relation,
+    similarity,
+)
+from simdesk.core.index.store import Index, Snapshot
+from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
+from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pairs import pairs_within
-from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
 from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
 from simdesk.core.reading.texts import Texts, texts_of
-from simdesk.core.fingerprint.similarity import (DEFAULT_MIN_SCORE, EDIT_CHARS, VERSION as VERIFY_VERSION, Profile, crowd_score,
-                                 relation, similarity)
-from simdesk.core.workers import (CancelToken, Cancelled, map_chunks, process_pool, result_unless_cancelled, stop_workers,
-                                  worker_count)
+from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
+from simdesk.core.workers import (
+    Cancelled,
+    CancelToken,
+    map_chunks,
+    process_pool,
+    result_unless_cancelled,
+    stop_workers,
+    worker_count,
+)
 
 TEXT_CHUNK = 64  # texts read per task
 SCORE_STEP = 2000  # pairs scored between two progress reports
@@ -156,8 +171,13 @@ def boilerplate_sources(wanted: set[int], lines: LineHashes, chars: np.ndarray) 
     return by_row
 
 
-def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
-                      read_text: Callable[[int], str | None], settings: FeatureSettings) -> dict[int, np.ndarray]:
+def boilerplate_votes(
+    wanted: set[int],
+    lines: LineHashes,
+    chars: np.ndarray,
+    read_text: Callable[[int], str | None],
+    settings: FeatureSettings,
+) -> dict[int, np.ndarray]:
     """SimHash votes of each wanted boilerplate line, from the shortest document that has it (`chars`: each
     document's length; `read_text(row)`: its text, or None when it cannot be read any more)."""
     out: dict[int, np.ndarray] = {}
@@ -168,13 +188,20 @@ def boilerplate_votes(wanted: set[int], lines: LineHashes, chars: np.ndarray,
     return out
 
 
-def _boilerplate_votes_read(texts: Texts, snap: Snapshot, wanted: set[int], lines: LineHashes,
-                            settings: FeatureSettings, jobs: int, cancel: CancelToken) -> dict[int, np.ndarray]:
+def _boilerplate_votes_read(
+    texts: Texts,
+    snap: Snapshot,
+    wanted: set[int],
+    lines: LineHashes,
+    settings: FeatureSettings,
+    jobs: int,
+    cancel: CancelToken,
+) -> dict[int, np.ndarray]:
     """boilerplate_votes of the snapshot's documents, their texts read and segmented in worker processes when
     there are many (the workers start with the segmenter and the IDF table loaded: this process would load
     them for these lines alone, ~2-4 s of CPU on a loaded machine)."""
     items = [(snap.paths[row], hashes) for row, hashes in boilerplate_sources(wanted, lines, snap.chars).items()]
-    chunks = [items[c:c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
+    chunks = [items[c : c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
     out: dict[int, np.ndarray] = {}
     with _maybe_pool(jobs, len(items)) as pool:
         for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, cancel):
@@ -183,8 +210,15 @@ def _boilerplate_votes_read(texts: Texts, snap: Snapshot, wanted: set[int], line
     return out
 
 
-def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], settings: FeatureSettings,
-                   jobs: int = 0, cancel: CancelToken | None = None) -> dict[int, bytes]:
+def document_votes(
+    texts: Texts,
+    index: Index,
+    snap: Snapshot,
+    rows: list[int],
+    settings: FeatureSettings,
+    jobs: int = 0,
+    cancel: CancelToken | None = None,
+) -> dict[int, bytes]:
     """Packed SimHash votes of the given snapshot rows: those the scan on this connection kept, the others
     computed again from their texts (in worker processes when there are many); rows whose text cannot be
     read as indexed are left out."""
@@ -193,19 +227,27 @@ def document_votes(texts: Texts, index: Index, snap: Snapshot, rows: list[int], 
     missing = [r for r in rows if r not in out]
     if not missing:
         return out
-    chunks = [missing[c:c + TEXT_CHUNK] for c in range(0, len(missing), TEXT_CHUNK)]
+    chunks = [missing[c : c + TEXT_CHUNK] for c in range(0, len(missing), TEXT_CHUNK)]
     fn = partial(votes_of, texts, settings=settings)
     with _maybe_pool(jobs, len(missing)) as pool:
-        results = map_chunks(fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool,
-                             cancel or CancelToken())
+        results = map_chunks(
+            fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool, cancel or CancelToken()
+        )
     for chunk, result in zip(chunks, results):
         out.update((r, v) for r, v in zip(chunk, result) if v is not None)
     return out
 
 
-def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot,
-                       state: tuple[LineHashes, np.ndarray, np.ndarray], boilerplate: frozenset[int],
-                       settings: FeatureSettings, jobs: int = 0, cancel: CancelToken | None = None) -> np.ndarray:
+def clean_fingerprints(
+    texts: Texts,
+    index: Index,
+    snap: Snapshot,
+    state: tuple[LineHashes, np.ndarray, np.ndarray],
+    boilerplate: frozenset[int],
+    settings: FeatureSettings,
+    jobs: int = 0,
+    cancel: CancelToken | None = None,
+) -> np.ndarray:
     """Each document's fingerprint without its boilerplate lines, stored in the index (`state`:
     Index.analysis_state(), read once by the caller). Cancelled, it stores nothing and returns what the
     index held (the next analysis computes them).
@@ -236,7 +278,7 @@ def clean_fingerprints(texts: Texts, index: Index, snap: Snapshot,
         wanted = {int(h) for _, hits in todo for h in hits}
         votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs, cancel)
         for c in range(0, len(todo), VOTES_CHUNK):
-            part = todo[c:c + VOTES_CHUNK]
+            part = todo[c : c + VOTES_CHUNK]
             tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs, cancel)
             if cancel.cancelled:
                 return stored
@@ -300,7 +342,7 @@ def candidate_pairs(fps: np.ndarray, chars: np.ndarray, verify: VerifySettings) 
         rows = sorted_fps[r0:r1, None]
         row_radius = radius[r0:r1, None]
         for c0 in range(r0, n, BRUTE_FORCE_COLUMNS):
-            dist = np.bitwise_count(rows ^ sorted_fps[None, c0:c0 + BRUTE_FORCE_COLUMNS]).astype(np.int64)
+            dist = np.bitwise_count(rows ^ sorted_fps[None, c0 : c0 + BRUTE_FORCE_COLUMNS]).astype(np.int64)
             a, b = np.nonzero((dist <= row_radius) & (dist > verify.long_radius))  # nearer: found above
             dd = dist[a, b]
             a, b = a + r0, b + c0
@@ -313,8 +355,9 @@ def candidate_pairs(fps: np.ndarray, chars: np.ndarray, verify: VerifySettings) 
     return _normalised(i, j, d, chars, verify)
 
 
-def _normalised(i: np.ndarray, j: np.ndarray, d: np.ndarray, chars: np.ndarray,
-                verify: VerifySettings) -> tuple[np.ndarray, ...]:
+def _normalised(
+    i: np.ndarray, j: np.ndarray, d: np.ndarray, chars: np.ndarray, verify: VerifySettings
+) -> tuple[np.ndarray, ...]:
     """(i < j, distance, scaled distance) for candidate pairs of snapshot rows."""
     i, j = np.minimum(i, j).astype(np.int64), np.maximum(i, j).astype(np.int64)
     return i, j, d.astype(np.int8), scaled_distance(d, np.minimum(chars[i], chars[j]), verify)
@@ -327,14 +370,23 @@ def scaled_distance(d: np.ndarray, shorter_chars: np.ndarray, verify: VerifySett
     return np.ceil(np.asarray(d) * verify.long_radius / radius).astype(np.int8)
 
 
-def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirty: np.ndarray,
-                       known: dict[tuple[int, int], float], verify: VerifySettings) -> tuple[np.ndarray, ...]:
+def changed_candidates(
+    fps: np.ndarray,
+    chars: np.ndarray,
+    ids: np.ndarray,
+    dirty: np.ndarray,
+    known: dict[tuple[int, int], float],
+    verify: VerifySettings,
+) -> tuple[np.ndarray, ...]:
     """The candidate pairs after a few documents changed: the kept pairs among unchanged documents (every
     candidate is kept in the index with its score) and every pair that involves a changed one, found by
     comparing the changed documents with all the others. Equal to candidate_pairs() on the same input."""
     row_of = {int(doc_id): row for row, doc_id in enumerate(ids.tolist())}
-    old = [(row_of[a], row_of[b]) for a, b in known if a in row_of and b in row_of
-           and not dirty[row_of[a]] and not dirty[row_of[b]]]
+    old = [
+        (row_of[a], row_of[b])
+        for a, b in known
+        if a in row_of and b in row_of and not dirty[row_of[a]] and not dirty[row_of[b]]
+    ]
     found_i = [np.array([a for a, _ in old], dtype=np.int64)]
     found_j = [np.array([b for _, b in old], dtype=np.int64)]
     changed = np.flatnonzero(dirty)
@@ -343,12 +395,14 @@ def changed_candidates(fps: np.ndarray, chars: np.ndarray, ids: np.ndarray, dirt
     # 10,000-document first analysis measured under load, 2026-11-24)
     radius_of = pair_radius(chars, verify).astype(np.uint8)
     for r0 in range(0, len(changed), BRUTE_FORCE_ROWS):
-        rows = changed[r0:r0 + BRUTE_FORCE_ROWS]
+        rows = changed[r0 : r0 + BRUTE_FORCE_ROWS]
         row_chars, row_radius = chars[rows, None], radius_of[rows, None]
         for c0 in range(0, len(fps), BRUTE_FORCE_COLUMNS):
             cols = np.arange(c0, min(c0 + BRUTE_FORCE_COLUMNS, len(fps)))
             dist = np.bitwise_count(fps[rows, None] ^ fps[None, cols])
-            a, b = np.nonzero(np.where(row_chars <= chars[None, cols], dist <= row_radius, dist <= radius_of[None, cols]))
+            a, b = np.nonzero(
+                np.where(row_chars <= chars[None, cols], dist <= row_radius, dist <= radius_of[None, cols])
+            )
             a, b = rows[a], cols[b]
             keep = (a != b) & (~dirty[b] | (a < b))  # a pair of two changed documents once
             found_i.append(a[keep])
@@ -371,12 +425,13 @@ def crowd_stand_ins(fps: np.ndarray, rows: np.ndarray, limit: int = CROWD_LIMIT)
     counts = np.diff(np.r_[starts, len(order)])
     crowded = counts > limit
     for start, count in zip(starts[crowded].tolist(), counts[crowded].tolist()):
-        out[order[start:start + count]] = order[start]
+        out[order[start : start + count]] = order[start]
     return out
 
 
-def crowd_pairs(i: np.ndarray, j: np.ndarray, stand_in: np.ndarray, chars: np.ndarray,
-                window: int = CROWD_WINDOW) -> tuple[np.ndarray, np.ndarray]:
+def crowd_pairs(
+    i: np.ndarray, j: np.ndarray, stand_in: np.ndarray, chars: np.ndarray, window: int = CROWD_WINDOW
+) -> tuple[np.ndarray, np.ndarray]:
     """The candidate pairs of rows (i < j) from the pairs the search found among stand-ins (`i`, `j`; a crowd
     is searched through its stand-in, crowd_stand_ins), each crowd's texts ordered by length, then path:
     - in a crowd, each text with its pivot (the stand-in) and with the `window` texts after it;
@@ -431,9 +486,16 @@ def crowd_pairs(i: np.ndarray, j: np.ndarray, stand_in: np.ndarray, chars: np.nd
     return codes // n, codes % n
 
 
-def simhash_candidates(fps: np.ndarray, plain: np.ndarray, chars: np.ndarray, ids: np.ndarray, copies: Copies,
-                       verify: VerifySettings, dirty: np.ndarray | None = None,
-                       kept_scores: Callable[[], dict] | None = None) -> tuple[tuple[np.ndarray, ...], bool]:
+def simhash_candidates(
+    fps: np.ndarray,
+    plain: np.ndarray,
+    chars: np.ndarray,
+    ids: np.ndarray,
+    copies: Copies,
+    verify: VerifySettings,
+    dirty: np.ndarray | None = None,
+    kept_scores: Callable[[], dict] | None = None,
+) -> tuple[tuple[np.ndarray, ...], bool]:
     """The SimHash candidate pairs (i, j, distance, scaled distance) among the representatives of identical
     copies (`copies`; the other copies get their pairs in with_copies), and whether the search was
     incremental. Texts without features (`plain` fingerprint 0) never pair: every one would pair with every
@@ -444,8 +506,12 @@ def simhash_candidates(fps: np.ndarray, plain: np.ndarray, chars: np.ndarray, id
     searchable = reps[plain[reps] != 0]
     stand_in = crowd_stand_ins(fps, searchable)
     rows = searchable[(stand_in[searchable] < 0) | (stand_in[searchable] == searchable)]
-    incremental = dirty is not None and kept_scores is not None and not (stand_in >= 0).any() and \
-        dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET
+    incremental = (
+        dirty is not None
+        and kept_scores is not None
+        and not (stand_in >= 0).any()
+        and dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET
+    )
     if incremental:
         found = changed_candidates(fps[rows], chars[rows], ids[rows], dirty[rows], kept_scores(), verify)
     else:  # a crowd's pairs are made again from its stand-in's: the kept ones do not list them all
@@ -457,23 +523,39 @@ def simhash_candidates(fps: np.ndarray, plain: np.ndarray, chars: np.ndarray, id
     return _normalised(i[within], j[within], d[within], chars, verify), incremental
 
 
-def candidates(fps: np.ndarray, snap: Snapshot, copies: Copies, dirty: np.ndarray, keys: np.ndarray,
-               empty: np.ndarray, kept_scores: Callable[[], dict], verify: VerifySettings) -> tuple[np.ndarray, ...]:
+def candidates(
+    fps: np.ndarray,
+    snap: Snapshot,
+    copies: Copies,
+    dirty: np.ndarray,
+    keys: np.ndarray,
+    empty: np.ndarray,
+    kept_scores: Callable[[], dict],
+    verify: VerifySettings,
+) -> tuple[np.ndarray, ...]:
     """The candidate pairs (i, j, distance, scaled distance) among the representatives of identical copies:
     simhash_candidates and the MinHash band pairs (with_band_pairs) of the representatives."""
-    found, incremental = simhash_candidates(fps, snap.fingerprints, snap.chars, snap.ids, copies, verify, dirty,
-                                            kept_scores)
+    found, incremental = simhash_candidates(
+        fps, snap.fingerprints, snap.chars, snap.ids, copies, verify, dirty, kept_scores
+    )
     copy = np.ones(len(fps), dtype=bool)
     copy[copies.representatives] = False
     return with_band_pairs(found, fps, snap.chars, keys, empty | copy, dirty if incremental else None, verify)
 
 
-def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: np.ndarray,
-                 boilerplate: frozenset[int], jobs: int = 0,
-                 cancel: CancelToken | None = None,
-                 on_progress: Callable[[str, int, int], None] | None = None,
-                 band_only: np.ndarray | None = None,
-                 plain_near: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def verify_pairs(
+    texts: Texts,
+    index: Index,
+    snap: Snapshot,
+    i: np.ndarray,
+    j: np.ndarray,
+    boilerplate: frozenset[int],
+    jobs: int = 0,
+    cancel: CancelToken | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+    band_only: np.ndarray | None = None,
+    plain_near: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
     relations reused, new ones computed and kept.
@@ -519,8 +601,9 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
     profiles: dict[int, Profile] = {}
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads) as pool:
+
         def submit(rows: list[int]) -> list:
-            chunks = [rows[c:c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
+            chunks = [rows[c : c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
             paths = [[snap.paths[r] for r in chunk] for chunk in chunks]
             return list(zip(chunks, [pool.submit(fn, p) for p in paths] if pool is not None else paths))
 
@@ -530,8 +613,9 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                 try:
                     if cancel.cancelled:
                         raise Cancelled
-                    profiles.update(zip(chunk, result_unless_cancelled(result, cancel) if pool is not None
-                                        else fn(result)))
+                    profiles.update(
+                        zip(chunk, result_unless_cancelled(result, cancel) if pool is not None else fn(result))
+                    )
                 except Cancelled:
                     if pool is not None:
                         stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
@@ -551,9 +635,9 @@ def verify_pairs(texts: Texts, index: Index, snap: Snapshot, i: np.ndarray, j: n
                 if band_only is not None and band_only[k]:
                     crowd = crowd_score(profiles[a], profiles[b])  # once: each measure below takes it
                     rel = relation(profiles[a], profiles[b], crowd=crowd)
-                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SCORE and \
-                            not (plain_near is not None and plain_near[k] and
-                                 0 < min(rel.score, DEFAULT_MIN_SCORE) <= crowd):
+                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SCORE and not (
+                        plain_near is not None and plain_near[k] and 0 < min(rel.score, DEFAULT_MIN_SCORE) <= crowd
+                    ):
                         continue
                 else:
                     rel = relation(profiles[a], profiles[b])
@@ -603,7 +687,7 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     held: set[int] = set()
     steps = []
     for w in range(len(bounds) - 1):
-        pairs = by_step[bounds[w]:bounds[w + 1]]
+        pairs = by_step[bounds[w] : bounds[w + 1]]
         need = np.unique(np.concatenate([a[pairs], b[pairs]]))
         reads = [r for r in need.tolist() if r not in held]
         held.update(reads)
@@ -612,7 +696,7 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
         if len(held) > limit:  # wider than the limit: the texts needed latest are read again later
             # in numpy: a sort of the ~25,000 held rows by a Python key each step took seconds at a million
             kept = np.fromiter(held, dtype=np.int64, count=len(held))
-            spill = kept[np.argsort(-last[kept], kind="stable")[:len(held) - limit]].tolist()
+            spill = kept[np.argsort(-last[kept], kind="stable")[: len(held) - limit]].tolist()
             drops += spill
             held.difference_update(spill)
         steps.append(ReadStep(reads, pairs, drops))
@@ -634,13 +718,22 @@ def _collection_boilerplate(lines: LineHashes, documents: int) -> frozenset[int]
 
 def verify_rules(verify: VerifySettings) -> str:
     """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
-    return f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} " \
-           f"{verify.short_radius} {verify.short_chars} {BAND_RULES} {SINGLE_BAND_RADIUS} " \
-           f"copies crowds {CROWD_LIMIT} {CROWD_WINDOW}"
+    return (
+        f"{VERIFY_VERSION} {verify.long_radius} {verify.medium_radius} {verify.medium_chars} "
+        f"{verify.short_radius} {verify.short_chars} {BAND_RULES} {SINGLE_BAND_RADIUS} "
+        f"copies crowds {CROWD_LIMIT} {CROWD_WINDOW}"
+    )
 
 
-def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.ndarray, keys: np.ndarray,
-                    empty: np.ndarray, dirty: np.ndarray | None, verify: VerifySettings) -> tuple[np.ndarray, ...]:
+def with_band_pairs(
+    found: tuple[np.ndarray, ...],
+    fps: np.ndarray,
+    chars: np.ndarray,
+    keys: np.ndarray,
+    empty: np.ndarray,
+    dirty: np.ndarray | None,
+    verify: VerifySettings,
+) -> tuple[np.ndarray, ...]:
     """The SimHash candidates `found` (i, j, distance, scaled distance) and the pairs sharing a MinHash band
     (`keys`, `empty`: Index.band_keys), each once; with `dirty`, only band pairs involving a changed document
     (the others are among the kept candidates). A pair beyond its radius gets the widest scaled distance."""
@@ -665,11 +758,15 @@ def with_band_pairs(found: tuple[np.ndarray, ...], fps: np.ndarray, chars: np.nd
     new = ~np.isin(bi * n + bj, np.minimum(i, j) * n + np.maximum(i, j))
     bi, bj, bd = bi[new], bj[new], bd[new]
     i, j, d, bscaled = _normalised(np.r_[i, bi], np.r_[j, bj], np.r_[d.astype(np.int64), bd], chars, verify)
-    return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled):]], verify.long_radius).astype(np.int8)
+    return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled) :]], verify.long_radius).astype(np.int8)
 
 
-def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Snapshot | None = None,
-                 boilerplate: frozenset[int] | None = None) -> Grouper:
+def kept_grouper(
+    index: Index,
+    verify: VerifySettings = DEFAULT_VERIFY,
+    snap: Snapshot | None = None,
+    boilerplate: frozenset[int] | None = None,
+) -> Grouper:
     """The verified groups an index holds without analysing anything: the pairs scored by earlier analyses
     (kept in the index) and the identical copies (scored 1.0, as verification scores them), at the
     distances of the fingerprints their pairs were searched with, each class of identical copies given its
@@ -683,8 +780,9 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     a = np.fromiter((x for x, _ in kept), dtype=np.int64, count=len(kept))
     b = np.fromiter((y for _, y in kept), dtype=np.int64, count=len(kept))
     s = np.fromiter((r.score for r in kept.values()), dtype=np.float64, count=len(kept))
-    h = np.fromiter((x for r in kept.values() for x in (r.a_in_b, r.b_in_a)), dtype=np.float64,
-                    count=2 * len(kept)).reshape(-1, 2)
+    h = np.fromiter(
+        (x for r in kept.values() for x in (r.a_in_b, r.b_in_a)), dtype=np.float64, count=2 * len(kept)
+    ).reshape(-1, 2)
     del kept
     by_id = np.argsort(snap.ids)
     sorted_ids = snap.ids[by_id]
@@ -707,17 +805,31 @@ def kept_grouper(index: Index, verify: VerifySettings = DEFAULT_VERIFY, snap: Sn
     s, h = copied_values(s[first], source, 1.0), copied_shares(h[first], source, swapped)
     d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
     scaled = np.minimum(scaled_distance(d, np.minimum(snap.chars[i], snap.chars[j]), verify), verify.long_radius)
-    clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings,
-                     copies.rep)
-    return Grouper(clean, i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=s, min_score=verify.min_score, held=h,
-                   boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate)
+    clean = Snapshot(
+        snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings, copies.rep
+    )
+    return Grouper(
+        clean,
+        i,
+        j,
+        scaled,
+        max_threshold=verify.long_radius,
+        ignored=index.ignored_pairs(),
+        scores=s,
+        min_score=verify.min_score,
+        held=h,
+        boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate,
+    )
 
 
-def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATURES,
-            verify: VerifySettings = DEFAULT_VERIFY,
-            on_progress: Callable[[Progress], None] | None = None,
-            cancel: CancelToken | None = None) -> Grouper:
+def analyse(
+    root: Path,
+    index: Index,
+    settings: FeatureSettings = DEFAULT_FEATURES,
+    verify: VerifySettings = DEFAULT_VERIFY,
+    on_progress: Callable[[Progress], None] | None = None,
+    cancel: CancelToken | None = None,
+) -> Grouper:
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
     any scaled distance 0..long_radius and any minimum score in memory. Texts are read under `root`, or by
     URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META). Cancelled,
@@ -759,8 +871,7 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     beyond = d > radius
     # the plain fingerprints (whole texts) agree where the clean ones do not: a large copy group's members
     plain_near = beyond & (np.bitwise_count(snap.fingerprints[i] ^ snap.fingerprints[j]) <= radius)
-    scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond,
-                                plain_near)
+    scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return kept_grouper(index, verify, snap, boilerplate)
     if dirty.any():
@@ -771,5 +882,15 @@ def analyse(root: Path, index: Index, settings: FeatureSettings = DEFAULT_FEATUR
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
-    return Grouper(replace(clean, copy_of=copies.rep), i, j, scaled, max_threshold=verify.long_radius, ignored=index.ignored_pairs(),
-                   scores=scores, min_score=verify.min_score, boilerplate=boilerplate, held=held)
+    return Grouper(
+        replace(clean, copy_of=copies.rep),
+        i,
+        j,
+        scaled,
+        max_threshold=verify.long_radius,
+        ignored=index.ignored_pairs(),
+        scores=scores,
+        min_score=verify.min_score,
+        boilerplate=boilerplate,
+        held=held,
+    )

@@ -16,6 +16,7 @@ one verification whatever its size, and its members add pairs in memory only: a 
 the representative, and each relation of the representative once per member (see with_copies), so centred
 grouping (groups.centred_labels) takes the representative, paired with every member of the group, as centre.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ class Copies:
     def others(self, rep: int) -> np.ndarray:
         """The copies of representative `rep` other than itself (path order)."""
         start, order = self._others
-        return order[start[rep]:start[rep + 1]]
+        return order[start[rep] : start[rep + 1]]
 
 
 def identical_copies(hashes: list[str] | np.ndarray, preferred: np.ndarray | None = None) -> Copies:
@@ -91,7 +92,7 @@ def with_copies(copies: Copies, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarra
     representative pairs with every member of the classes it pairs with, and a class of c copies with r
     relations adds c - 1 + r (c - 1) pairs, not c (c - 1) / 2 + r c^2."""
     i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
-    start, order = copies._others
+    start, order = copies._others  # noqa: SLF001
     count = np.diff(start)
     src = np.arange(len(i), dtype=np.int64)
     out_i, out_j, out_src, out_turned = [i], [j], [src], [np.zeros(len(i), dtype=bool)]

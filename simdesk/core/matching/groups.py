@@ -19,6 +19,7 @@ member is shown beside a representative it is not a copy of (docs/quality.md, "C
 rescans the folder nor queries the index again. Groups are materialised lazily, one at a time, so a view
 showing the first screenful of 100,000 groups does not pay for the rest.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -44,10 +45,19 @@ ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
 class Grouper:
     """Pairs of a snapshot up to `max_threshold`, ready to be grouped at any threshold up to it."""
 
-    def __init__(self, snapshot: Snapshot, i: np.ndarray, j: np.ndarray, d: np.ndarray,
-                 max_threshold: int = MAX_THRESHOLD, ignored: Iterable[tuple[str, str]] = (),
-                 scores: np.ndarray | None = None, min_score: float | None = None,
-                 boilerplate: frozenset[int] = frozenset(), held: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        i: np.ndarray,
+        j: np.ndarray,
+        d: np.ndarray,
+        max_threshold: int = MAX_THRESHOLD,
+        ignored: Iterable[tuple[str, str]] = (),
+        scores: np.ndarray | None = None,
+        min_score: float | None = None,
+        boilerplate: frozenset[int] = frozenset(),
+        held: np.ndarray | None = None,
+    ) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
         least that group (see fingerprint/similarity.py). Without them, every pair within the threshold groups. `held`
         (optional, pairs x 2, with scores): the share of i's text found in j's and of j's in i's
@@ -67,8 +77,11 @@ class Grouper:
         ignored = {tuple(sorted(p)) for p in ignored}
         if ignored and len(i):
             paths = snapshot.paths
-            drop = np.fromiter(((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored
-                                for a, b in zip(i.tolist(), j.tolist())), dtype=bool, count=len(i))
+            drop = np.fromiter(
+                ((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored for a, b in zip(i.tolist(), j.tolist())),
+                dtype=bool,
+                count=len(i),
+            )
             i, j, d, scores, held = i[~drop], j[~drop], d[~drop], scores[~drop], held[~drop]
         order = np.argsort(d, kind="stable")
         self.i, self.j, self.d, self.scores, self.held = i[order], j[order], d[order], scores[order], held[order]
@@ -77,9 +90,18 @@ class Grouper:
 
     def without(self, pairs: Iterable[tuple[str, str]]) -> Grouper:
         """This grouper without the given pairs of paths (an editor's "not duplicates"), in memory."""
-        return Grouper(self.snapshot, self.i, self.j, self.d, self.max_threshold, ignored=pairs,
-                       scores=self.scores if self.verified else None, min_score=self.min_score,
-                       boilerplate=self.boilerplate, held=self.held if self.verified else None)
+        return Grouper(
+            self.snapshot,
+            self.i,
+            self.j,
+            self.d,
+            self.max_threshold,
+            ignored=pairs,
+            scores=self.scores if self.verified else None,
+            min_score=self.min_score,
+            boilerplate=self.boilerplate,
+            held=self.held if self.verified else None,
+        )
 
     @property
     def verified(self) -> bool:
@@ -110,18 +132,31 @@ class Grouper:
         if key not in self._cache:
             end = self.pair_count(threshold)
             ok = self._accepted(end, ms)
-            self._cache[key] = Grouping(self.snapshot, threshold, self.i[:end][ok], self.j[:end][ok],
-                                        self.scores[:end][ok] if ms is not None else None, ms,
-                                        self.held[:end][ok] if ms is not None else None)
+            self._cache[key] = Grouping(
+                self.snapshot,
+                threshold,
+                self.i[:end][ok],
+                self.j[:end][ok],
+                self.scores[:end][ok] if ms is not None else None,
+                ms,
+                self.held[:end][ok] if ms is not None else None,
+            )
         return self._cache[key]
 
 
 class Grouping:
     """The groups at one threshold. Group k (0-based, largest first) is built on demand by `group(k)`."""
 
-    def __init__(self, snapshot: Snapshot, threshold: int, i: np.ndarray, j: np.ndarray,
-                 scores: np.ndarray | None = None, min_score: float | None = None,
-                 held: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        threshold: int,
+        i: np.ndarray,
+        j: np.ndarray,
+        scores: np.ndarray | None = None,
+        min_score: float | None = None,
+        held: np.ndarray | None = None,
+    ) -> None:
         self.snapshot = snapshot
         self.threshold = threshold
         self.min_score = min_score
@@ -152,7 +187,11 @@ class Grouping:
         order = np.lexsort((in_group, member_labels))
         members = in_group[order]
         member_labels = member_labels[order]
-        starts = np.flatnonzero(np.r_[True, member_labels[1:] != member_labels[:-1]]) if len(members) else np.zeros(0, dtype=np.int64)
+        starts = (
+            np.flatnonzero(np.r_[True, member_labels[1:] != member_labels[:-1]])
+            if len(members)
+            else np.zeros(0, dtype=np.int64)
+        )
         counts = np.diff(np.r_[starts, len(members)])
         first = members[starts] if len(members) else np.zeros(0, dtype=np.int64)
         rank = np.lexsort((first, -counts))
@@ -205,8 +244,9 @@ class Grouping:
         if not needle:
             return np.arange(len(self), dtype=np.int64)
         paths = self.snapshot.paths
-        hits = np.fromiter((needle in paths[r].casefold() for r in self._members.tolist()), dtype=bool,
-                           count=len(self._members))
+        hits = np.fromiter(
+            (needle in paths[r].casefold() for r in self._members.tolist()), dtype=bool, count=len(self._members)
+        )
         return np.unique(self._owners[hits])
 
     def sort_keys(self, key: str) -> np.ndarray | None:
@@ -330,7 +370,7 @@ class Grouping:
     def member_rows(self, k: int) -> np.ndarray:
         """Snapshot rows of group k's members (path order)."""
         s = self._starts[k]
-        return self._members[s:s + self._counts[k]]
+        return self._members[s : s + self._counts[k]]
 
     @cached_property
     def _scores_by_pair(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
@@ -387,8 +427,9 @@ def representative_of(fps: np.ndarray, central: np.ndarray | None = None) -> int
     if len(fps) <= 4096:
         totals = np.bitwise_count(fps[:, None] ^ fps[None, :]).sum(axis=1)
     else:  # bounded memory for huge groups: rows in chunks
-        totals = np.concatenate([np.bitwise_count(fps[s:s + 1024, None] ^ fps[None, :]).sum(axis=1)
-                                 for s in range(0, len(fps), 1024)])
+        totals = np.concatenate(
+            [np.bitwise_count(fps[s : s + 1024, None] ^ fps[None, :]).sum(axis=1) for s in range(0, len(fps), 1024)]
+        )
     if central is not None and central.any():
         totals = np.where(central, totals, np.iinfo(np.int64).max)
     return int(np.argmin(totals))  # rows are in path order, so argmin's first minimum is the first path
@@ -451,9 +492,13 @@ def centred_labels(labels: np.ndarray, copy: np.ndarray, holder: np.ndarray) -> 
     return labels, (within == new_sizes[labels] - 1) & (new_sizes[labels] >= 2)
 
 
-def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
-                scorer: Callable[[int, int], tuple[float, float, float] | None] | None = None,
-                central: np.ndarray | None = None) -> Group:
+def build_group(
+    snap: Snapshot,
+    rows: np.ndarray,
+    group_id: int,
+    scorer: Callable[[int, int], tuple[float, float, float] | None] | None = None,
+    central: np.ndarray | None = None,
+) -> Group:
     """A group of the given snapshot rows: the representative is chosen by representative_of (a member
     holding every other one, the closest to all); the others follow by distance to it, then path. `scorer`
     (verified groups): (score, share of the member's text in the representative, of the representative's in
@@ -473,8 +518,16 @@ def build_group(snap: Snapshot, rows: np.ndarray, group_id: int,
         return tuple(None if v != v else v for v in found)  # type: ignore[return-value]  (NaN: not measured)
 
     members = tuple(
-        Member(int(snap.ids[rows[x]]), snap.paths[rows[x]], int(dist[x]), int(snap.sizes[rows[x]]),
-               snap.encodings[rows[x]], int(snap.mtimes[rows[x]]), snap.hashes[rows[x]], *relation_of(x))
+        Member(
+            int(snap.ids[rows[x]]),
+            snap.paths[rows[x]],
+            int(dist[x]),
+            int(snap.sizes[rows[x]]),
+            snap.encodings[rows[x]],
+            int(snap.mtimes[rows[x]]),
+            snap.hashes[rows[x]],
+            *relation_of(x),
+        )
         for x in order
     )
     identical = len({m.content_hash for m in members}) == 1
@@ -506,9 +559,16 @@ def exact_grouper(index, min_score: float | None = None) -> Grouper:
     i, j, d = exact_copies(snap)
     copy_of = np.arange(len(snap))
     copy_of[j] = i  # a star around each first copy: two others pair through it (Grouping._standing_for)
-    return Grouper(replace(snap, copy_of=copy_of), i, j, d, ignored=index.ignored_pairs(),
-                   scores=np.ones(len(i)) if min_score else None, min_score=min_score or None,
-                   held=np.ones((len(i), 2)) if min_score else None)
+    return Grouper(
+        replace(snap, copy_of=copy_of),
+        i,
+        j,
+        d,
+        ignored=index.ignored_pairs(),
+        scores=np.ones(len(i)) if min_score else None,
+        min_score=min_score or None,
+        held=np.ones((len(i), 2)) if min_score else None,
+    )
 
 
 def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
@@ -523,5 +583,11 @@ def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
     reps = same.representatives
     i, j, d = pairs_within(snap.fingerprints[reps], max_threshold)
     i, j, source, _ = with_copies(same, reps[i], reps[j])
-    return Grouper(replace(snap, copy_of=same.rep), i, j, copied_values(d, source, 0), max_threshold=max_threshold,
-                   ignored=index.ignored_pairs())
+    return Grouper(
+        replace(snap, copy_of=same.rep),
+        i,
+        j,
+        copied_values(d, source, 0),
+        max_threshold=max_threshold,
+        ignored=index.ignored_pairs(),
+    )

@@ -12,13 +12,14 @@ blocks (3 x ~21 bits) keep buckets nearly empty at a million documents so candid
 (4 x 16) need fewer probes when documents are few or the radius is large. Work is done in chunks of bounded
 size, so memory stays in the tens of megabytes whatever the collection's shape (except for the result itself).
 """
+
 from __future__ import annotations
 
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -42,7 +43,7 @@ COST_PROBE = 7.0
 COST_CANDIDATE = 40.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def flip_masks(radius: int, bits: int = BLOCK_BITS) -> np.ndarray:
     """Every `bits`-bit mask with at most `radius` bits set, the empty mask first, fewer bits before more."""
     masks = [0]
@@ -190,7 +191,7 @@ def _pairs_through_block(fps: np.ndarray, radius: int, block: Block, earlier: li
         left_all = np.flatnonzero((table.sorted_values >> h) & 1 == 0)
         step = max(1, CHUNK // len(masks_h))
         for s in range(0, len(left_all), step):
-            left = left_all[s:s + step]
+            left = left_all[s : s + step]
             partner = (table.sorted_values[left][:, None] ^ masks_h[None, :]).ravel()
             hit = np.flatnonzero(table.occupied[partner])
             if not len(hit):
@@ -269,7 +270,7 @@ def brute_force_pairs(fps: np.ndarray, radius: int) -> set[tuple[int, int, int]]
     fps = np.asarray(fps, dtype=np.uint64)
     out = set()
     for i in range(len(fps)):
-        d = np.bitwise_count(fps[i + 1:] ^ fps[i])
+        d = np.bitwise_count(fps[i + 1 :] ^ fps[i])
         for k in np.flatnonzero(d <= radius):
             out.add((i, i + 1 + int(k), int(d[k])))
     return out

@@ -7,18 +7,19 @@ analysis, and the scan's fork server preloads it (segmenter_preload), so a worke
 starts with everything it runs already loaded (it imported simdesk.core.matching.analysis, and with it the index,
 before its first text: 2.1 s per worker measured on a loaded machine, 2026-11-23).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
-from simdesk.core.reading.documents import DecodeError
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.index.scan import text_document
-from simdesk.core.reading.normalize import fold
-from simdesk.core.reading.texts import Texts
 from simdesk.core.fingerprint.similarity import Profile, profile
 from simdesk.core.fingerprint.vocabulary import text_votes
+from simdesk.core.index.scan import text_document
+from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
+from simdesk.core.reading.documents import DecodeError
+from simdesk.core.reading.normalize import fold
+from simdesk.core.reading.texts import Texts
 
 
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
@@ -62,7 +63,9 @@ def line_votes(text: str, wanted: set[int], settings: FeatureSettings) -> dict[i
     return out
 
 
-def line_votes_of(texts: Texts, items: list[tuple[str, set[int]]], settings: FeatureSettings) -> list[dict[int, np.ndarray]]:
+def line_votes_of(
+    texts: Texts, items: list[tuple[str, set[int]]], settings: FeatureSettings
+) -> list[dict[int, np.ndarray]]:
     """line_votes of each (path, wanted hashes); nothing for a text that cannot be read any more."""
     out = []
     for rel, wanted in items:

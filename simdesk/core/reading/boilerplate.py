@@ -20,6 +20,7 @@ occurs in at least `min_document_frequency(n)` documents of the n in the collect
 A line's hash (`line_hash`) tells the two kinds apart by its lowest bit (1: a key over MAX_KEY_CHARS), so
 one sorted array per document (`line_hashes`, kept in the index) and one set per collection serve both.
 """
+
 from __future__ import annotations
 
 import re
@@ -124,7 +125,7 @@ class LineHashes:
         return len(self.bounds) - 1
 
     def row(self, i: int) -> np.ndarray:
-        return self.values[self.bounds[i]:self.bounds[i + 1]]
+        return self.values[self.bounds[i] : self.bounds[i + 1]]
 
     @classmethod
     def of(cls, per_document: list[np.ndarray]) -> LineHashes:
@@ -149,7 +150,7 @@ class LineHashes:
         """For each of `rows` (every row when None), the row and its line hashes among `hashes`."""
         mask, counts = self.holding(hashes)
         empty = self.values[:0]
-        for row in (range(len(self)) if rows is None else rows.tolist()):
+        for row in range(len(self)) if rows is None else rows.tolist():
             if counts[row]:
                 b0, b1 = self.bounds[row], self.bounds[row + 1]
                 yield row, self.values[b0:b1][mask[b0:b1]]

@@ -2,6 +2,7 @@
 
 Every failure becomes a `Problem` with a reason an editor can act on; nothing here raises for a bad file.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -17,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from simdesk.core.reading.markup import MarkupError, markup_kind, visible_text
-from simdesk.core.records import Problem
 from simdesk.core.reading.normalize import fold
+from simdesk.core.records import Problem
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE: it starts with the same two bytes
@@ -81,8 +82,10 @@ def matches(rel: str, includes: tuple[str, ...]) -> bool:
     return False
 
 
-LINK_TO_FILE = ("a symbolic link to a file: not indexed (a document is a file, indexed where it lies, so a link "
-                "is never taken for a second copy)")
+LINK_TO_FILE = (
+    "a symbolic link to a file: not indexed (a document is a file, indexed where it lies, so a link "
+    "is never taken for a second copy)"
+)
 NOT_REGULAR = "not a regular file (a named pipe, device or socket): not read"
 LOOP = "folder skipped: a symbolic link leads back to a folder already scanned"
 SNIFF_BYTES = 64 * 1024  # the first bytes of a large file decide whether it is binary before the rest is read
@@ -171,11 +174,18 @@ def walk(
             # only a file with more than one name can be met twice (a million single-named files: ~70 MB less)
             first = seen_files.setdefault((st.st_dev, st.st_ino), rel) if st.st_nlink > 1 else rel
             if first != rel:
-                on_problem(Problem(rel, f"the same file as {first} (a hard link, a second name of one file): "
-                                        "indexed once, under that name"))
+                on_problem(
+                    Problem(
+                        rel,
+                        f"the same file as {first} (a hard link, a second name of one file): "
+                        "indexed once, under that name",
+                    )
+                )
                 continue
             if st.st_size > max_bytes:
-                on_problem(Problem(rel, f"skipped: {st.st_size / MB:.1f} MB is over the size cap of {max_bytes / MB:.1f} MB"))
+                on_problem(
+                    Problem(rel, f"skipped: {st.st_size / MB:.1f} MB is over the size cap of {max_bytes / MB:.1f} MB")
+                )
                 continue
             yield FileEntry(rel, entry.path, st.st_size, st.st_mtime_ns)
         stack.extend(reversed(subfolders))
@@ -199,8 +209,9 @@ def open_regular(path: Path, follow_links: bool = True) -> int:
     return fd
 
 
-def read_bytes(path: Path, max_bytes: int, follow_links: bool = True,
-               budget_s: float = READ_BUDGET_S) -> tuple[bytes, os.stat_result]:
+def read_bytes(
+    path: Path, max_bytes: int, follow_links: bool = True, budget_s: float = READ_BUDGET_S
+) -> tuple[bytes, os.stat_result]:
     """Read a whole regular file, refusing one that has grown past `max_bytes` since it was listed, that
     changed while it was read (another program writing it: the bytes may be half old, half new), that takes
     longer than `budget_s` to read, or whose first SNIFF_BYTES already show a large file is binary (500 MB
@@ -219,8 +230,9 @@ def read_bytes(path: Path, max_bytes: int, follow_links: bool = True,
             parts.append(chunk)
             total += len(chunk)
             if time.monotonic() - started > budget_s:
-                raise DecodeError(f"took longer than {budget_s:.0f} s to read (a slow or stalled drive?); "
-                                  "scan again to index it")
+                raise DecodeError(
+                    f"took longer than {budget_s:.0f} s to read (a slow or stalled drive?); scan again to index it"
+                )
         data = b"".join(parts)
         after = os.fstat(fh.fileno())
     if len(data) > max_bytes:
@@ -236,7 +248,7 @@ def _sniff(head: bytes) -> None:
     if b"\x00" not in head and not CONTROL_CHAR.search(head.decode("latin-1")):
         return
     try:
-        decode_bytes(head[:len(head) - len(head) % 4])
+        decode_bytes(head[: len(head) - len(head) % 4])
     except DecodeError as exc:
         if str(exc).startswith("binary"):
             raise
@@ -254,8 +266,9 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
             try:
                 return _checked(data.decode(name), name)
             except UnicodeDecodeError as exc:
-                raise DecodeError(f"starts with a {name.upper()} byte-order mark but is not valid {name.upper()} "
-                                  f"(byte {exc.start})") from None
+                raise DecodeError(
+                    f"starts with a {name.upper()} byte-order mark but is not valid {name.upper()} (byte {exc.start})"
+                ) from None
     if b"\x00" not in data:
         try:
             return _checked(data.decode("utf-8"), "utf-8")
@@ -311,8 +324,7 @@ def _common_share(text: str) -> float:
 
 def _checked(text: str, encoding: str) -> tuple[str, str]:
     # counted by the regex: str.translate with a table walks a 1 MB text in ~65 ms holding Python's lock
-    if text and CONTROL_CHAR.search(text) and \
-            len(CONTROL_CHAR.findall(text)) > BINARY_CONTROL_RATIO * len(text):
+    if text and CONTROL_CHAR.search(text) and len(CONTROL_CHAR.findall(text)) > BINARY_CONTROL_RATIO * len(text):
         raise DecodeError(f"binary file (control characters when read as {encoding}), not text")
     return text, encoding
 
@@ -331,13 +343,34 @@ def _detect(data: bytes, candidates: tuple[str, ...] | None) -> tuple[str, str] 
 
 # Python codec names as people know them (charset-normalizer and the BOM check give Python's names)
 ENCODING_NAMES = {
-    "utf_8": "UTF-8", "utf_8_sig": "UTF-8 (BOM)", "utf_16": "UTF-16", "utf_16_le": "UTF-16 LE",
-    "utf_16_be": "UTF-16 BE", "utf_32": "UTF-32", "utf_32_le": "UTF-32 LE", "utf_32_be": "UTF-32 BE",
-    "gb18030": "GB18030", "gbk": "GBK", "gb2312": "GB2312", "big5": "Big5", "big5hkscs": "Big5-HKSCS",
-    "cp950": "Big5 (CP950)", "cp936": "GBK (CP936)", "hz": "HZ", "euc_jp": "EUC-JP", "shift_jis": "Shift_JIS",
-    "cp932": "Shift_JIS (CP932)", "euc_kr": "EUC-KR", "cp949": "EUC-KR (CP949)", "ascii": "ASCII",
-    "latin_1": "ISO-8859-1", "iso8859_15": "ISO-8859-15", "cp1252": "Windows-1252", "cp1251": "Windows-1251",
-    "koi8_r": "KOI8-R", "mac_roman": "Mac Roman",
+    "utf_8": "UTF-8",
+    "utf_8_sig": "UTF-8 (BOM)",
+    "utf_16": "UTF-16",
+    "utf_16_le": "UTF-16 LE",
+    "utf_16_be": "UTF-16 BE",
+    "utf_32": "UTF-32",
+    "utf_32_le": "UTF-32 LE",
+    "utf_32_be": "UTF-32 BE",
+    "gb18030": "GB18030",
+    "gbk": "GBK",
+    "gb2312": "GB2312",
+    "big5": "Big5",
+    "big5hkscs": "Big5-HKSCS",
+    "cp950": "Big5 (CP950)",
+    "cp936": "GBK (CP936)",
+    "hz": "HZ",
+    "euc_jp": "EUC-JP",
+    "shift_jis": "Shift_JIS",
+    "cp932": "Shift_JIS (CP932)",
+    "euc_kr": "EUC-KR",
+    "cp949": "EUC-KR (CP949)",
+    "ascii": "ASCII",
+    "latin_1": "ISO-8859-1",
+    "iso8859_15": "ISO-8859-15",
+    "cp1252": "Windows-1252",
+    "cp1251": "Windows-1251",
+    "koi8_r": "KOI8-R",
+    "mac_roman": "Mac Roman",
 }
 
 

@@ -25,6 +25,7 @@ the index): `Headlines` reads and keeps them per (path, content hash), with the 
     headline = headline_of(text, mtime_ns, boilerplate)
     headline.title, headline.date, headline.dated_by, headline.source
 """
+
 from __future__ import annotations
 
 import bisect
@@ -32,16 +33,16 @@ import datetime as _dt
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import nullcontext
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 
 from simdesk.core.reading.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
 from simdesk.core.reading.documents import DecodeError, read_source_file, visible
 from simdesk.core.reading.markup import page_heading
-from simdesk.core.records import Member
-from simdesk.core.reading.texts import Texts
-from simdesk.core.workers import CancelToken, map_chunks, process_pool
 from simdesk.core.reading.normalize import LINKS, fold
+from simdesk.core.reading.texts import Texts
+from simdesk.core.records import Member
+from simdesk.core.workers import CancelToken, map_chunks, process_pool
 
 MAX_TITLE_CHARS = 80
 MAX_SOURCE_CHARS = 120
@@ -55,15 +56,33 @@ MODIFIED = "modified"  # dated_by: the file's modification time
 # on folded text (NFKC: full-width digits and colons are ASCII; traditional script is simplified)
 SOURCE_CUE = re.compile(
     r"^[\W_]{0,4}(?:本文)?(?:来源|来自|转自|转载自?|原文(?:地址|链接|出处)?|出处|稿源|摘自|选自|source\b|sources\b|"
-    r"reposted from|republished from|originally (?:published|appeared)|via\b)")
+    r"reposted from|republished from|originally (?:published|appeared)|via\b)"
+)
 # a boilerplate line that attributes the text ('—— 鲁迅', '--《谚语》', a link): a source when no line names one
 ATTRIBUTION = re.compile(r"^\s*(?:-{2,}|[—―~]+)")
 # a quick test before SOURCE_CUE
 SOURCE_WORD = re.compile(r"来源|来自|转自|转载|原文|出处|稿源|摘自|选自|source|repost|republish|originally|via")
-MONTHS = {m: k for k, names in enumerate((
-    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
-    ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-    ("dec", "december")), 1) for m in names}
+MONTHS = {
+    m: k
+    for k, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        1,
+    )
+    for m in names
+}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 NUMERIC_DATE = re.compile(r"(?<!\d)(\d{4})\s*(?:年|([-/.]))\s*(\d{1,2})\s*(?:月|\2)\s*(\d{1,2})(?!\d)(?:\s*日)?")
 ROC_DATE = re.compile(r"民国\s*(\d{2,3})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
@@ -79,10 +98,21 @@ DAY_MONTH_YEAR = re.compile(r"(?<![A-Za-z\d/.-])(\d{1,2})([/.])(\d{1,2})\2(\d{4}
 NUMERIC_MONTH = re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月(?!\s*\d)")
 HAN_MONTH = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月(?![{HAN_DIGITS}十])")
 NAMED_MONTH = re.compile(rf"(?<!\d)(?<!\d\s)\b({_MONTH})\.?,?\s+(\d{{4}})\b")
-BYLINE = re.compile(r"^[\W_]{0,4}(?:发布时间|发布日期|发表于|更新时间|时间|日期|作者|记者|通讯员|责任编辑|责编|编辑|"
-                    r"posted\b|published\b|updated\b|by\b|author\b)")
-DATES = (NUMERIC_DATE, ROC_DATE, HAN_DATE, MONTH_FIRST, DAY_FIRST, DAY_MONTH_YEAR, NUMERIC_MONTH, HAN_MONTH,
-         NAMED_MONTH)
+BYLINE = re.compile(
+    r"^[\W_]{0,4}(?:发布时间|发布日期|发表于|更新时间|时间|日期|作者|记者|通讯员|责任编辑|责编|编辑|"
+    r"posted\b|published\b|updated\b|by\b|author\b)"
+)
+DATES = (
+    NUMERIC_DATE,
+    ROC_DATE,
+    HAN_DATE,
+    MONTH_FIRST,
+    DAY_FIRST,
+    DAY_MONTH_YEAR,
+    NUMERIC_MONTH,
+    HAN_MONTH,
+    NAMED_MONTH,
+)
 
 
 def _without_dates(line: str) -> str:
@@ -133,9 +163,11 @@ def _either_order(a: int, b: int, year: int) -> str | None:
 def month_in(line: str) -> str | None:
     """The first month written with its year in a (folded) line, YYYY-MM; None when there is none."""
     found: list[tuple[int, str]] = []
-    for pattern, parts in ((NUMERIC_MONTH, lambda m: (int(m[1]), int(m[2]))),
-                           (HAN_MONTH, lambda m: (_han_number(m[1]), _han_number(m[2]))),
-                           (NAMED_MONTH, lambda m: (int(m[2]), MONTHS[m[1]]))):
+    for pattern, parts in (
+        (NUMERIC_MONTH, lambda m: (int(m[1]), int(m[2]))),
+        (HAN_MONTH, lambda m: (_han_number(m[1]), _han_number(m[2]))),
+        (NAMED_MONTH, lambda m: (int(m[2]), MONTHS[m[1]])),
+    ):
         for m in pattern.finditer(line):
             if (iso := _valid(*parts(m), 1)) is not None:
                 found.append((m.start(), iso[:7]))
@@ -176,11 +208,16 @@ def date_in(line: str) -> str | None:
 
 def _clip(line: str, limit: int) -> str:
     line = " ".join(line.split())
-    return line if len(line) <= limit else line[:limit - 1] + "…"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def headline_of(text: str, mtime_ns: int, boilerplate: Collection[int] = frozenset(),
-                folded_text: str | None = None, heading: str = "") -> Headline:
+def headline_of(
+    text: str,
+    mtime_ns: int,
+    boilerplate: Collection[int] = frozenset(),
+    folded_text: str | None = None,
+    heading: str = "",
+) -> Headline:
     """The title, date and source of a document's text (the visible text of a page or Markdown file, as
     documents.read_text_file gives it); `boilerplate`: the collection's boilerplate line hashes;
     `folded_text`: text.fold(text), when the caller has it; `heading`: a web page's own title
@@ -191,8 +228,11 @@ def headline_of(text: str, mtime_ns: int, boilerplate: Collection[int] = frozens
     if len(folded) != len(lines):  # a character NFKC turns into a line break: fold line by line
         folded = [fold(line) for line in lines]
     dropped = boilerplate_lines(text, boilerplate, folded_text)
-    source_rows = [k for k, f in enumerate(folded) if len(f) <= MAX_SOURCE_CHARS * 2 and SOURCE_WORD.search(f)
-                   and SOURCE_CUE.match(_without_dates(f))]
+    source_rows = [
+        k
+        for k, f in enumerate(folded)
+        if len(f) <= MAX_SOURCE_CHARS * 2 and SOURCE_WORD.search(f) and SOURCE_CUE.match(_without_dates(f))
+    ]
     attributions = sorted(k for k in dropped if ATTRIBUTION.match(folded[k]) or LINKS.search(folded[k]))
     source = (lines[source_rows[0]] if source_rows else lines[attributions[0]] if attributions else "").strip()
     title = heading
@@ -211,8 +251,12 @@ def headline_of(text: str, mtime_ns: int, boilerplate: Collection[int] = frozens
     if date is None:
         date = next((iso for k in rows if (iso := month_in(folded[k])) is not None), None)
     if date is None:
-        return Headline(_clip(title, MAX_TITLE_CHARS), _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(),
-                        MODIFIED, _clip(source, MAX_SOURCE_CHARS))
+        return Headline(
+            _clip(title, MAX_TITLE_CHARS),
+            _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(),
+            MODIFIED,
+            _clip(source, MAX_SOURCE_CHARS),
+        )
     return Headline(_clip(title, MAX_TITLE_CHARS), date, TEXT, _clip(source, MAX_SOURCE_CHARS))
 
 
@@ -242,24 +286,33 @@ REPORT_CHUNK = 400  # members per worker task when a report reads headlines in p
 IN_PROCESS_BELOW = 20_000
 
 
-def read_headlines(texts: Texts, members: Sequence[Member], boilerplate: Collection[int] = frozenset(),
-                   workers: int = 1, cancel: CancelToken | None = None,
-                   in_process_below: int = IN_PROCESS_BELOW) -> dict[str, Headline]:
+def read_headlines(
+    texts: Texts,
+    members: Sequence[Member],
+    boilerplate: Collection[int] = frozenset(),
+    workers: int = 1,
+    cancel: CancelToken | None = None,
+    in_process_below: int = IN_PROCESS_BELOW,
+) -> dict[str, Headline]:
     """The headlines of many members for a report (path -> Headline), read in `workers` processes when
     there are `in_process_below` or more, and nothing kept for search (a million-document report would hold
     gigabytes of it)."""
     members = list(members)
     out: dict[str, Headline] = {}
-    for block in read_headline_blocks(texts, [members], len(members), boilerplate, workers, cancel,
-                                      in_process_below):
+    for block in read_headline_blocks(texts, [members], len(members), boilerplate, workers, cancel, in_process_below):
         out.update(block)
     return out
 
 
-def read_headline_blocks(texts: Texts, blocks: Iterable[Sequence[Member]], total: int,
-                         boilerplate: Collection[int] = frozenset(), workers: int = 1,
-                         cancel: CancelToken | None = None,
-                         in_process_below: int = IN_PROCESS_BELOW) -> Iterator[dict[str, Headline]]:
+def read_headline_blocks(
+    texts: Texts,
+    blocks: Iterable[Sequence[Member]],
+    total: int,
+    boilerplate: Collection[int] = frozenset(),
+    workers: int = 1,
+    cancel: CancelToken | None = None,
+    in_process_below: int = IN_PROCESS_BELOW,
+) -> Iterator[dict[str, Headline]]:
     """read_headlines of each block of members in turn (`total`: the members of every block), the worker
     processes started once for them all: a report written block by block holds one block's headlines."""
     read = partial(_headlines_of, texts, frozenset(boilerplate))
@@ -268,7 +321,7 @@ def read_headline_blocks(texts: Texts, blocks: Iterable[Sequence[Member]], total
     with process_pool(min(workers, -(-total // REPORT_CHUNK))) if pooled else nullcontext() as pool:
         for block in blocks:
             block = list(block)
-            chunks = [block[k:k + REPORT_CHUNK] for k in range(0, len(block), REPORT_CHUNK)]
+            chunks = [block[k : k + REPORT_CHUNK] for k in range(0, len(block), REPORT_CHUNK)]
             results = map_chunks(read, chunks, pool, cancel)
             yield {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
 
@@ -295,8 +348,12 @@ def entry_of(texts: Texts, boilerplate: Collection[int], member: Member) -> Entr
         text = heading = ""
     folded = fold(text)
     # the path first, on a line of its own: a query never spans it and the text (no spaces in a query)
-    return (member.path, member.content_hash, headline_of(text, member.mtime_ns, boilerplate, folded, heading),
-            search_form(member.path) + "\n" + search_form(text, folded))
+    return (
+        member.path,
+        member.content_hash,
+        headline_of(text, member.mtime_ns, boilerplate, folded, heading),
+        search_form(member.path) + "\n" + search_form(text, folded),
+    )
 
 
 def read_entries(texts: Texts, boilerplate: Collection[int], members: Sequence[Member]) -> list[Entry]:

@@ -14,6 +14,7 @@ main-content mode (navigation, headers and footers left out) is not used: it als
 recur in a folder are boilerplate lines (boilerplate.py), and a page's own chrome is covered by containment.
 Markdown is rendered with markdown-it-py (CommonMark, line breaks kept as lines) and read as HTML.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,9 @@ MARKDOWN = "markdown"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 # A page starts (after a BOM, blanks, an XML declaration or comments) with a doctype or an <html> tag.
-HTML_START = re.compile(r"\A\ufeff?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html[\s>])",
-                        re.IGNORECASE | re.DOTALL)
+HTML_START = re.compile(
+    r"\A\ufeff?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html[\s>])", re.IGNORECASE | re.DOTALL
+)
 ANY_TAG = re.compile(r"<(?:p|div|body|br|span|a|h[1-6]|table|li|head|title|meta)[\s/>]", re.IGNORECASE)
 SCRIPT = re.compile(r"<script\b", re.IGNORECASE)
 FENCE_OR_INDENT = re.compile(r"^(?: {4}|\t|```|~~~)", re.MULTILINE)
@@ -52,8 +54,16 @@ def _html_text(html: str) -> str:
     from resiliparse.extract.html2text import extract_plain_text
     from resiliparse.parse.html import HTMLTree
 
-    return extract_plain_text(HTMLTree.parse(html), preserve_formatting=True, main_content=False,
-                              list_bullets=False, alt_texts=False, links=False, form_fields=False, noscript=False)
+    return extract_plain_text(
+        HTMLTree.parse(html),
+        preserve_formatting=True,
+        main_content=False,
+        list_bullets=False,
+        alt_texts=False,
+        links=False,
+        form_fields=False,
+        noscript=False,
+    )
 
 
 def page_heading(source: str, kind: str) -> str:

@@ -29,6 +29,7 @@ Steps of `fold`, each chosen so that copies an editor would call the same text f
 This module imports no other simdesk module: features, the segmenter, boilerplate and verification all
 import it.
 """
+
 from __future__ import annotations
 
 import re
@@ -172,4 +173,3 @@ def normalize_folded(text: str, strip_links: bool = True) -> str:
         text = without_links(text)
     text = CJK_GAP.sub("", text)
     return BOUNDARIES.sub(" ", text).strip()
-

@@ -6,12 +6,21 @@ fetched on demand through fsspec (`s3://`, `gs://`, `memory://`, `file://`, ...;
     texts = Texts(root, uri_prefix="s3://archive/2026/")
     texts.read("a/b.txt")   # the decoded, visible text of s3://archive/2026/a/b.txt; OSError when unreachable
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from simdesk.core.reading.documents import MB, DecodeError, TextFile, content_hash, read_text_file, text_file_of, visible
+from simdesk.core.reading.documents import (
+    MB,
+    DecodeError,
+    TextFile,
+    content_hash,
+    read_text_file,
+    text_file_of,
+    visible,
+)
 from simdesk.core.records import MAX_FILE_BYTES
 
 TEXTS_META = "texts_uri"  # index meta: the URI prefix an imported bundle's paths are read under ('' or none: files)
@@ -67,7 +76,7 @@ def read_uri(uri: str, max_bytes: int = MAX_FILE_BYTES, mtime_ns: int = 0) -> Te
         raise
     except FileNotFoundError:
         raise OSError(f"{uri}: cannot be fetched: no such object (moved or deleted since the cluster scan?)") from None
-    except Exception as exc:  # fsspec plug-ins raise their own errors (botocore, aiohttp, ImportError)
+    except Exception as exc:  # fsspec plug-ins raise their own errors (botocore, aiohttp, ImportError)  # noqa: BLE001
         raise OSError(f"{uri}: cannot be fetched: {type(exc).__name__}: {exc}") from None
     if len(data) > max_bytes:
         raise DecodeError(f"skipped: grew past the size cap of {max_bytes / MB:.1f} MB")

@@ -6,6 +6,7 @@ batches through one connection, and undoable action by action. core.review holds
     decisions.set_keep("a.txt", seen=group)   # in memory at once
     decisions.save()                          # one transaction for everything pending
 """
+
 from __future__ import annotations
 
 import threading
@@ -37,9 +38,15 @@ class Decisions:
     thread and saved on another.
     """
 
-    def __init__(self, index_path: Path, keep: Iterable[str] = (), queued: Iterable[str] = (),
-                 not_duplicates: Iterable[tuple[str, str]] = (),
-                 reviewed: dict[str, dict[str, str]] | None = None, read_seq: int = 0) -> None:
+    def __init__(
+        self,
+        index_path: Path,
+        keep: Iterable[str] = (),
+        queued: Iterable[str] = (),
+        not_duplicates: Iterable[tuple[str, str]] = (),
+        reviewed: dict[str, dict[str, str]] | None = None,
+        read_seq: int = 0,
+    ) -> None:
         """`read_seq`: SEQ_META as read from the index before the decisions were (0: none saved yet)."""
         self.index_path = Path(index_path)
         self.keep: set[str] = set(keep)

@@ -25,24 +25,24 @@ so it compares with FIRST_VIEW_BUDGET_S and refines as the editor scrolls).
     for row in result.rows: ...   # row.left / row.right, with spans of changed characters
     result = refine(result, range(100, 140))        # rows 100-139 with their changed runs, when rough
 """
+
 from __future__ import annotations
 
 import bisect
 import re
 import time
-from collections.abc import Collection
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diff_match_patch import diff_match_patch
 
+from simdesk.core.matching.analysis import text_relation
 from simdesk.core.reading.boilerplate import boilerplate_lines, folded_boilerplate_lines
 from simdesk.core.reading.documents import read_text_file
-from simdesk.core.records import MAX_FILE_BYTES
 from simdesk.core.reading.normalize import fold, without_invisible
-from simdesk.core.matching.analysis import text_relation
+from simdesk.core.records import MAX_FILE_BYTES
 
 BUDGET_S = 2.0  # the changed runs inside rows, once the rows are aligned
 # A window's comparison: the changed runs of the first rows within this, the others when they come into view
@@ -265,8 +265,9 @@ def _set_apart(text: Reflowed, apart: Collection[int]) -> Reflowed:
         keys.append(text.keys[k])
         shown = line
     now.append(len(rows))
-    extra = sorted([(now[at], line_text, no) for at, line_text, no in text.boilerplate] + moved,
-                   key=lambda b: (b[0], b[2]))
+    extra = sorted(
+        [(now[at], line_text, no) for at, line_text, no in text.boilerplate] + moved, key=lambda b: (b[0], b[2])
+    )
     return Reflowed(rows, numbers, keys, extra, text.frequent)
 
 
@@ -307,7 +308,7 @@ def _cut_start(key: str, starts: dict[str, list[str]]) -> str:
         line = next((line for line in lines if key.startswith(line)), None)
         if line is None:
             break
-        key = key[len(line):]
+        key = key[len(line) :]
     return key
 
 
@@ -316,8 +317,11 @@ def _without(text: Reflowed, cuts: _Cuts) -> Reflowed:
     keys = list(text.keys)
     apart = set()
     for k, key in enumerate(keys):
-        if key[:1] not in cuts.starts and key[-1:] not in cuts.ends and \
-                (len(key) > cuts.longest or key not in cuts.inside):
+        if (
+            key[:1] not in cuts.starts
+            and key[-1:] not in cuts.ends
+            and (len(key) > cuts.longest or key not in cuts.inside)
+        ):
             continue
         key = _cut_start(_cut_start(key, cuts.starts)[::-1], cuts.ends)[::-1]
         if not key or CUT_BOILERPLATE_CHARS <= len(key) <= cuts.longest and key in cuts.inside:
@@ -333,7 +337,7 @@ def _keys(rows: list[str]) -> list[str]:
     (OpenCC over a whole 1 MB text holds it ~40 ms, which the window's GUI thread would wait for)."""
     keys: list[str] = []
     for k in range(0, len(rows), KEY_CHUNK):
-        chunk = rows[k:k + KEY_CHUNK]
+        chunk = rows[k : k + KEY_CHUNK]
         folded = fold("\n".join(chunk)).split("\n")
         if len(folded) != len(chunk):  # never seen; a row-by-row fold is the definition
             folded = [fold(row) for row in chunk]
@@ -347,10 +351,11 @@ def _encode(items: list[str], table: dict[str, str]) -> str:
     for item in items:
         code = table.get(item)
         if code is None:
-            code = chr(0x100 + len(table)) if len(table) < 0x10F000 else "\U0010FFFF"
+            code = chr(0x100 + len(table)) if len(table) < 0x10F000 else "\U0010ffff"
             table[item] = code
         out.append(code)
     return "".join(out)
+
 
 def anchored_diff(a: str, b: str, dmp: diff_match_patch, deadline: float = float("inf")) -> list[tuple[int, str]]:
     """A patience-style diff of two encoded line sequences: lines that occur exactly once in each are
@@ -394,16 +399,25 @@ def anchored_diff(a: str, b: str, dmp: diff_match_patch, deadline: float = float
             x, y = a[ai:i], b[bi:j]
             head = dmp.diff_commonPrefix(x, y)
             tail = dmp.diff_commonSuffix(x[head:], y[head:])
-            out.extend(d for d in ((0, x[:head]), (-1, x[head:len(x) - tail]), (1, y[head:len(y) - tail]),
-                                   (0, x[len(x) - tail:])) if d[1])
+            out.extend(
+                d
+                for d in (
+                    (0, x[:head]),
+                    (-1, x[head : len(x) - tail]),
+                    (1, y[head : len(y) - tail]),
+                    (0, x[len(x) - tail :]),
+                )
+                if d[1]
+            )
         if i < len(a):
             out.append((0, a[i]))
         ai, bi = i + 1, j + 1
     return out
 
 
-def _inline(left: str, right: str, dmp: diff_match_patch,
-            normalised: bool) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+def _inline(
+    left: str, right: str, dmp: diff_match_patch, normalised: bool
+) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
     """Changed spans of two rows (in the normalised mode, spaces are not compared and tokens are folded)."""
     folded: dict[str, str] = {}
 
@@ -451,8 +465,9 @@ def _add_span(spans: list[Span], start: int, end: int) -> None:
         spans.append((start, end))
 
 
-def _runs(left: str, right: str, dmp: diff_match_patch, normalised: bool,
-          remaining: float) -> tuple[tuple[Span, ...], tuple[Span, ...], bool] | None:
+def _runs(
+    left: str, right: str, dmp: diff_match_patch, normalised: bool, remaining: float
+) -> tuple[tuple[Span, ...], tuple[Span, ...], bool] | None:
     """The changed runs of two rows within `remaining` seconds, and whether the diff was cut short; None when
     too little time is left to try."""
     if remaining <= 0.01:
@@ -510,7 +525,7 @@ def _recut(lrows: list[str], rrows: list[str], dmp: diff_match_patch) -> list[tu
     for op, text in dmp.diff_main(_encode(lt, table), _encode(rt, table), False):
         n = len(text)
         if op == 0:
-            same.update(zip(lpos[li:li + n], rpos[ri:ri + n]))
+            same.update(zip(lpos[li : li + n], rpos[ri : ri + n]))
             li, ri, shared = li + n, ri + n, shared + n
         elif op == -1:
             li += n
@@ -519,8 +534,11 @@ def _recut(lrows: list[str], rrows: list[str], dmp: diff_match_patch) -> list[tu
     if shared < RECUT_SHARED * max(len(lt), len(rt), 1):
         return None
     right_row = {start: k for k, start in enumerate(rstarts)}
-    cuts = [(0, 0)] + [(a, right_row[same[start]]) for a, start in enumerate(lstarts)
-                       if a and start in same and same[start] in right_row and right_row[same[start]]]
+    cuts = [(0, 0)] + [
+        (a, right_row[same[start]])
+        for a, start in enumerate(lstarts)
+        if a and start in same and same[start] in right_row and right_row[same[start]]
+    ]
     cuts.append((len(lrows), len(rrows)))
     out = []
     for (a0, b0), (a1, b1) in zip(cuts, cuts[1:]):
@@ -529,10 +547,14 @@ def _recut(lrows: list[str], rrows: list[str], dmp: diff_match_patch) -> list[tu
     return out
 
 
-
-def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: list[int | None],
-           budget_s: float, keys: tuple[list[str], list[str]] | None = None
-           ) -> tuple[list[Placed], set[int], bool]:
+def _align(
+    llines: list[str],
+    lnos: list[int | None],
+    rlines: list[str],
+    rnos: list[int | None],
+    budget_s: float,
+    keys: tuple[list[str], list[str]] | None = None,
+) -> tuple[list[Placed], set[int], bool]:
     """Rows of two sides aligned, with the changed runs inside each pair of changed rows; the placed rows
     left rough (marked whole when the budget ran out), and whether a diff was cut short. With `keys` (the
     normalised mode), rows are equal when their keys are, and changes inside rows are found on folded text."""
@@ -544,8 +566,9 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
     table: dict[str, str] = {}
     lcodes, rcodes = _encode(keys[0] if keys else llines, table), _encode(keys[1] if keys else rlines, table)
     started = time.monotonic()
-    if len(lcodes) + len(rcodes) > HOPELESS_ROWS and \
-            2 * sum((Counter(lcodes) & Counter(rcodes)).values()) < min(len(lcodes), len(rcodes)):
+    if len(lcodes) + len(rcodes) > HOPELESS_ROWS and 2 * sum((Counter(lcodes) & Counter(rcodes)).values()) < min(
+        len(lcodes), len(rcodes)
+    ):
         # most rows changed (the raw lines of a re-flowed copy): Myers would spend its whole time bound on a
         # coarse alignment; the anchors give one at once, the gaps between them taken as changed whole
         dmp.Diff_Timeout = GAP_TIMEOUT_S
@@ -570,8 +593,13 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
         """The changed rows met since the last equal ones: re-cut where both sides are cut (normalised),
         else paired in order."""
         dmp.Diff_Timeout = INLINE_TIMEOUT_S
-        if normalised and pending_del and pending_ins and time.monotonic() < deadline \
-                and (pieces := _recut([llines[a] for a in pending_del], [rlines[b] for b in pending_ins], dmp)):
+        if (
+            normalised
+            and pending_del
+            and pending_ins
+            and time.monotonic() < deadline
+            and (pieces := _recut([llines[a] for a in pending_del], [rlines[b] for b in pending_ins], dmp))
+        ):
             for a0, a1, b0, b1 in pieces:
                 place(pending_del[a0:a1], pending_ins[b0:b1])
             pending_del.clear()
@@ -622,8 +650,9 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
         if op == 0:
             flush()
             for k in range(n):
-                placed.append((Row("equal", llines[li + k], rlines[ri + k], lnos[li + k], rnos[ri + k]),
-                               li + k, ri + k))
+                placed.append(
+                    (Row("equal", llines[li + k], rlines[ri + k], lnos[li + k], rnos[ri + k]), li + k, ri + k)
+                )
             li += n
             ri += n
         elif op == -1:
@@ -636,8 +665,9 @@ def _align(llines: list[str], lnos: list[int | None], rlines: list[str], rnos: l
     return placed, rough, timed_out
 
 
-def _with_boilerplate(placed: list[Placed], left: list[Boilerplate],
-                      right: list[Boilerplate]) -> tuple[list[Row], list[int]]:
+def _with_boilerplate(
+    placed: list[Placed], left: list[Boilerplate], right: list[Boilerplate]
+) -> tuple[list[Row], list[int]]:
     """The aligned rows with each side's boilerplate lines where they stand (before the content row that
     follows them), and where each placed row went; boilerplate lines of both sides that stand at the same place
     share rows."""
@@ -658,8 +688,15 @@ def _with_boilerplate(placed: list[Placed], left: list[Boilerplate],
         for k in range(max(len(ls), len(rs))):
             lb = ls[k] if k < len(ls) else None
             rb = rs[k] if k < len(rs) else None
-            out.append(Row("boilerplate", lb[1] if lb else None, rb[1] if rb else None,
-                           lb[2] if lb else None, rb[2] if rb else None))
+            out.append(
+                Row(
+                    "boilerplate",
+                    lb[1] if lb else None,
+                    rb[1] if rb else None,
+                    lb[2] if lb else None,
+                    rb[2] if rb else None,
+                )
+            )
 
     for row, li, ri in placed:
         put(-1 if li is None else li, -1 if ri is None else ri)
@@ -669,9 +706,15 @@ def _with_boilerplate(placed: list[Placed], left: list[Boilerplate],
     return out, where
 
 
-def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
-                  boilerplate: Collection[int] = frozenset(), similarity: float | None = None,
-                  shares: tuple[float, float] | None = None) -> SideBySide:
+def compare_texts(
+    left: str,
+    right: str,
+    budget_s: float = BUDGET_S,
+    mode: str = DEFAULT_DIFF_MODE,
+    boilerplate: Collection[int] = frozenset(),
+    similarity: float | None = None,
+    shares: tuple[float, float] | None = None,
+) -> SideBySide:
     """Align `left` (the reference) and `right` (the candidate) row by row, with changed runs inside rows.
 
     `boilerplate` is the collection's set of boilerplate line hashes (analysis.collection_boilerplate):
@@ -696,8 +739,9 @@ def compare_texts(left: str, right: str, budget_s: float = BUDGET_S, mode: str =
         rows, where = _with_boilerplate(placed, a.boilerplate, b.boilerplate)
         rough = {where[k] for k in rough}
         extra = len(a.boilerplate) + len(b.boilerplate)
-    hunks = tuple(k for k, row in enumerate(rows)
-                  if row.kind in CHANGED and (k == 0 or rows[k - 1].kind not in CHANGED))
+    hunks = tuple(
+        k for k, row in enumerate(rows) if row.kind in CHANGED and (k == 0 or rows[k - 1].kind not in CHANGED)
+    )
     return SideBySide(tuple(rows), hunks, percent, mode, extra, frozenset(rough), timed_out, shares)
 
 
@@ -725,9 +769,21 @@ def refine(result: SideBySide, wanted: Iterable[int], budget_s: float = BUDGET_S
     return replace(result, rows=tuple(rows), rough=frozenset(rough), timed_out=timed_out)
 
 
-def compare_files(left: Path, right: Path, max_bytes: int = MAX_FILE_BYTES, budget_s: float = BUDGET_S,
-                  mode: str = DEFAULT_DIFF_MODE, boilerplate: Collection[int] = frozenset(),
-                  similarity: float | None = None) -> SideBySide:
+def compare_files(
+    left: Path,
+    right: Path,
+    max_bytes: int = MAX_FILE_BYTES,
+    budget_s: float = BUDGET_S,
+    mode: str = DEFAULT_DIFF_MODE,
+    boilerplate: Collection[int] = frozenset(),
+    similarity: float | None = None,
+) -> SideBySide:
     """Read and decode two files (as the scan does) and compare them. Raises OSError or DecodeError."""
-    return compare_texts(read_text_file(left, max_bytes).text, read_text_file(right, max_bytes).text, budget_s,
-                         mode, boilerplate, similarity)
+    return compare_texts(
+        read_text_file(left, max_bytes).text,
+        read_text_file(right, max_bytes).text,
+        budget_s,
+        mode,
+        boilerplate,
+        similarity,
+    )

@@ -1,12 +1,22 @@
 """How the product writes its figures: a share as a percentage that never reads 100% unless it is whole, and
 what a clean-up does with a copy, in one line (the command line, exports; the window translates the same
 words)."""
+
 from __future__ import annotations
 
 import math
 
-from simdesk.core.cleanup.plan import (GOES, WHY_BELOW, WHY_HELD, WHY_KEPT, WHY_NOTHING_KEPT, WHY_PART, WHY_QUEUED,
-                                  WHY_UNSEEN, Fate)
+from simdesk.core.cleanup.plan import (
+    GOES,
+    WHY_BELOW,
+    WHY_HELD,
+    WHY_KEPT,
+    WHY_NOTHING_KEPT,
+    WHY_PART,
+    WHY_QUEUED,
+    WHY_UNSEEN,
+    Fate,
+)
 
 WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)
 CONTAINED = 0.95  # a share of a text this large is "all of it" where the other way holds less
@@ -34,7 +44,7 @@ def fate_reason(fate: Fate, least: float | None) -> str:
     if fate.why == WHY_QUEUED:
         return "queued for the trash"
     if fate.why == WHY_HELD:
-        return (f"{shown} of its text is in {fate.keeper} (kept)" if shown else f"a copy of {fate.keeper} (kept)")
+        return f"{shown} of its text is in {fate.keeper} (kept)" if shown else f"a copy of {fate.keeper} (kept)"
     if fate.why == WHY_BELOW:
         if not shown:
             return "no copy kept holds its text: it is no copy of one"

@@ -16,6 +16,7 @@ ReviewProcess.prepare), so it starts in milliseconds with the engine loaded, and
 which dies with the caller. A call that crashes the process (killed from outside) raises
 concurrent.futures.process.BrokenProcessPool; the next call starts a new process.
 """
+
 from __future__ import annotations
 
 import threading

@@ -20,6 +20,7 @@ ends it at once (another folder opened, a rescan, the window closed): what it co
 is killed when the fork server ends, which is killed when the thread that started it ends (parent_watch);
 its own worker processes die with it the same way. `run_review` is the same work in the calling process.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -66,6 +67,7 @@ def run_review(request: ReviewRequest, emit: Callable[[str, object], None], canc
     (Review.prepare). On a first scan, the identical copies are emitted as "loaded" once the folder is
     indexed, before the similar ones are checked. Progress is emitted as ("progress", Progress). Raises
     what open_review raises; a busy index is waited for up to BUSY_WAIT_S, then emits ("failed", message)."""
+
     def progress(p: Progress) -> None:
         emit("progress", p)
 
@@ -83,8 +85,15 @@ def run_review(request: ReviewRequest, emit: Callable[[str, object], None], canc
         waited = 0.0
         while True:
             try:
-                after = open_review(request.root, index, request.settings, progress, cancel, shown=before,
-                                    on_exact=show_exact if first_scan else None)
+                after = open_review(
+                    request.root,
+                    index,
+                    request.settings,
+                    progress,
+                    cancel,
+                    shown=before,
+                    on_exact=show_exact if first_scan else None,
+                )
                 break
             except IndexError_ as exc:
                 if BUSY_MESSAGE not in str(exc) or waited >= BUSY_WAIT_S:
@@ -171,8 +180,9 @@ class ReviewProcess:
         ctx = process_context(REVIEW_PRELOAD)
         events_in, events_out = ctx.Pipe(duplex=False)
         control_in, control_out = ctx.Pipe(duplex=False)
-        process = ctx.Process(target=_review_process, name="simdesk-review",
-                              args=(self.request, events_out, control_in))
+        process = ctx.Process(
+            target=_review_process, name="simdesk-review", args=(self.request, events_out, control_in)
+        )
         if not self._stopped:
             process.start()
         events_out.close()

@@ -3,6 +3,7 @@
 CSV cells that a spreadsheet would run as a formula (starting with = + - @, tab or carriage return) are
 prefixed with a quote so that opening an export never executes anything.
 """
+
 from __future__ import annotations
 
 import csv
@@ -24,11 +25,18 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 SIGNED_FORMULA = re.compile(r"[+-][+\-\s]*[0-9A-Za-z_(.$@=\"'!:\\|&{]")
 
 
-def write_groups_json(out: TextIO, root: str, threshold: int, documents: int, groups: Iterable[Group],
-                      problems: Iterable[Problem], min_similarity: float | None = None,
-                      decisions: Mapping[str, str] | None = None,
-                      not_duplicates: Sequence[tuple[str, str]] = (),
-                      headlines: Mapping[str, Headline] | None = None) -> None:
+def write_groups_json(
+    out: TextIO,
+    root: str,
+    threshold: int,
+    documents: int,
+    groups: Iterable[Group],
+    problems: Iterable[Problem],
+    min_similarity: float | None = None,
+    decisions: Mapping[str, str] | None = None,
+    not_duplicates: Sequence[tuple[str, str]] = (),
+    headlines: Mapping[str, Headline] | None = None,
+) -> None:
     """Write the `simdesk scan --format json` document to `out`, one group at a time (the text equals
     json.dumps(..., ensure_ascii=False, indent=2) of the whole document, never held whole: a million
     documents' report is ~250 MB of text). Verified groupings add `min_similarity` and, per member,
@@ -50,9 +58,11 @@ def write_groups_json(out: TextIO, root: str, threshold: int, documents: int, gr
     out.write('\n  "groups": [')
     first = True
     for g in groups:
-        group = {"id": g.id, "identical": g.identical,
-                 "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path))
-                             for m in g.members]}
+        group = {
+            "id": g.id,
+            "identical": g.identical,
+            "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path)) for m in g.members],
+        }
         # JSON strings hold no raw line break: indenting every line of the group's text nests it
         out.write(("\n    " if first else ",\n    ") + encode(group).replace("\n", "\n    "))
         first = False
@@ -77,8 +87,10 @@ def _member(m, verified, decision: str | None, headline: Headline | None) -> dic
 
 
 _INVISIBLE_CONTROLS = {0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}  # line breaks, bidi overrides
-_ESCAPES = {c: (repr(chr(c))[1:-1] if c < 0x80 else f"\\u{c:04x}") for c in
-            (*range(0x20), *range(0x7F, 0xA0), *_INVISIBLE_CONTROLS)}
+_ESCAPES = {
+    c: (repr(chr(c))[1:-1] if c < 0x80 else f"\\u{c:04x}")
+    for c in (*range(0x20), *range(0x7F, 0xA0), *_INVISIBLE_CONTROLS)
+}
 
 
 def printable(value: object) -> str:
@@ -100,21 +112,43 @@ def safe_cell(value: object) -> str:
     return "'" + text
 
 
-CSV_COLUMNS = ("group", "identical", "path", "distance", "bits_agreeing_percent", "verified_similarity", "size",
-               "encoding", "representative", "decision", "title", "date", "dated_by", "source")
+CSV_COLUMNS = (
+    "group",
+    "identical",
+    "path",
+    "distance",
+    "bits_agreeing_percent",
+    "verified_similarity",
+    "size",
+    "encoding",
+    "representative",
+    "decision",
+    "title",
+    "date",
+    "dated_by",
+    "source",
+)
 
 
-def groups_csv(groups: Iterable[Group], problems: Iterable[Problem] = (),
-               decisions: Mapping[str, str] | None = None, headlines: Mapping[str, Headline] | None = None) -> str:
+def groups_csv(
+    groups: Iterable[Group],
+    problems: Iterable[Problem] = (),
+    decisions: Mapping[str, str] | None = None,
+    headlines: Mapping[str, Headline] | None = None,
+) -> str:
     """write_groups_csv's text."""
     out = io.StringIO(newline="")
     write_groups_csv(out, groups, problems, decisions, headlines)
     return out.getvalue()
 
 
-def write_groups_csv(out: TextIO, groups: Iterable[Group], problems: Iterable[Problem] = (),
-                     decisions: Mapping[str, str] | None = None,
-                     headlines: Mapping[str, Headline] | None = None) -> None:
+def write_groups_csv(
+    out: TextIO,
+    groups: Iterable[Group],
+    problems: Iterable[Problem] = (),
+    decisions: Mapping[str, str] | None = None,
+    headlines: Mapping[str, Headline] | None = None,
+) -> None:
     """One row per group member (with the editor's decision: keep, queued or empty; its title, date, where
     the date came from and source, empty without `headlines`); problems follow as rows with an empty group
     and the reason in `path`. Written group by group (`headlines` looked up as each is written)."""
@@ -127,10 +161,21 @@ def write_groups_csv(out: TextIO, groups: Iterable[Group], problems: Iterable[Pr
     for g in groups:
         for k, m in enumerate(g.members):
             h = headlines.get(m.path)
-            writer.writerow([g.id, int(g.identical), safe_cell(m.path), m.distance,
-                             f"{similarity_percent(m.distance):.1f}", "" if m.score is None else f"{m.score:.3f}",
-                             m.size, m.encoding, int(k == 0), decisions.get(m.path, ""),
-                             *((safe_cell(h.title), h.date, h.dated_by, safe_cell(h.source)) if h else ("",) * 4)])
+            writer.writerow(
+                [
+                    g.id,
+                    int(g.identical),
+                    safe_cell(m.path),
+                    m.distance,
+                    f"{similarity_percent(m.distance):.1f}",
+                    "" if m.score is None else f"{m.score:.3f}",
+                    m.size,
+                    m.encoding,
+                    int(k == 0),
+                    decisions.get(m.path, ""),
+                    *((safe_cell(h.title), h.date, h.dated_by, safe_cell(h.source)) if h else ("",) * 4),
+                ]
+            )
     problems = list(problems)
     if problems:
         out.write("\r\n")
@@ -139,17 +184,26 @@ def write_groups_csv(out: TextIO, groups: Iterable[Group], problems: Iterable[Pr
             writer.writerow([safe_cell(p.path), safe_cell(p.error)])
 
 
-def write_groups_text(out: TextIO, root: str, grouping: Grouping, documents: int, problems: list[Problem],
-                      decisions: Mapping[str, str] | None = None, headlines: Mapping[str, Headline] | None = None,
-                      groups: Iterable[Group] | None = None) -> None:
+def write_groups_text(
+    out: TextIO,
+    root: str,
+    grouping: Grouping,
+    documents: int,
+    problems: list[Problem],
+    decisions: Mapping[str, str] | None = None,
+    headlines: Mapping[str, Headline] | None = None,
+    groups: Iterable[Group] | None = None,
+) -> None:
     """A readable listing: each group headed by its representative's title, each member with its date.
     `groups`: the grouping's groups as the caller builds them (the grouping's own when None); `headlines`
     is looked up as each group is written."""
     decisions = decisions or {}
     headlines = headlines if headlines is not None else {}
     verified = f", verified similarity >= {grouping.min_score:.2f}" if grouping.min_score is not None else ""
-    out.write(f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}"
-              f"{verified} ({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)\n")
+    out.write(
+        f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}"
+        f"{verified} ({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)\n"
+    )
     for g in grouping if groups is None else groups:
         flag = " identical" if g.identical else ""
         head = headlines.get(g.members[0].path)
@@ -161,7 +215,9 @@ def write_groups_text(out: TextIO, root: str, grouping: Grouping, documents: int
             decision = f"  [{decisions[m.path]}]" if m.path in decisions else ""
             h = headlines.get(m.path)
             date = f"{h.date}{'' if h.dated_by == 'text' else '*'} " if h is not None else ""
-            lines.append(f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {date}{printable(m.path)}{decision}")
+            lines.append(
+                f" {mark} d={m.distance:<2d}{score} {m.size:>9d} B  {m.encoding:<9s} {date}{printable(m.path)}{decision}"
+            )
         out.write("\n".join(lines) + "\n")
     if problems:
         out.write(f"\n{len(problems)} problems:\n")

@@ -17,6 +17,7 @@ the Hamming distance in bits between the two fingerprints. In verified mode it i
 the pair's candidate radius (bits * 12 / radius; shorter texts get a wider radius, analysis.py), so 12
 takes every verified candidate; what a verified group means to the editor is its similarity.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -30,25 +31,43 @@ from typing import TextIO
 import numpy as np
 
 from simdesk.core import paths
-from simdesk.core.review import report
-from simdesk.core.matching.analysis import VerifySettings, analyse, kept_grouper
-from simdesk.core.cleanup.plan import (CleanupPlan, CleanupReport, Fate, KeepChain, execute, keep_by_rule, member_fates,
-                                  plan_cleanup, undecided_members, under)
-from simdesk.core.review.decisions import KEEP, QUEUED, SEQ_META, Decisions
-from simdesk.core.review.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
-from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
-from simdesk.core.index.store import Index
-from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
-from simdesk.core.index.scan import ScanResult, scan
-from simdesk.core.reading.texts import Texts, texts_of
+from simdesk.core.cleanup.plan import (
+    CleanupPlan,
+    CleanupReport,
+    Fate,
+    KeepChain,
+    execute,
+    keep_by_rule,
+    member_fates,
+    plan_cleanup,
+    undecided_members,
+    under,
+)
 from simdesk.core.cleanup.undo import UndoReport, undo_last_cleanup
 from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
+from simdesk.core.index.scan import ScanResult, scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import VerifySettings, analyse, kept_grouper
+from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
+from simdesk.core.reading.texts import Texts, texts_of
+from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
+from simdesk.core.review import report
+from simdesk.core.review.decisions import KEEP, QUEUED, SEQ_META, Decisions
+from simdesk.core.review.diff import BUDGET_S, DEFAULT_DIFF_MODE, SideBySide, compare_texts
 from simdesk.core.workers import CancelToken, worker_count
 
-def compare_documents(texts: Texts, a: str, b: str, budget_s: float = BUDGET_S, mode: str = DEFAULT_DIFF_MODE,
-                      boilerplate: Collection[int] = frozenset(), similarity: float | None = None,
-                      shares: tuple[float, float] | None = None) -> SideBySide:
+
+def compare_documents(
+    texts: Texts,
+    a: str,
+    b: str,
+    budget_s: float = BUDGET_S,
+    mode: str = DEFAULT_DIFF_MODE,
+    boilerplate: Collection[int] = frozenset(),
+    similarity: float | None = None,
+    shares: tuple[float, float] | None = None,
+) -> SideBySide:
     """Read two documents as the scan reads them and compare them (diff.compare_texts). Raises OSError or
     DecodeError."""
     return compare_texts(texts.read(a).text, texts.read(b).text, budget_s, mode, boilerplate, similarity, shares)
@@ -99,13 +118,19 @@ class ReviewSettings:
     regroup: bool = True  # pairs searched up to MAX_THRESHOLD, so any threshold can be shown (the window)
 
     @classmethod
-    def from_options(cls, threshold: int | None = None, similarity: float | None = None,
-                     scan: ScanOptions = ScanOptions(), regroup: bool = True) -> ReviewSettings:
+    def from_options(
+        cls,
+        threshold: int | None = None,
+        similarity: float | None = None,
+        scan: ScanOptions = ScanOptions(),
+        regroup: bool = True,
+    ) -> ReviewSettings:
         """The command line's rule: a threshold alone, or a similarity of 0, asks for plain SimHash groups;
         otherwise groups are verified (at `similarity`, by default 0.7)."""
         plain = similarity == 0 or (threshold is not None and similarity is None)
-        return cls(0.0 if plain else (DEFAULT_MIN_SCORE if similarity is None else similarity),
-                   threshold, scan, regroup)
+        return cls(
+            0.0 if plain else (DEFAULT_MIN_SCORE if similarity is None else similarity), threshold, scan, regroup
+        )
 
     @property
     def verified(self) -> bool:
@@ -184,8 +209,9 @@ class Review:
         rows = np.flatnonzero(grouping.row_groups >= 0).tolist()
         return sum(cached(snapshot.paths[r], snapshot.hashes[r]) is not None for r in rows), len(rows)
 
-    def ordered(self, groups: np.ndarray, key: str, descending: bool = False,
-                grouping: Grouping | None = None) -> np.ndarray:
+    def ordered(
+        self, groups: np.ndarray, key: str, descending: bool = False, grouping: Grouping | None = None
+    ) -> np.ndarray:
         """`groups` (group numbers of `grouping`, the settings' when None) ordered by `key`: one of
         Grouping.sort_keys' keys, or a field of the headline of each group's first document (HEADLINE_KEYS:
         title, date, source) as far as the headlines were read. Titles and sources compare case-folded
@@ -194,8 +220,9 @@ class Review:
         (unread_headlines) come last whatever the direction; ties keep the engine's order."""
         return self.ordered_and_unread(groups, key, descending, grouping)[0]
 
-    def ordered_and_unread(self, groups: np.ndarray, key: str, descending: bool = False,
-                           grouping: Grouping | None = None) -> tuple[np.ndarray, int]:
+    def ordered_and_unread(
+        self, groups: np.ndarray, key: str, descending: bool = False, grouping: Grouping | None = None
+    ) -> tuple[np.ndarray, int]:
         """ordered(), and how many of the groups it placed last for want of a headline read (0 for a key
         that is no headline's): one walk through the headlines for both."""
         grouping = self.grouping() if grouping is None else grouping
@@ -289,11 +316,13 @@ class Review:
         """How many copies no decision covers in the groups with these ids (a clean-up's affected groups:
         CleanupPlan.survivors), at `threshold`."""
         grouping = self.grouping(threshold)
-        return sum(len(self.undecided(grouping.group(g - 1), threshold)) for g in set(group_ids)
-                   if 0 < g <= len(grouping))
+        return sum(
+            len(self.undecided(grouping.group(g - 1), threshold)) for g in set(group_ids) if 0 < g <= len(grouping)
+        )
 
-    def next_undecided(self, shown: Sequence[int], after: int | None = None,
-                       threshold: int | None = None) -> int | None:
+    def next_undecided(
+        self, shown: Sequence[int], after: int | None = None, threshold: int | None = None
+    ) -> int | None:
         """The next group to decide: the first after group `after` in `shown` (group ids in the order the
         editor sees them, wrapping round) that is not decided (see decided); None when every shown group is."""
         decided = self.decided(threshold)
@@ -314,20 +343,31 @@ class Review:
         score = self.grouping(threshold).pair_score(rows[0], rows[1])
         return None if score is None or score != score else score  # NaN: could not be verified
 
-    def compare(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE,
-                budget_s: float = BUDGET_S) -> SideBySide:
+    def compare(
+        self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE, budget_s: float = BUDGET_S
+    ) -> SideBySide:
         """Two documents side by side as the engine compares them: read as the scan reads them, without the
         collection's boilerplate, headed by the similarity the groups show (the stored score when verified).
         Changed rows past `budget_s` are left rough (diff.refine finds their runs)."""
         return self.comparison(a, b, threshold, mode, budget_s)()
 
-    def comparison(self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE,
-                   budget_s: float = BUDGET_S) -> partial[SideBySide]:
+    def comparison(
+        self, a: str, b: str, threshold: int | None = None, mode: str = DEFAULT_DIFF_MODE, budget_s: float = BUDGET_S
+    ) -> partial[SideBySide]:
         """compare() as one picklable call that holds no review (the texts' reader, the two paths, the
         collection's boilerplate, the pair's score): a window runs it in a process of its own
         (core.HelperProcess)."""
-        return partial(compare_documents, self.texts, a, b, budget_s, mode, self.grouper.boilerplate,
-                       self.pair_score(a, b, threshold), self.pair_shares(a, b, threshold))
+        return partial(
+            compare_documents,
+            self.texts,
+            a,
+            b,
+            budget_s,
+            mode,
+            self.grouper.boilerplate,
+            self.pair_score(a, b, threshold),
+            self.pair_shares(a, b, threshold),
+        )
 
     def pair_shares(self, a: str, b: str, threshold: int | None = None) -> tuple[float, float] | None:
         """(share of a's text found in b's, of b's in a's) as stored for a grouping pair at `threshold`, or None
@@ -352,8 +392,13 @@ class Review:
         self.decisions.keep_only(group, chosen)
         return chosen
 
-    def rule_choices(self, rule: str | KeepChain, threshold: int | None = None, keep_in: str | None = None,
-                     only: Collection[int] | None = None) -> tuple[list[tuple[Group, str]], list[int]]:
+    def rule_choices(
+        self,
+        rule: str | KeepChain,
+        threshold: int | None = None,
+        keep_in: str | None = None,
+        only: Collection[int] | None = None,
+    ) -> tuple[list[tuple[Group, str]], list[int]]:
         """What a rule (a criterion such as "oldest", or a chain: "in:news,oldest,largest") keeps in every
         group at `threshold` (or in the groups whose ids are in `only`: the ones an editor filtered or
         selected): (group, path kept) pairs, and the ids of the groups left alone. With `keep_in` (a folder
@@ -392,8 +437,9 @@ class Review:
                 partly.append(group.id)
         return partly
 
-    def keep_by_rule_everywhere(self, rule: str | KeepChain, threshold: int | None = None,
-                                keep_in: str | None = None) -> list[int]:
+    def keep_by_rule_everywhere(
+        self, rule: str | KeepChain, threshold: int | None = None, keep_in: str | None = None
+    ) -> list[int]:
         """Keep one copy in every group by a rule (see rule_choices); returns the ids of groups left alone."""
         chosen, left_alone = self.rule_choices(rule, threshold, keep_in)
         self.apply_choices(chosen, threshold)
@@ -404,8 +450,14 @@ class Review:
         """What a clean-up removes at `threshold` (in the groups whose ids are in `only`: an action_scope's;
         None: every group): in a group with a copy kept, every other copy paired with a kept one; in a group
         with none kept, the queued copies, unless that is every copy (refused). See cleanup.plan_cleanup."""
-        return plan_cleanup(self._groups(threshold, only), self.decisions.keep, self.decisions.queued,
-                            reviewed=self.decisions.reviewed, held=self.held(threshold), least=self.min_similarity)
+        return plan_cleanup(
+            self._groups(threshold, only),
+            self.decisions.keep,
+            self.decisions.queued,
+            reviewed=self.decisions.reviewed,
+            held=self.held(threshold),
+            least=self.min_similarity,
+        )
 
     def _groups(self, threshold: int | None, only: Collection[int] | None) -> Iterable[Group]:
         """The groups at `threshold` whose ids are in `only` (every group when None)."""
@@ -414,16 +466,19 @@ class Review:
             return grouping
         return (grouping.group(k - 1) for k in sorted(set(only)) if 0 < k <= len(grouping))
 
-    def clean_up(self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None,
-                 log: Path | None = None) -> CleanupReport:
+    def clean_up(
+        self, plan: CleanupPlan, action: str = "trash", dest: Path | None = None, log: Path | None = None
+    ) -> CleanupReport:
         """Carry out a plan ("trash" or "move" below `dest`); each file is checked unchanged since the scan
         first, and only files verified gone count as done. Logged to `log` (the user's action log) for undo.
         Raises OSError for a review whose texts are read by URI (a bundle of an object store or a dataset):
         those are acted on by `simdesk cluster-apply`, never from here."""
         if self.texts.uri_prefix is not None:
-            raise OSError(f"the documents are in {self.texts.uri_prefix}, not on this computer: export the "
-                          "decisions (simdesk import BUNDLE --decisions decisions.parquet) and apply them with "
-                          "simdesk cluster-apply")
+            raise OSError(
+                f"the documents are in {self.texts.uri_prefix}, not on this computer: export the "
+                "decisions (simdesk import BUNDLE --decisions decisions.parquet) and apply them with "
+                "simdesk cluster-apply"
+            )
         done = execute(plan, self.root, action, dest=dest, log_path=log or paths.action_log())
         self.decisions.forget(done.done)
         return done
@@ -445,24 +500,38 @@ class Review:
         the headlines of those not read yet are read for that block (in the scan's worker processes when
         there are many), so a million documents' report never holds every group or headline at once."""
         grouping = self.grouping(threshold)
-        decisions = {**{p: QUEUED for p in self.decisions.queued}, **{p: KEEP for p in self.decisions.keep}}
+        decisions = {**dict.fromkeys(self.decisions.queued, QUEUED), **dict.fromkeys(self.decisions.keep, KEEP)}
         headlines: dict[str, Headline] = {}
         groups = self._groups_with_headlines(grouping, headlines)
         if fmt == "json":
-            report.write_groups_json(out, str(self.root), grouping.threshold, self.documents, groups, self.problems,
-                                     grouping.min_score, decisions, sorted(self.decisions.not_duplicates),
-                                     headlines)
+            report.write_groups_json(
+                out,
+                str(self.root),
+                grouping.threshold,
+                self.documents,
+                groups,
+                self.problems,
+                grouping.min_score,
+                decisions,
+                sorted(self.decisions.not_duplicates),
+                headlines,
+            )
         elif fmt == "csv":
             report.write_groups_csv(out, groups, self.problems, decisions, headlines)
         else:
-            report.write_groups_text(out, str(self.root), grouping, self.documents, self.problems, decisions,
-                                     headlines, groups)
+            report.write_groups_text(
+                out, str(self.root), grouping, self.documents, self.problems, decisions, headlines, groups
+            )
 
     def _groups_with_headlines(self, grouping: Grouping, headlines: dict[str, Headline]) -> Iterator[Group]:
         """The groups of `grouping` in order, EXPORT_MEMBERS members at a time; before each block is given,
         `headlines` holds its members' headlines (those the window read already, the others read now)."""
-        ends = np.unique(np.searchsorted(np.cumsum(grouping.sizes()),
-                                         np.arange(EXPORT_MEMBERS, grouping.documents_in_groups, EXPORT_MEMBERS)) + 1)
+        ends = np.unique(
+            np.searchsorted(
+                np.cumsum(grouping.sizes()), np.arange(EXPORT_MEMBERS, grouping.documents_in_groups, EXPORT_MEMBERS)
+            )
+            + 1
+        )
         bounds = [(b0, b1) for b0, b1 in zip([0, *ends.tolist()], [*ends.tolist(), len(grouping)]) if b1 > b0]
         built: list[list[Group]] = []  # the block whose headlines are being read
 
@@ -472,12 +541,18 @@ class Review:
                 built.append(block)
                 yield [m for g in block for m in g.members if self.headlines.cached(m) is None]
 
-        for read in read_headline_blocks(self.texts, to_read(), grouping.documents_in_groups,
-                                         self.grouper.boilerplate, worker_count(self.settings.scan.jobs)):
+        for read in read_headline_blocks(
+            self.texts,
+            to_read(),
+            grouping.documents_in_groups,
+            self.grouper.boilerplate,
+            worker_count(self.settings.scan.jobs),
+        ):
             block = built.pop()
             headlines.clear()
-            headlines.update((m.path, h) for g in block for m in g.members
-                             if (h := self.headlines.cached(m)) is not None)
+            headlines.update(
+                (m.path, h) for g in block for m in g.members if (h := self.headlines.cached(m)) is not None
+            )
             headlines.update(read)
             yield from block
 
@@ -499,10 +574,17 @@ def undo_last(log: Path | None = None) -> UndoReport:
     return undo_last_cleanup(log or paths.action_log())
 
 
-def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSettings(),
-                on_progress: Callable[[Progress], None] | None = None, cancel: CancelToken | None = None,
-                *, rescan: bool = True, shown: Review | None = None,
-                on_exact: Callable[[Review], None] | None = None) -> Review:
+def open_review(
+    root: Path,
+    index: Index,
+    settings: ReviewSettings = ReviewSettings(),
+    on_progress: Callable[[Progress], None] | None = None,
+    cancel: CancelToken | None = None,
+    *,
+    rescan: bool = True,
+    shown: Review | None = None,
+    on_exact: Callable[[Review], None] | None = None,
+) -> Review:
     """Bring the index of `root` up to date (unless `rescan` is False: what the index holds now), find and
     verify its pairs as the settings say, and read the editor's decisions: the review of the folder.
 
@@ -538,14 +620,31 @@ def open_review(root: Path, index: Index, settings: ReviewSettings = ReviewSetti
     return _review_of(root, index, settings, grouper, result, unchanged)
 
 
-def _review_of(root: Path, index: Index, settings: ReviewSettings, grouper: Grouper, result: ScanResult | None,
-               unchanged: bool = False) -> Review:
+def _review_of(
+    root: Path,
+    index: Index,
+    settings: ReviewSettings,
+    grouper: Grouper,
+    result: ScanResult | None,
+    unchanged: bool = False,
+) -> Review:
     """A review of `grouper`'s groups with the editor's decisions as the index holds them now."""
     read_seq = int(index.meta(SEQ_META) or 0)  # before the decisions: a save in between is replayed (adopt)
-    decisions = Decisions(index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(),
-                          index.reviewed(), read_seq)
-    return Review(root, index.path, settings, grouper, decisions, index.problems(), result, unchanged,
-                  index.rebuilt_reason if index.rebuilt else "", texts_of(root, index, settings.scan.max_bytes))
+    decisions = Decisions(
+        index.path, index.keep_marks(), index.queued_for_trash(), index.ignored_pairs(), index.reviewed(), read_seq
+    )
+    return Review(
+        root,
+        index.path,
+        settings,
+        grouper,
+        decisions,
+        index.problems(),
+        result,
+        unchanged,
+        index.rebuilt_reason if index.rebuilt else "",
+        texts_of(root, index, settings.scan.max_bytes),
+    )
 
 
 __all__ = ["Review", "ReviewSettings", "open_review", "pair_to_compare", "undo_last"]
