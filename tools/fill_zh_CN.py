@@ -215,7 +215,15 @@ ZH = {
     "In folder %1": "位于文件夹 %1",
     "On the command line: simdesk clean FOLDER %1": "命令行：simdesk clean 文件夹 %1",
     "; %1 groups left alone (no copy in the reference folder)": "；%1 个组未改动（参照文件夹中没有副本）",
-    "; %1 of them still have copies below the threshold to the copy kept": "；其中 %1 个组仍有副本与所保留的一份相似度低于阈值",
+    "; in %1 of them some copies stay: the copy kept does not hold them": "；其中 %1 个组有副本保留：所保留的一份不包含它们",
+    "The index is damaged": "索引已损坏",
+    (
+        "Rebuild moves the damaged file aside (it is kept beside the new one) and reads the documents again from the "
+        "folder. Carried over: %1 keep marks, %2 copies queued for the trash, %3 'not duplicates' pairs."
+    ): "重建会把损坏的文件移到一旁（保留在新文件旁边），并从文件夹重新读取文档。沿用：%1 个保留标记、%2 个待移入回收站的副本、%3 对“不是重复”。",
+    "Lost with the damage: %1.": "因损坏而丢失：%1。",
+    "Rebuild the index": "重建索引",
+    "The index could not be rebuilt": "无法重建索引",
     "Applies to every group (%1)": "作用于所有组（%1 个）",
     "Applies to the %1 selected groups": "作用于选中的 %1 个组",
     "Applies to the %1 groups the filter shows": "作用于筛选后显示的 %1 个组",

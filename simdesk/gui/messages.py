@@ -103,7 +103,7 @@ class WindowMessages(WindowParts):
 
     def rule_summary(self, chosen: int, scope: Scope, partly: int, left_alone: int) -> str:
         """What a keep rule over many groups did: in how many groups of its scope it kept a copy, how many of
-        them still have copies below the threshold to the copy kept, how many it left alone."""
+        them keep copies the copy kept does not hold (they stay), how many it left alone."""
         text = (
             self.tr("One copy marked to keep in 1 group")
             if chosen == 1
@@ -111,7 +111,7 @@ class WindowMessages(WindowParts):
         )
         text += fill(self.tr(" (of %1)"), self.scope_phrase(scope))
         if partly:
-            text += fill(self.tr("; %1 of them still have copies below the threshold to the copy kept"), f"{partly:,}")
+            text += fill(self.tr("; in %1 of them some copies stay: the copy kept does not hold them"), f"{partly:,}")
         if left_alone:
             text += (
                 self.tr("; 1 group left alone (no copy in the reference folder)")

@@ -220,7 +220,8 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window2
     with qtbot.waitSignal(model.decisions_changed, timeout=10_000):
         window.act_keep_rules_all["shortest_path"].trigger()
     assert model.keep and model.keep <= inside  # the groups filtered out were left alone
-    assert f"{len(filtered)} groups" in window.statusBar().currentMessage()
+    shown = f"{len(filtered):,} group" + ("s" if len(filtered) != 1 else "")
+    assert f"(of the {shown} the filter shows)" in window.statusBar().currentMessage()
     window.undo_marks()
     assert not model.keep
 
