@@ -318,6 +318,9 @@ def undo_apply(log_path: Path) -> ApplyReport:
             try:
                 if current_state(e["kind"], uri) is not None:  # never left, or already put back
                     _drop_stale_copy(e)
+                    for location in (uri, e["dest"]):  # and a copy cut short on either side
+                        if (local := _local(location)) is not None:
+                            _drop_partial(local)
                     continue
                 why = _restore_problem(e)
                 if why is not None:
@@ -349,6 +352,22 @@ def _drop_stale_copy(e: dict) -> None:
         if here == there and hashlib.sha256(there).hexdigest() == e["sha256"]:
             dest_fs.rm_file(dest_path)
     except Exception:  # noqa: BLE001  a copy that cannot be checked stays; it costs space, not a document
+        pass
+
+
+def _partial_name(path: str) -> str:
+    """Where a copy to `path` is written before it is linked to its place (hidden, beside it)."""
+    folder, name = os.path.split(path)
+    return os.path.join(folder, f".{name}.simdesk-partial")
+
+
+def _drop_partial(path: str) -> None:
+    """Remove the partial copy a move to `path` cut short left beside it (a regular file, never a link)."""
+    partial = _partial_name(path)
+    try:
+        if os.path.isfile(partial) and not os.path.islink(partial):
+            os.unlink(partial)
+    except FileNotFoundError:
         pass
 
 
@@ -389,17 +408,24 @@ def _move(src: str, dest: str, data: bytes | None = None) -> None:
             data = src_fs.cat_file(src_path)
         if is_local(dest_fs):
             os.makedirs(os.path.dirname(dest_path) or ".", exist_ok=True)
+            # written whole under a name of its own, then linked to its place (which fails when anything is
+            # there): a kill mid-copy leaves the partial name, never a short file at the object's place
+            partial = _partial_name(dest_path)
+            _drop_partial(dest_path)
             try:
-                with open(dest_path, "xb") as out:  # exclusive: FileExistsError when anything is there
+                with open(partial, "xb") as out:
                     out.write(data)
                     out.flush()
                     os.fsync(out.fileno())
+                if is_local(src_fs):
+                    shutil.copystat(src_path, partial)  # the modification time: a file put back is unchanged
+                os.link(partial, dest_path)
             except FileExistsError:
                 raise OSError(
                     f"{dest}: something is there already; nothing was replaced, {src} left in place"
                 ) from None
-            if is_local(src_fs):
-                shutil.copystat(src_path, dest_path)  # the modification time: a file put back is unchanged
+            finally:
+                _drop_partial(dest_path)
         else:
             if dest_fs.exists(dest_path):
                 raise OSError(f"{dest}: something is there already; nothing was replaced, {src} left in place")
