@@ -403,7 +403,7 @@ def clean(
     Examples: simdesk clean articles --keep oldest --dry-run
               simdesk clean articles --keep in:originals,oldest,largest
     """
-    from simdesk.core import STAYS, fate_reason
+    from simdesk.core import STAYS, fate_reason, measured
 
     index, review = open_folder_review(folder, threshold, similarity, db, jobs, includes, max_size_mb)
     with index:
@@ -425,8 +425,8 @@ def clean(
             "reason": fate_reason(f, least),
             "why": f.why,
             "keeper": f.keeper,
-            "held": None if f.held is None or f.held != f.held else f.held,  # NaN: not measured
-            "holds": None if f.holds is None or f.holds != f.holds else f.holds,
+            "held": measured(f.held),
+            "holds": measured(f.holds),
         }
         for g, f in plan.fates
         if f.fate == STAYS

@@ -53,7 +53,7 @@ _WHERE = {
         "keep_by_rule",
     ),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
-    "review.figures": ("contained", "fate_reason", "percent"),
+    "review.figures": ("contained", "fate_reason", "measured", "percent", "share_text"),
     "cleanup.undo": ("UndoReport",),
     "review.report": ("printable", "safe_cell"),
     "review.diff": (

@@ -44,6 +44,7 @@ from simdesk.core import (
     contained,
     encoding_name,
     percent,
+    share_text,
     similarity_percent,
 )
 from simdesk.gui.translations import fill
@@ -219,7 +220,7 @@ def _member_status(r: Row) -> str:
         return QCoreApplication.translate("GroupsModel", "to trash")
     if f is None or f.why == "nothing_kept":
         return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
-    share = percent(f.held) if f.held is not None and f.held == f.held else ""
+    share = share_text(f.held)
     if f.fate == "goes":
         return (
             fill(QCoreApplication.translate("GroupsModel", "goes: %1 in kept"), share)
@@ -242,7 +243,7 @@ def _member_status_tip(r: Row) -> str | None:
     f = r.fate
     if f is None or f.why in ("kept", "nothing_kept"):
         return None
-    share = percent(f.held) if f.held is not None and f.held == f.held else ""
+    share = share_text(f.held)
     kept = f.keeper or ""
     if f.why == "queued":
         return QCoreApplication.translate("GroupsModel", "You sent this copy to the trash")
@@ -268,7 +269,7 @@ def _member_status_tip(r: Row) -> str | None:
                 "Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy",
             ),
             kept,
-            percent(f.holds) if f.holds is not None and f.holds == f.holds else "?",
+            share_text(f.holds) or "?",
         )
     if share:
         return fill(

@@ -320,8 +320,13 @@ def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None =
     limited by the notices the texts hold, and at least the large copy groups' score (crowd_score; `crowd`:
     its value, when the caller has it); at most FILL_SCORE for one template filled twice (template_fill).
     `whole=False`: without the rule for a text found whole in one up to 4 times its size."""
+    return _scored(a, b, whole, crowd)[0]
+
+
+def _scored(a: Profile, b: Profile, whole: bool, crowd: float | None) -> tuple[float, str]:
+    """similarity, and what template_fill said of the two short texts ("" when they are not both short)."""
     if a.long is not None and b.long is not None:
-        return shingle_score(a.long, b.long, whole)
+        return shingle_score(a.long, b.long, whole), ""
     s = shingle_score(a.shingles, b.shingles, whole)
     fill = ""
     if a.short and b.short:
@@ -332,11 +337,11 @@ def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None =
             s = max(s, Indel.normalized_similarity(a.short.replace(" ", ""), b.short.replace(" ", "")))
     s = min(s, notice_gate(a, b))
     if fill:  # one template filled twice under frequent lines: their whole texts must not make them copies
-        return float(s)
+        return float(s), fill
     score = max(s, crowd_score(a, b, floor=s) if crowd is None else crowd)
     if score > FILL_SCORE and not (a.short and b.short) and filled_apart(a, b):
-        return float(min(s, FILL_SCORE))
-    return float(score)
+        return float(min(s, FILL_SCORE)), fill
+    return float(score), fill
 
 
 def filled_apart(a: Profile, b: Profile) -> bool:
@@ -357,10 +362,9 @@ def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = N
     text the other holds (see held_share; NaN under the floor: such a pair groups at no least similarity a
     clean-up relies on). Most candidates score under the floor, and the shares cost four times the
     similarity (20,000 random pairs of the medium collection: 0.8 s against 4.1 s)."""
-    score = similarity(a, b, whole, crowd)
+    score, fill = _scored(a, b, whole, crowd)
     if score < SHARE_FLOOR:
         return Relation(score, math.nan, math.nan)
-    fill = template_fill(a.short, b.short) if a.short and b.short else ""
     if crowd is None and not fill and (a.own is not None or b.own is not None):
         crowd = crowd_score(a, b)
     return Relation(score, held_share(a, b, crowd, fill), held_share(b, a, crowd, fill))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 from simdesk.core.cleanup.plan import (
-    GOES,
     WHY_BELOW,
     WHY_HELD,
     WHY_KEPT,
@@ -30,6 +29,17 @@ def percent(share: float) -> str:
     return f"{math.floor(max(share, 0.0) * 1000) / 10:.1f}%"
 
 
+def measured(share: float | None) -> float | None:
+    """A share, or None when it was not measured (None, or NaN: plain groups, pairs under the share floor)."""
+    return None if share is None or share != share else share
+
+
+def share_text(share: float | None) -> str:
+    """percent(share), or "" for a share not measured."""
+    value = measured(share)
+    return "" if value is None else percent(value)
+
+
 def contained(held: float | None, holds: float | None) -> bool:
     """Whether a text is held whole by another it is a small part of (a share `held` of it found in the other,
     a share `holds` of the other found in it): shown as "inside", not as a similarity of 100%."""
@@ -38,7 +48,7 @@ def contained(held: float | None, holds: float | None) -> bool:
 
 def fate_reason(fate: Fate, least: float | None) -> str:
     """Why a clean-up keeps, removes or leaves a copy, with the figure it rests on."""
-    shown = "" if fate.held is None or fate.held != fate.held else percent(fate.held)
+    shown = share_text(fate.held)
     if fate.why == WHY_KEPT:
         return "the copy kept"
     if fate.why == WHY_QUEUED:
@@ -51,14 +61,10 @@ def fate_reason(fate: Fate, least: float | None) -> str:
         bar = f", under the least similarity {percent(least)}" if least is not None else ""
         return f"only {shown} of its text is in {fate.keeper} (kept){bar}"
     if fate.why == WHY_PART:
-        part = "" if fate.holds is None or fate.holds != fate.holds else f" (it holds only {percent(fate.holds)} of it)"
+        part = f" (it holds only {share_text(fate.holds)} of it)" if share_text(fate.holds) else ""
         return f"all of it is in {fate.keeper} (kept), but it is a passage of that text, not a copy{part}"
     if fate.why == WHY_UNSEEN:
         return "joined the group, or changed, after its copy to keep was marked; decide it first"
     if fate.why == WHY_NOTHING_KEPT:
         return "no copy of its group is kept"
     return fate.why
-
-
-def goes(fate: Fate) -> bool:
-    return fate.fate == GOES
