@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from simdesk.core import Progress, ScanOptions
+from simdesk.core import MAX_THRESHOLD, Progress, ScanOptions
 
 FORMATS = click.Choice(["text", "json", "csv"])
 
@@ -228,11 +228,11 @@ def review_options(f):
             click.option(
                 "--threshold",
                 "-t",
-                type=click.IntRange(0, 12),
+                type=click.IntRange(0, MAX_THRESHOLD),
                 default=None,
-                help="Largest distance of a grouping pair, 0..12. Alone: plain SimHash groups within N bits "
+                help=f"Largest distance of a grouping pair, 0..{MAX_THRESHOLD}. Alone: plain SimHash groups within N bits "
                 "(unverified). With verification: the bits scaled to the pair's candidate radius "
-                "(shorter texts get a wider one), 12 (the default) taking every verified candidate.",
+                f"(shorter texts get a wider one), {MAX_THRESHOLD} (the default) taking every verified candidate.",
             ),
             click.option(
                 "--similarity",
@@ -601,7 +601,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
     if not sweep:
         return
     rows = [
-        ("verified", f"min_similarity={s:.2f}", verified.at(verified.max_threshold, min_score=s))
+        ("verified", f"min_similarity={s:.2f}", verified.at(verified.max_threshold, min_similarity=s))
         for s in (0.5, 0.6, 0.7, 0.8, 0.9)
     ]
     rows += [("verified", f"scaled_distance<={t}", verified.at(t)) for t in range(0, 13, 2)]
@@ -628,7 +628,7 @@ def demo(dest: str | None) -> None:
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="The bundle folder to write.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True)
 @click.option("--master", help="Spark master URL (default: spark-submit's, else local[*]).")
-@click.option("--threshold", "-t", type=click.IntRange(0, 12), default=None, help="As for `simdesk scan`.")
+@click.option("--threshold", "-t", type=click.IntRange(0, MAX_THRESHOLD), default=None, help="As for `simdesk scan`.")
 @click.option("--similarity", "-s", type=click.FloatRange(0.0, 1.0), default=None, help="As for `simdesk scan`.")
 @click.option(
     "--previous",

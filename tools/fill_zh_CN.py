@@ -152,13 +152,13 @@ ZH = {
     "Largest Hamming distance between near-duplicates (bits of 64)": "近似重复之间允许的最大汉明距离（64 位中的位数）",
     "%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed": "%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档",
     "≤ %1 bits (~%2% similar)": "≤ %1 位（约 %2% 相似）",
-    "≥ %1% similar · reach %2/12": "≥ %1% 相似 · 范围 %2/12",
-    "%1/12: %2 pairs": "%1/12：%2 对",
+    "≥ %1% similar · reach %2/%3": "≥ %1% 相似 · 范围 %2/%3",
+    "%1/%3: %2 pairs": "%1/%3：%2 对",
     "Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints "
-    "may be, scaled to the length of the texts: 12 takes every checked candidate.": "显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。",
+    "may be, scaled to the length of the texts: %2 takes every checked candidate.": "显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：%2 表示所有已核对的候选。",
     "The index was updated": "索引已更新",
     "Without verification: bits of Hamming distance. With verification: the distance scaled to the length of "
-    "the texts (12: every checked candidate).": "不核对时：汉明距离（位）。核对时：按文本长度折算的距离（12 表示所有已核对的候选）。",
+    "the texts (%1: every checked candidate).": "不核对时：汉明距离（位）。核对时：按文本长度折算的距离（%1 表示所有已核对的候选）。",
     "As normalised": "按规范化比较",
     "On: compare the texts as the similarity does (line wrapping, spaces, full/half-width forms and boilerplate "
     "lines are not changes). Off: compare the raw lines.": "打开：按相似度的方式比较文本（换行、空格、全角/半角和套话行都不算改动）。关闭：比较原始行。",

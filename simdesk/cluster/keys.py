@@ -22,9 +22,10 @@ from itertools import combinations
 
 import numpy as np
 
+from simdesk.core.matching.pairs import MAX_PAIR_RADIUS
+
 BITS = 64
 KEY_BLOCKS = 3  # blocks per key: ~32-bit keys at r = 3 (Manku et al.'s choice for 8 billion pages)
-MAX_RADIUS = 12
 SORT_MEMORY = 512 * 1024 * 1024  # packed key values sorted at once by all threads: bounds the local join's memory
 PASS_CHUNK = 1 << 22  # fingerprints whose keys are computed at once in a pass (~100 MB of temporaries)
 
@@ -45,8 +46,8 @@ class KeyLayout:
 @cache
 def key_layout(radius: int) -> KeyLayout:
     """The layout for pairs within `radius` bits (0..12): radius + 3 blocks, wider blocks first."""
-    if not 0 <= radius <= MAX_RADIUS:
-        raise ValueError(f"radius must be between 0 and {MAX_RADIUS}, not {radius}")
+    if not 0 <= radius <= MAX_PAIR_RADIUS:
+        raise ValueError(f"radius must be between 0 and {MAX_PAIR_RADIUS}, not {radius}")
     m = radius + KEY_BLOCKS
     base, extra = divmod(BITS, m)
     blocks, shift = [], 0

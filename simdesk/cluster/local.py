@@ -126,10 +126,17 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     scores, held = copied_values(scores, source, 1.0), copied_shares(held, source, swapped)
     snap = replace(snap, copy_of=copies.rep)
     grouper = Grouper(
-        snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores, min_score=verify.min_score, held=held
+        snap,
+        i,
+        j,
+        scaled,
+        max_threshold=verify.long_radius,
+        scores=scores,
+        min_similarity=verify.min_similarity,
+        held=held,
     )
     grouping = grouper.at(plan.group_threshold)
-    keep = scores >= verify.min_score
+    keep = scores >= verify.min_similarity
     return (
         pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep], held[keep]),
         groups_table(grouping),

@@ -48,7 +48,7 @@ class ScanPlan:
     def verify(self) -> VerifySettings:
         if self.similarity is None:
             return VerifySettings(max_bytes=self.max_bytes)
-        return VerifySettings(min_score=self.similarity, max_bytes=self.max_bytes)
+        return VerifySettings(min_similarity=self.similarity, max_bytes=self.max_bytes)
 
     @property
     def group_threshold(self) -> int:
@@ -64,7 +64,7 @@ class ScanPlan:
         }
         if self.verified:
             v = self.verify
-            out["min_score"] = v.min_score
+            out["min_similarity"] = v.min_similarity
             out["verify"] = {
                 "long_radius": v.long_radius,
                 "medium_radius": v.medium_radius,

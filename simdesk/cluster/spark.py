@@ -372,7 +372,7 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
             found = [relation(pickle.loads(sa[k]), pickle.loads(sb[k])) for k in near.tolist()]
             scores = np.array([r.score for r in found], dtype=np.float64)
             held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
-            ok = scores >= verify.min_score
+            ok = scores >= verify.min_similarity
             keep = near[ok] if len(near) else near
             yield pa.record_batch(
                 {
@@ -421,7 +421,14 @@ def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPla
     held = np.array([(p["a_in_b"], p["b_in_a"]) for p in pairs], dtype=np.float64).reshape(-1, 2)
     verify = plan.verify
     return Grouper(
-        snap, i, j, scaled, max_threshold=verify.long_radius, scores=scores, min_score=verify.min_score, held=held
+        snap,
+        i,
+        j,
+        scaled,
+        max_threshold=verify.long_radius,
+        scores=scores,
+        min_similarity=verify.min_similarity,
+        held=held,
     ).at(plan.group_threshold)
 
 

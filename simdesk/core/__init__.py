@@ -39,7 +39,7 @@ _WHERE = {
     "matching.groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them
-    "fingerprint.similarity": ("DEFAULT_MIN_SCORE", "Profile", "profile", "similarity"),
+    "fingerprint.similarity": ("DEFAULT_MIN_SIMILARITY", "Profile", "profile", "similarity"),
     "matching.analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
     "cleanup.plan": (
         "GOES",

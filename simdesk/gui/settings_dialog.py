@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from simdesk.core import MAX_THRESHOLD
 from simdesk.gui.resources import LANGUAGE_NAMES
 from simdesk.gui.settings import Settings
+from simdesk.gui.translations import fill
 
 
 class SettingsDialog(QDialog):
@@ -33,9 +34,12 @@ class SettingsDialog(QDialog):
         self.threshold = QSpinBox(self)
         self.threshold.setRange(-1, MAX_THRESHOLD)
         self.threshold.setToolTip(
-            self.tr(
-                "Without verification: bits of Hamming distance. With verification: the "
-                "distance scaled to the length of the texts (12: every checked candidate)."
+            fill(
+                self.tr(
+                    "Without verification: bits of Hamming distance. With verification: the "
+                    "distance scaled to the length of the texts (%1: every checked candidate)."
+                ),
+                MAX_THRESHOLD,
             )
         )
         self.threshold.setSpecialValueText(self.tr("the engine's default"))

@@ -42,8 +42,8 @@ class Histogram(QWidget):
 
     def retranslate(self) -> None:
         """The tooltip, one line per distance, in the current language."""
-        template = self.tr("%1/12: %2 pairs") if self.verified else self.tr("%1 bits: %2 pairs")
-        self.setToolTip("\n".join(fill(template, str(d), f"{c:,}") for d, c in enumerate(self.counts)))
+        template = self.tr("%1/%3: %2 pairs") if self.verified else self.tr("%1 bits: %2 pairs")
+        self.setToolTip("\n".join(fill(template, str(d), f"{c:,}", MAX_THRESHOLD) for d, c in enumerate(self.counts)))
 
     def set_threshold(self, threshold: int) -> None:
         self.threshold = threshold
@@ -111,9 +111,10 @@ class ThresholdBar(QWidget):
                 fill(
                     self.tr(
                         "Every pair shown is at least %1% similar on its text. The slider limits how far apart their "
-                        "fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate."
+                        "fingerprints may be, scaled to the length of the texts: %2 takes every checked candidate."
                     ),
                     f"{self.min_similarity * 100:.0f}",
+                    MAX_THRESHOLD,
                 )
             )
         self._show_value(self.slider.value())
@@ -186,5 +187,5 @@ class ThresholdBar(QWidget):
             )
         else:
             self.value_label.setText(
-                fill(self.tr("≥ %1% similar · reach %2/12"), f"{self.min_similarity * 100:.0f}", value)
+                fill(self.tr("≥ %1% similar · reach %2/%3"), f"{self.min_similarity * 100:.0f}", value, MAX_THRESHOLD)
             )

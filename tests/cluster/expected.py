@@ -41,7 +41,7 @@ def desktop(folder: Path, db: Path, threshold: int | None = None, verified: bool
         if verified:
             grouper = analyse(folder, index)
             t = grouper.max_threshold
-            ok = grouper.scores >= grouper.min_score
+            ok = grouper.scores >= grouper.min_similarity
             snap = grouper.snapshot
             pairs = {
                 (snap.paths[a], snap.paths[b], int(s), round(float(sc), 9))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE, FILL_SCORE, crowd_score, profile, similarity
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY, FILL_SCORE, crowd_score, profile, similarity
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
@@ -148,7 +148,9 @@ def test_one_template_filled_twice_under_frequent_lines_is_not_a_copy():
         parts = frequent_parts(text, frequent)
         assert parts.frequent is not None  # the rule is on for these texts
         profiles.append(profile(parts.stripped, parts.rest, text, parts.frequent))
-    assert similarity(*profiles) <= FILL_SCORE < DEFAULT_MIN_SCORE
+    assert similarity(*profiles) <= FILL_SCORE < DEFAULT_MIN_SIMILARITY
     # the same letter with a typo is still a copy
     typo = frequent_parts(letters[0].replace("查收", "杳收"), frequent)
-    assert similarity(profiles[0], profile(typo.stripped, typo.rest, letters[0], typo.frequent)) >= DEFAULT_MIN_SCORE
+    assert (
+        similarity(profiles[0], profile(typo.stripped, typo.rest, letters[0], typo.frequent)) >= DEFAULT_MIN_SIMILARITY
+    )

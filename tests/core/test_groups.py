@@ -119,10 +119,10 @@ def test_huge_group_representative_in_bounded_memory():
 def test_without_a_pair_regroups_in_memory_and_keeps_verification():
     snap = snapshot([0, 0b1, 0b11])
     i, j, d = pairs_within(snap.fingerprints, 12)
-    verified = Grouper(snap, i, j, d, scores=np.array([0.9, 0.8, 0.3]), min_score=0.5)
+    verified = Grouper(snap, i, j, d, scores=np.array([0.9, 0.8, 0.3]), min_similarity=0.5)
     assert [len(g.members) for g in verified.at(12)] == [3]
     split = verified.without([("f001.txt", "f000.txt")])
-    assert split.verified and split.min_score == 0.5
+    assert split.verified and split.min_similarity == 0.5
     assert [sorted(m.path for m in g.members) for g in split.at(12)] == [["f001.txt", "f002.txt"]]
 
 
@@ -154,7 +154,7 @@ def random_groups(seed: int = 4, n: int = 400, scores: bool = False):
         ["utf-8"] * n,
     )
     s = rng.uniform(0.5, 1.0, len(i)) if scores else None
-    make = lambda: Grouper(snap, i, j, d, max_threshold=64, scores=s, min_score=0.5 if scores else None).at(64)  # noqa: E731
+    make = lambda: Grouper(snap, i, j, d, max_threshold=64, scores=s, min_similarity=0.5 if scores else None).at(64)  # noqa: E731
     return make(), make()
 
 
@@ -212,7 +212,7 @@ def test_exact_copies_join_every_document_of_one_content_to_the_first_of_it():
     i, j, d = exact_copies(snap)
     assert sorted(zip(i.tolist(), j.tolist())) == [(0, 4), (1, 3), (1, 5)]
     assert d.tolist() == [0, 0, 0]
-    grouping = Grouper(snap, i, j, d, scores=np.ones(len(i)), min_score=0.7).at(0)
+    grouping = Grouper(snap, i, j, d, scores=np.ones(len(i)), min_similarity=0.7).at(0)
     assert sorted(sorted(m.path for m in g.members) for g in grouping) == [
         ["f000.txt", "f004.txt"],
         ["f001.txt", "f003.txt", "f005.txt"],

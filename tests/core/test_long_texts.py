@@ -17,7 +17,7 @@ from pathlib import Path
 import jieba
 import pytest
 
-from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY
 from simdesk.core.matching.analysis import text_similarity
 
 LENGTHS = (10_000, 100_000, 1_000_000)
@@ -149,7 +149,7 @@ def test_unrelated_long_texts_never_reach_the_grouping_similarity(kind):
         a, b = pair(kind, length)
         assert len(a) == len(b) == length
         score = text_similarity(a, b)
-        assert score < 0.5 < DEFAULT_MIN_SCORE, (kind, length, score)
+        assert score < 0.5 < DEFAULT_MIN_SIMILARITY, (kind, length, score)
 
 
 def test_a_long_copy_with_a_passage_inserted_still_scores_high():
@@ -163,4 +163,4 @@ def test_chinese_texts_quoting_the_same_english_sentence_do_not_match_but_insert
     a, b = chinese(300, 5), chinese(300, 6)
     assert text_similarity(a[:150] + quote + a[150:], b[:100] + quote + b[100:]) < 0.3
     english_passage = english(400)[0]
-    assert text_similarity(a, a[:150] + english_passage + a[150:]) >= DEFAULT_MIN_SCORE
+    assert text_similarity(a, a[:150] + english_passage + a[150:]) >= DEFAULT_MIN_SIMILARITY

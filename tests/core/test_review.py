@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from simdesk.core import (
-    DEFAULT_MIN_SCORE,
+    DEFAULT_MIN_SIMILARITY,
     DEFAULT_THRESHOLD,
     CancelToken,
     Decisions,
@@ -51,7 +51,7 @@ def groups(review, threshold=None) -> list[list[str]]:
 
 # -- settings: one mode rule, defaults defined once ------------------------------------------------------
 def test_the_mode_rule_and_its_defaults():
-    assert ReviewSettings().verified and ReviewSettings().min_similarity == DEFAULT_MIN_SCORE == 0.7
+    assert ReviewSettings().verified and ReviewSettings().min_similarity == DEFAULT_MIN_SIMILARITY == 0.7
     assert ReviewSettings().shown_threshold == 12  # every verified candidate
     assert not PLAIN.verified and PLAIN.shown_threshold == DEFAULT_THRESHOLD == 3
     # the command line: a threshold alone, or similarity 0, is plain; a similarity (with or without a
@@ -61,13 +61,13 @@ def test_the_mode_rule_and_its_defaults():
     assert not ReviewSettings.from_options(similarity=0).verified
     assert ReviewSettings.from_options(similarity=0.9).min_similarity == 0.9
     assert ReviewSettings.from_options(threshold=8, similarity=0.8).verified
-    assert ReviewSettings.from_options().min_similarity == DEFAULT_MIN_SCORE
+    assert ReviewSettings.from_options().min_similarity == DEFAULT_MIN_SIMILARITY
 
 
 def test_workers_and_the_size_cap_reach_verification():
     settings = ReviewSettings(scan=ScanOptions(jobs=3, max_bytes=1234))
     assert (settings.verify_settings().jobs, settings.verify_settings().max_bytes) == (3, 1234)
-    assert settings.verify_settings().min_score == DEFAULT_MIN_SCORE
+    assert settings.verify_settings().min_similarity == DEFAULT_MIN_SIMILARITY
 
 
 # -- open_review: scan, pair, group ----------------------------------------------------------------------

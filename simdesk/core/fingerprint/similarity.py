@@ -1,6 +1,6 @@
 """The similarity of two texts: the one measure that confirms SimHash candidates and that the product shows.
 
-    similarity(profile(a), profile(b))   # 0..1; a pair groups at DEFAULT_MIN_SCORE (0.7) or more
+    similarity(profile(a), profile(b))   # 0..1; a pair groups at DEFAULT_MIN_SIMILARITY (0.7) or more
     # analysis.text_similarity(a, b, boilerplate): the same for two texts, without the collection's boilerplate
 
 SimHash is cheap but approximate: short near-duplicates can lie 10-20 bits apart, and a loose radius lets
@@ -100,7 +100,7 @@ from rapidfuzz.distance import OSA, Indel, Levenshtein
 from simdesk.core.reading.normalize import normalize
 from simdesk.core.records import Relation
 
-DEFAULT_MIN_SCORE = 0.7
+DEFAULT_MIN_SIMILARITY = 0.7
 LENGTH_GATE = 0.5
 # A text found whole inside one up to 4 times its size (a saying with a repost notice added) also counts.
 WHOLE_CONTAINMENT = 0.95

@@ -19,13 +19,13 @@ Steps, each incremental through the index:
    Pairs whose texts share a MinHash band of their shingles (minhash.py, keys kept at scan time) join
    them: copies SimHash places beyond the radius (a Chinese text with English passages put in, a short
    text with several typos); beyond the radius they count at the slider's widest setting, and only from
-   a score of BAND_MIN_SCORE. A pair sharing a single band is proposed only within SINGLE_BAND_RADIUS bits
+   a score of BAND_MIN_SIMILARITY. A pair sharing a single band is proposed only within SINGLE_BAND_RADIUS bits
    or when both texts are short (at 200,000 documents such pairs were 61% of the candidates, 0.1% grouped).
    A band pair whose plain fingerprints (whole texts, boilerplate included) lie within the radius is kept
    from a lower score when the large copy groups' rule scores it (verify.crowd_score): the members of such
    a group keep only their edited lines without boilerplate, and their clean fingerprints lie far apart.
 4. Each candidate not verified before is scored on the texts without boilerplate; scores are kept in the
-   index. A pair groups when its score reaches `min_score`.
+   index. A pair groups when its score reaches `min_similarity`.
 
 Incremental: every candidate is kept with its score, and each document remembers the fingerprint its
 candidates were searched with; after a rescan only the documents that changed (or whose boilerplate did)
@@ -52,7 +52,7 @@ from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
 from simdesk.core.fingerprint.similarity import (
-    DEFAULT_MIN_SCORE,
+    DEFAULT_MIN_SIMILARITY,
     EDIT_CHARS,
     VERSION as VERIFY_VERSION,
     Profile,
@@ -62,7 +62,7 @@ from simdesk.core.fingerprint.similarity import (
 )
 from simdesk.core.index.store import Index, Snapshot
 from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
-from simdesk.core.matching.groups import Grouper
+from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
@@ -90,19 +90,19 @@ PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2
 PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the step before is scored)
 VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # A pair proposed by the MinHash bands alone (its fingerprints beyond the radius) groups from this score,
-# not from min_score: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
+# not from min_similarity: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
 # collections and the small test collection (4,705 files), such pairs scored: texts sharing only a repost
 # footer, a licence notice or a template 0.70-0.82 (35 pairs from 0.80); copies 0.80-1.00 (mixed-language
 # 0.99-1.00, short texts with several typos mostly 0.85-0.96; 4 copies below 0.85 are left out). It must be
 # reached without the whole-containment rule (verify_pairs): on the medium collection 10 collages that quote
 # a saying whole scored 1.0 by that rule.
-BAND_MIN_SCORE = 0.85
+BAND_MIN_SIMILARITY = 0.85
 # A pair sharing a single band of its MinHash keys (J^3 ~ 1/16: most such texts share a passage, not the
 # text) is a candidate only when its fingerprints also lie within this many bits, or when both texts are
 # short enough for edit similarity (verify.EDIT_CHARS: typos move short texts 27-30 bits apart). Measured
 # 2026-11-24 on the million benchmark's first 200,000 documents: such pairs were 244,511 of 399,313
 # candidates and 214 of them grouped (212 within 24 bits); the others scored below 0.7 or, beyond the
-# radius, below BAND_MIN_SCORE. Pairs sharing two bands or more (14,125; 9,184 grouped) are all kept.
+# radius, below BAND_MIN_SIMILARITY. Pairs sharing two bands or more (14,125; 9,184 grouped) are all kept.
 SINGLE_BAND_RADIUS = 24
 # A fingerprint held by more texts than this (after identical copies are one class) is a crowd: one-liners of
 # one template filled with other numbers (the features leave numbers out), a page saved again and again with
@@ -121,12 +121,12 @@ CROWD_WINDOW = 16
 class VerifySettings:
     """How candidates are found and confirmed. Plain values, shared by the CLI and the window."""
 
-    long_radius: int = 12
+    long_radius: int = MAX_THRESHOLD
     medium_radius: int = 16
     medium_chars: int = 1500
     short_radius: int = 18
     short_chars: int = 400
-    min_score: float = DEFAULT_MIN_SCORE
+    min_similarity: float = DEFAULT_MIN_SIMILARITY
     max_bytes: int = MAX_FILE_BYTES
     jobs: int = 0  # worker processes for re-reading texts (0: one per core)
 
@@ -566,12 +566,12 @@ def verify_pairs(
     workers read the next step's texts while this process scores. Each step reports
     `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored.
     A pair flagged in `band_only` (proposed by the MinHash bands alone) is kept only when it reaches
-    BAND_MIN_SCORE without the whole-containment rule (verify.similarity(..., whole=False)): a saying
+    BAND_MIN_SIMILARITY without the whole-containment rule (verify.similarity(..., whole=False)): a saying
     found whole inside a text four times its size is how a collage quotes it, not a copy; the others get
     NaN and are not kept, so they are never candidates again until one of their texts changes. A band pair
     also flagged in `plain_near` (the fingerprints of the whole texts, frequent lines included, lie within
     the radius) is also kept when the large copy groups' score (verify.crowd_score) reaches its score or
-    DEFAULT_MIN_SCORE: members of such a group keep only their edited lines without frequent lines, and so
+    DEFAULT_MIN_SIMILARITY: members of such a group keep only their edited lines without frequent lines, and so
     do their clean fingerprints."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
@@ -635,8 +635,8 @@ def verify_pairs(
                 if band_only is not None and band_only[k]:
                     crowd = crowd_score(profiles[a], profiles[b])  # once: each measure below takes it
                     rel = relation(profiles[a], profiles[b], crowd=crowd)
-                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SCORE and not (
-                        plain_near is not None and plain_near[k] and 0 < min(rel.score, DEFAULT_MIN_SCORE) <= crowd
+                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SIMILARITY and not (
+                        plain_near is not None and plain_near[k] and 0 < min(rel.score, DEFAULT_MIN_SIMILARITY) <= crowd
                     ):
                         continue
                 else:
@@ -816,7 +816,7 @@ def kept_grouper(
         max_threshold=verify.long_radius,
         ignored=index.ignored_pairs(),
         scores=s,
-        min_score=verify.min_score,
+        min_similarity=verify.min_similarity,
         held=h,
         boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate,
     )
@@ -877,8 +877,8 @@ def analyse(
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
-    # a pair only the bands propose needs BAND_MIN_SCORE, or the large copy groups' score (verify_pairs)
-    keep = ~beyond | (scores >= BAND_MIN_SCORE) | (plain_near & ~np.isnan(scores))
+    # a pair only the bands propose needs BAND_MIN_SIMILARITY, or the large copy groups' score (verify_pairs)
+    keep = ~beyond | (scores >= BAND_MIN_SIMILARITY) | (plain_near & ~np.isnan(scores))
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
@@ -890,7 +890,7 @@ def analyse(
         max_threshold=verify.long_radius,
         ignored=index.ignored_pairs(),
         scores=scores,
-        min_score=verify.min_score,
+        min_similarity=verify.min_similarity,
         boilerplate=boilerplate,
         held=held,
     )

@@ -33,11 +33,11 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from simdesk.core.index.store import Snapshot
-from simdesk.core.matching.pairs import pairs_within
+from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import Group, Member
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
-MAX_THRESHOLD = 12
+MAX_THRESHOLD = MAX_PAIR_RADIUS
 # what the groups can be ordered by (Grouping.sort_keys); any other key keeps the engine's order (largest first)
 ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
 
@@ -54,20 +54,20 @@ class Grouper:
         max_threshold: int = MAX_THRESHOLD,
         ignored: Iterable[tuple[str, str]] = (),
         scores: np.ndarray | None = None,
-        min_score: float | None = None,
+        min_similarity: float | None = None,
         boilerplate: frozenset[int] = frozenset(),
         held: np.ndarray | None = None,
     ) -> None:
-        """`scores` (optional, one per pair) are verification scores; with `min_score`, only pairs scoring at
+        """`scores` (optional, one per pair) are verification scores; with `min_similarity`, only pairs scoring at
         least that group (see fingerprint/similarity.py). Without them, every pair within the threshold groups. `held`
         (optional, pairs x 2, with scores): the share of i's text found in j's and of j's in i's
         (verify.Relation; NaN: not measured, taken as both held); a member is a copy of a text that holds
-        its share at `min_score` or more. `boilerplate`: the collection's boilerplate line hashes the scores
+        its share at `min_similarity` or more. `boilerplate`: the collection's boilerplate line hashes the scores
         were computed without (a comparison of two members needs them to show the same similarity)."""
         self.snapshot = snapshot
         self.boilerplate = boilerplate
         self.max_threshold = max_threshold
-        self.min_score = min_score if scores is not None else None
+        self.min_similarity = min_similarity if scores is not None else None
         if scores is None:
             scores = np.full(len(i), np.nan)
         if held is None:
@@ -98,23 +98,23 @@ class Grouper:
             self.max_threshold,
             ignored=pairs,
             scores=self.scores if self.verified else None,
-            min_score=self.min_score,
+            min_similarity=self.min_similarity,
             boilerplate=self.boilerplate,
             held=self.held if self.verified else None,
         )
 
     @property
     def verified(self) -> bool:
-        return self.min_score is not None
+        return self.min_similarity is not None
 
-    def _accepted(self, end: int, min_score: float | None) -> np.ndarray:
-        if min_score is None:
+    def _accepted(self, end: int, min_similarity: float | None) -> np.ndarray:
+        if min_similarity is None:
             return np.ones(end, dtype=bool)
-        return self.scores[:end] >= min_score  # NaN (could not be verified) never passes
+        return self.scores[:end] >= min_similarity  # NaN (could not be verified) never passes
 
-    def histogram(self, min_score: float | None = None) -> list[int]:
+    def histogram(self, min_similarity: float | None = None) -> list[int]:
         """How many grouping pairs lie at each distance 0..max_threshold."""
-        ms = self.min_score if min_score is None else min_score
+        ms = self.min_similarity if min_similarity is None else min_similarity
         accepted = self._accepted(len(self.d), ms)
         return np.bincount(self.d[accepted].astype(np.int64), minlength=self.max_threshold + 1).tolist()
 
@@ -122,12 +122,12 @@ class Grouper:
         """Candidate pairs within the threshold (verified or not)."""
         return int(self._cut[min(threshold, self.max_threshold) + 1])
 
-    def at(self, threshold: int, min_score: float | None = None) -> Grouping:
-        """The groups at distance <= threshold (and, for a verified grouper, score >= min_score, by default
+    def at(self, threshold: int, min_similarity: float | None = None) -> Grouping:
+        """The groups at distance <= threshold (and, for a verified grouper, score >= min_similarity, by default
         the grouper's own). Memoised."""
         if not 0 <= threshold <= self.max_threshold:
             raise ValueError(f"threshold must be between 0 and {self.max_threshold}, not {threshold}")
-        ms = self.min_score if min_score is None else min_score
+        ms = self.min_similarity if min_similarity is None else min_similarity
         key = (threshold, ms)
         if key not in self._cache:
             end = self.pair_count(threshold)
@@ -154,17 +154,17 @@ class Grouping:
         i: np.ndarray,
         j: np.ndarray,
         scores: np.ndarray | None = None,
-        min_score: float | None = None,
+        min_similarity: float | None = None,
         held: np.ndarray | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.threshold = threshold
-        self.min_score = min_score
+        self.min_similarity = min_similarity
         if held is None:
             held = np.full((len(i), 2), np.nan)
         # which way each pair is a copy: j holds i's text, i holds j's (NaN: not measured, both)
-        j_holds = ~(held[:, 0] < min_score) if min_score is not None else np.ones(len(i), dtype=bool)
-        i_holds = ~(held[:, 1] < min_score) if min_score is not None else np.ones(len(i), dtype=bool)
+        j_holds = ~(held[:, 0] < min_similarity) if min_similarity is not None else np.ones(len(i), dtype=bool)
+        i_holds = ~(held[:, 1] < min_similarity) if min_similarity is not None else np.ones(len(i), dtype=bool)
         copies = j_holds | i_holds  # a pair neither of whose texts holds the other's is no copy
         i, j, held, j_holds, i_holds = i[copies], j[copies], held[copies], j_holds[copies], i_holds[copies]
         scores = scores[copies] if scores is not None else None
@@ -268,7 +268,7 @@ class Grouping:
         if key == "distance":
             return self.max_distances.astype(np.float64)
         if key == "similarity":
-            return self.least_scores if self.min_score is not None else -self.max_distances.astype(np.float64)
+            return self.least_scores if self.min_similarity is not None else -self.max_distances.astype(np.float64)
         return None
 
     def ordered(self, groups: np.ndarray, key: str, descending: bool = False) -> np.ndarray:
@@ -315,7 +315,7 @@ class Grouping:
         and the share of `copy`'s text found in `keeper` reaches the least similarity (not measured: plain
         groups, where every pair within the threshold is a copy)."""
         share = self.held(copy, keeper)
-        return share is not None and not (self.min_score is not None and share < self.min_score)
+        return share is not None and not (self.min_similarity is not None and share < self.min_similarity)
 
     def _standing_for(self, a: int, b: int) -> tuple[int, int]:
         """The rows of the pair that stands for rows a and b: themselves, or, for identical copies the
@@ -552,9 +552,9 @@ def exact_copies(snap: Snapshot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return i, j, np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
 
 
-def exact_grouper(index, min_score: float | None = None) -> Grouper:
+def exact_grouper(index, min_similarity: float | None = None) -> Grouper:
     """The groups of identical texts in an index, honouring "not duplicates"; scored 1.0 (as verification
-    scores identical texts) when `min_score` asks for verified groups."""
+    scores identical texts) when `min_similarity` asks for verified groups."""
     snap = index.snapshot()
     i, j, d = exact_copies(snap)
     copy_of = np.arange(len(snap))
@@ -565,9 +565,9 @@ def exact_grouper(index, min_score: float | None = None) -> Grouper:
         j,
         d,
         ignored=index.ignored_pairs(),
-        scores=np.ones(len(i)) if min_score else None,
-        min_score=min_score or None,
-        held=np.ones((len(i), 2)) if min_score else None,
+        scores=np.ones(len(i)) if min_similarity else None,
+        min_similarity=min_similarity or None,
+        held=np.ones((len(i), 2)) if min_similarity else None,
     )
 
 

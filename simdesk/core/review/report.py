@@ -199,7 +199,7 @@ def write_groups_text(
     is looked up as each group is written."""
     decisions = decisions or {}
     headlines = headlines if headlines is not None else {}
-    verified = f", verified similarity >= {grouping.min_score:.2f}" if grouping.min_score is not None else ""
+    verified = f", verified similarity >= {grouping.min_similarity:.2f}" if grouping.min_similarity is not None else ""
     out.write(
         f"{documents} documents in {root}; {len(grouping)} groups at distance <= {grouping.threshold}"
         f"{verified} ({grouping.documents_in_groups} documents, {grouping.redundant} redundant copies)\n"

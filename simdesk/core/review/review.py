@@ -44,7 +44,7 @@ from simdesk.core.cleanup.plan import (
     under,
 )
 from simdesk.core.cleanup.undo import UndoReport, undo_last_cleanup
-from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SCORE
+from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY
 from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, kept_grouper
@@ -112,7 +112,7 @@ class ReviewSettings:
     """How a folder is reviewed: plain values that the command line's options and the window's settings
     fill. Defaults are defined here and nowhere else."""
 
-    min_similarity: float = DEFAULT_MIN_SCORE  # verified mode's least similarity; 0: plain SimHash groups
+    min_similarity: float = DEFAULT_MIN_SIMILARITY  # verified mode's least similarity; 0: plain SimHash groups
     threshold: int | None = None  # the module docstring's meaning; None: the mode's default
     scan: ScanOptions = ScanOptions()
     regroup: bool = True  # pairs searched up to MAX_THRESHOLD, so any threshold can be shown (the window)
@@ -129,7 +129,7 @@ class ReviewSettings:
         otherwise groups are verified (at `similarity`, by default 0.7)."""
         plain = similarity == 0 or (threshold is not None and similarity is None)
         return cls(
-            0.0 if plain else (DEFAULT_MIN_SCORE if similarity is None else similarity), threshold, scan, regroup
+            0.0 if plain else (DEFAULT_MIN_SIMILARITY if similarity is None else similarity), threshold, scan, regroup
         )
 
     @property
@@ -148,7 +148,7 @@ class ReviewSettings:
 
     def verify_settings(self) -> VerifySettings:
         """The analysis settings: the scan's size cap and worker count reach verification too."""
-        return VerifySettings(min_score=self.min_similarity, max_bytes=self.scan.max_bytes, jobs=self.scan.jobs)
+        return VerifySettings(min_similarity=self.min_similarity, max_bytes=self.scan.max_bytes, jobs=self.scan.jobs)
 
 
 @dataclass
@@ -179,7 +179,7 @@ class Review:
     @property
     def min_similarity(self) -> float | None:
         """The verified grouping's least similarity (None: plain SimHash groups)."""
-        return self.grouper.min_score
+        return self.grouper.min_similarity
 
     @cached_property
     def headlines(self) -> Headlines:
@@ -511,7 +511,7 @@ class Review:
                 self.documents,
                 groups,
                 self.problems,
-                grouping.min_score,
+                grouping.min_similarity,
                 decisions,
                 sorted(self.decisions.not_duplicates),
                 headlines,

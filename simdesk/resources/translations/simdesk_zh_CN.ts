@@ -132,252 +132,252 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="307" />
+        <location filename="../../gui/groups_model.py" line="308" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="392" />
+        <location filename="../../gui/groups_model.py" line="393" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="401" />
+        <location filename="../../gui/groups_model.py" line="402" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="321" />
+        <location filename="../../gui/groups_model.py" line="322" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="409" />
+        <location filename="../../gui/groups_model.py" line="410" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="410" />
+        <location filename="../../gui/groups_model.py" line="411" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="424" />
+        <location filename="../../gui/groups_model.py" line="425" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="433" />
+        <location filename="../../gui/groups_model.py" line="434" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="306" />
+        <location filename="../../gui/groups_model.py" line="307" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="391" />
+        <location filename="../../gui/groups_model.py" line="392" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="400" />
+        <location filename="../../gui/groups_model.py" line="401" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="320" />
+        <location filename="../../gui/groups_model.py" line="321" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="423" />
+        <location filename="../../gui/groups_model.py" line="424" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="432" />
+        <location filename="../../gui/groups_model.py" line="433" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="334" />
+        <location filename="../../gui/groups_model.py" line="335" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="310" />
+        <location filename="../../gui/groups_model.py" line="311" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="145" />
+        <location filename="../../gui/groups_model.py" line="146" />
         <source>The date written in the text</source>
         <translation>正文中写明的日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="146" />
+        <location filename="../../gui/groups_model.py" line="147" />
         <source>No date in the text: the file's modification date</source>
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="159" />
+        <location filename="../../gui/groups_model.py" line="160" />
         <source>%1 inside</source>
         <translation>%1 个被包含</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="167" />
+        <location filename="../../gui/groups_model.py" line="168" />
         <source>inside · %1</source>
         <translation>被包含 · %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="180" />
+        <location filename="../../gui/groups_model.py" line="181" />
         <source>All of this document is in %1; it is %2 of that document's length</source>
         <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="188" />
+        <location filename="../../gui/groups_model.py" line="189" />
         <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
         <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="205" />
+        <location filename="../../gui/groups_model.py" line="206" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="207" />
+        <location filename="../../gui/groups_model.py" line="208" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="208" />
+        <location filename="../../gui/groups_model.py" line="209" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="217" />
+        <location filename="../../gui/groups_model.py" line="218" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="219" />
+        <location filename="../../gui/groups_model.py" line="220" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="221" />
+        <location filename="../../gui/groups_model.py" line="222" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="225" />
+        <location filename="../../gui/groups_model.py" line="226" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="227" />
+        <location filename="../../gui/groups_model.py" line="228" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="230" />
+        <location filename="../../gui/groups_model.py" line="231" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="232" />
+        <location filename="../../gui/groups_model.py" line="233" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="234" />
+        <location filename="../../gui/groups_model.py" line="235" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="236" />
+        <location filename="../../gui/groups_model.py" line="237" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="248" />
+        <location filename="../../gui/groups_model.py" line="249" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="252" />
+        <location filename="../../gui/groups_model.py" line="253" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="257" />
+        <location filename="../../gui/groups_model.py" line="258" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="260" />
+        <location filename="../../gui/groups_model.py" line="261" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="266" />
+        <location filename="../../gui/groups_model.py" line="267" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="275" />
+        <location filename="../../gui/groups_model.py" line="276" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="283" />
+        <location filename="../../gui/groups_model.py" line="284" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="335" />
+        <location filename="../../gui/groups_model.py" line="336" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="348" />
+        <location filename="../../gui/groups_model.py" line="349" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="349" />
+        <location filename="../../gui/groups_model.py" line="350" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="363" />
+        <location filename="../../gui/groups_model.py" line="364" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="364" />
+        <location filename="../../gui/groups_model.py" line="365" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="376" />
+        <location filename="../../gui/groups_model.py" line="377" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="377" />
+        <location filename="../../gui/groups_model.py" line="378" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="199" />
+        <location filename="../../gui/groups_model.py" line="200" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="176" />
+        <location filename="../../gui/groups_model.py" line="177" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -391,8 +391,8 @@
     </message>
     <message>
         <location filename="../../gui/threshold_bar.py" line="45" />
-        <source>%1/12: %2 pairs</source>
-        <translation>%1/12：%2 对</translation>
+        <source>%1/%3: %2 pairs</source>
+        <translation>%1/%3：%2 对</translation>
     </message>
 </context>
 <context>
@@ -662,72 +662,72 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="26" />
+        <location filename="../../gui/settings_dialog.py" line="27" />
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="28" />
+        <location filename="../../gui/settings_dialog.py" line="29" />
         <source>File name patterns to index, separated by spaces, e.g. *.txt *.md</source>
         <translation>要索引的文件名模式，用空格分隔，例如 *.txt *.md</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="37" />
-        <source>Without verification: bits of Hamming distance. With verification: the distance scaled to the length of the texts (12: every checked candidate).</source>
-        <translation>不核对时：汉明距离（位）。核对时：按文本长度折算的距离（12 表示所有已核对的候选）。</translation>
+        <location filename="../../gui/settings_dialog.py" line="39" />
+        <source>Without verification: bits of Hamming distance. With verification: the distance scaled to the length of the texts (%1: every checked candidate).</source>
+        <translation>不核对时：汉明距离（位）。核对时：按文本长度折算的距离（%1 表示所有已核对的候选）。</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="41" />
+        <location filename="../../gui/settings_dialog.py" line="45" />
         <source>the engine's default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="43" />
+        <location filename="../../gui/settings_dialog.py" line="47" />
         <source>Check each candidate pair on its text</source>
         <translation>逐对核对候选文本</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="51" />
+        <location filename="../../gui/settings_dialog.py" line="55" />
         <source>one per core</source>
         <translation>每核一个</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="54" />
+        <location filename="../../gui/settings_dialog.py" line="58" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="59" />
+        <location filename="../../gui/settings_dialog.py" line="63" />
         <source>File patterns</source>
         <translation>文件模式</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="60" />
+        <location filename="../../gui/settings_dialog.py" line="64" />
         <source>Skip files larger than</source>
         <translation>跳过大于此值的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="61" />
+        <location filename="../../gui/settings_dialog.py" line="65" />
         <source>Default threshold</source>
         <translation>默认阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="62" />
+        <location filename="../../gui/settings_dialog.py" line="66" />
         <source>Verification</source>
         <translation>核对</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="63" />
+        <location filename="../../gui/settings_dialog.py" line="67" />
         <source>Least similarity of the texts</source>
         <translation>文本最低相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="64" />
+        <location filename="../../gui/settings_dialog.py" line="68" />
         <source>Worker processes</source>
         <translation>工作进程数</translation>
     </message>
     <message>
-        <location filename="../../gui/settings_dialog.py" line="65" />
+        <location filename="../../gui/settings_dialog.py" line="69" />
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -746,33 +746,33 @@
     </message>
     <message>
         <location filename="../../gui/threshold_bar.py" line="113" />
-        <source>Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints may be, scaled to the length of the texts: 12 takes every checked candidate.</source>
-        <translation>显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：12 表示所有已核对的候选。</translation>
+        <source>Every pair shown is at least %1% similar on its text. The slider limits how far apart their fingerprints may be, scaled to the length of the texts: %2 takes every checked candidate.</source>
+        <translation>显示的每一对文字相似度至少为 %1%。滑块限制两者指纹的差距（按文本长度折算）：%2 表示所有已核对的候选。</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="152" />
+        <location filename="../../gui/threshold_bar.py" line="153" />
         <source>%1 groups · %2 documents in groups · %3 redundant copies · %4 documents indexed</source>
         <translation>%1 组 · 组内文档 %2 个 · 多余副本 %3 份 · 已索引 %4 个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="159" />
+        <location filename="../../gui/threshold_bar.py" line="160" />
         <source>%1 of %2 groups shown by the filter</source>
         <translation>筛选显示 %2 个组中的 %1 个</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="162" />
+        <location filename="../../gui/threshold_bar.py" line="163" />
         <source>Each pair checked on its text: at least %1% alike</source>
         <translation>每一对都核对过文本：相似度至少 %1%</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="185" />
+        <location filename="../../gui/threshold_bar.py" line="186" />
         <source>≤ %1 bits (~%2% similar)</source>
         <translation>≤ %1 位（约 %2% 相似）</translation>
     </message>
     <message>
-        <location filename="../../gui/threshold_bar.py" line="189" />
-        <source>≥ %1% similar · reach %2/12</source>
-        <translation>≥ %1% 相似 · 范围 %2/12</translation>
+        <location filename="../../gui/threshold_bar.py" line="190" />
+        <source>≥ %1% similar · reach %2/%3</source>
+        <translation>≥ %1% 相似 · 范围 %2/%3</translation>
     </message>
 </context>
 <context>
