@@ -2,7 +2,7 @@
 
     manifest.json       format, feature settings (the string the index stores), mode, threshold, source, counts
     documents.parquet   doc_id, path, uri, size, mtime_ns, version, content_hash, encoding, chars,
-                        fingerprint, clean_fp (int64, the index's signed form), lines, votes; sorted by
+                        fingerprint, clean_fp (int64, the index's signed form), lines, votes, bands; sorted by
                         fingerprint, which is written DELTA_BINARY_PACKED (the varint-delta fingerprint file
                         of classic SimHash deployments)
     problems.parquet    path, uri, error
@@ -38,6 +38,7 @@ FORMAT = "simdesk-bundle"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 TABLES = ("documents", "problems", "pairs", "groups")
+OPTIONAL_COLUMNS = frozenset({"bands"})  # read as nulls from bundles written before them
 SOURCE_KINDS = ("folder", "glob", "objects", "dataset")
 LOCAL_KINDS = ("folder", "glob")  # documents are files on this computer, their URIs plain paths
 
@@ -66,6 +67,7 @@ def schemas():
                 ("clean_fp", pa.int64()),
                 ("lines", pa.binary()),
                 ("votes", pa.binary()),
+                ("bands", pa.binary()),  # MinHash band keys (Document.bands); absent from older bundles
             ]
         ),
         "problems": pa.schema([("path", pa.string()), ("uri", pa.string()), ("error", pa.string())]),
@@ -283,6 +285,8 @@ def check_columns(what: str, actual, expected) -> None:
     """Raise BundleError naming the first column of `expected` (an Arrow schema) that `actual` lacks or holds
     with another kind of type (integer, text, bytes, number; an all-null column passes)."""
     for f in expected:
+        if f.name not in actual.names and f.name in OPTIONAL_COLUMNS:
+            continue
         if f.name not in actual.names:
             raise BundleError(f"{what}: no column {f.name!r} (it has {', '.join(actual.names) or 'none'})")
         got = _type_class(actual.field(f.name).type)

@@ -1,7 +1,8 @@
 """The local engine: the cluster plan on one machine. Items are fingerprinted in a process pool (the desktop
-scan's pool, jieba preloaded), pairs come from the desktop's numpy pair search, verified candidates from the
-desktop's length-aware candidate search among one representative of each class of identical copies, scores from the desktop's similarity (core.verify), groups from core.groups.
-So on one collection it gives exactly the fingerprints, pairs and groups of `simdesk scan`.
+scan's pool, jieba preloaded), plain pairs come from the desktop's numpy pair search; verified mode takes its
+candidates, the rules that keep them and its groups from cluster.verified (the desktop's analysis), its
+texts' profiles read in the pool. So on one collection it gives exactly the fingerprints, pairs and groups of
+`simdesk scan`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import numpy as np
 from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
+from simdesk.cluster.verified import candidates_of, scored, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.fingerprint.similarity import relation
-from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, simhash_candidates
-from simdesk.core.matching.copies import copied_shares, copied_values, identical_copies, with_copies
+from simdesk.core.fingerprint.similarity import Profile
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
+from simdesk.core.matching.copies import copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
@@ -88,11 +90,10 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
         same = identical_copies(snap.fingerprints)  # one fingerprint searched once, as groups.grouper_for
         reps = same.representatives
         i, j, d = plain_pairs(snap.fingerprints[reps], plan.radius)
-        i, j, source, _ = with_copies(same, reps[i], reps[j])
-        d = copied_values(d, source, 0)
+        i, j, copied, _ = with_copies(same, reps[i], reps[j])
+        d = copied_values(d, copied, 0)
         grouping = Grouper(replace(snap, copy_of=same.rep), i, j, d, max_threshold=plan.radius).at(plan.radius)
         return pairs_table(col.doc_ids, i, j, d, d, None), groups_table(grouping)
-    verify = plan.verify
     per_doc = col.line_hashes()
     boilerplate = boilerplate_set(per_doc, len(col))
     lines = LineHashes.of(per_doc)
@@ -107,37 +108,19 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
                 col.clean[row] = np.uint64(
                     clean_fingerprint(col.docs[row].votes, hh, line_votes, int(col.fingerprints[row]))
                 )
-    snap = col.snapshot(col.clean)
-    copies = identical_copies(snap.hashes)  # one representative searched and verified per content
-    (i, j, d, scaled), _ = simhash_candidates(col.clean, col.fingerprints, col.chars, snap.ids, copies, verify)
-    rows = np.unique(np.concatenate([i, j])).tolist()
+    found = candidates_of(col, plan.verify)
+    rows = np.unique(np.concatenate([found.i, found.j])).tolist()
     chunks = [
         (source, [col.items[r] for r in rows[s : s + CHUNK_ITEMS]], boilerplate)
         for s in range(0, len(rows), CHUNK_ITEMS)
     ]
-    grams = {}
+    profiles: dict[int, Profile] = {}
     for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
-        grams.update(zip(rows[s : s + CHUNK_ITEMS], result))
-    found = [relation(grams[a], grams[b]) for a, b in zip(i.tolist(), j.tolist())]
-    scores = np.array([r.score for r in found], dtype=np.float64)
-    held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
-    i, j, source, swapped = with_copies(copies, i, j)  # the other copies get their representative's pairs
-    d, scaled = copied_values(d, source, 0), copied_values(scaled, source, 0)
-    scores, held = copied_values(scores, source, 1.0), copied_shares(held, source, swapped)
-    snap = replace(snap, copy_of=copies.rep)
-    grouper = Grouper(
-        snap,
-        i,
-        j,
-        scaled,
-        max_threshold=verify.long_radius,
-        scores=scores,
-        min_similarity=verify.min_similarity,
-        held=held,
+        profiles.update(zip(rows[s : s + CHUNK_ITEMS], result))
+    scores, held = scored(
+        [profiles[a] for a in found.i.tolist()],
+        [profiles[b] for b in found.j.tolist()],
+        found.band_only,
+        found.plain_near,
     )
-    grouping = grouper.at(plan.group_threshold)
-    keep = scores >= verify.min_similarity
-    return (
-        pairs_table(col.doc_ids, i[keep], j[keep], d[keep], scaled[keep], scores[keep], held[keep]),
-        groups_table(grouping),
-    )
+    return verified_tables(col, found, scores, held, plan)

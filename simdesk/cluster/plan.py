@@ -153,6 +153,7 @@ class Collection:
                 "clean_fp": pa.array(self.clean[order].view(np.int64)),
                 "lines": [x.line_hashes for x in d],
                 "votes": [x.votes for x in d],
+                "bands": [x.bands for x in d],
             }
         )
 

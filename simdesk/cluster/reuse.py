@@ -11,12 +11,25 @@ from simdesk.core.records import Document
 
 
 def previous_documents(previous: Bundle | None) -> dict[str, tuple[int, str, Document]]:
-    """The previous bundle's documents by path, each with the size and version its item had then."""
+    """The previous bundle's documents by path, each with the size and version its item had then; none of a
+    bundle written without band keys (its documents are fingerprinted again: verified mode pairs by them)."""
     if previous is None:
         return {}
     t = previous.table(
         "documents",
-        ["path", "size", "version", "mtime_ns", "content_hash", "encoding", "chars", "fingerprint", "lines", "votes"],
+        [
+            "path",
+            "size",
+            "version",
+            "mtime_ns",
+            "content_hash",
+            "encoding",
+            "chars",
+            "fingerprint",
+            "lines",
+            "votes",
+            "bands",
+        ],
     ).to_pydict()
     return {
         path: (
@@ -32,9 +45,11 @@ def previous_documents(previous: Bundle | None) -> dict[str, tuple[int, str, Doc
                 int(np.int64(t["fingerprint"][k]).view(np.uint64)),
                 t["lines"][k],
                 t["votes"][k],
+                t["bands"][k],
             ),
         )
         for k, path in enumerate(t["path"])
+        if t["bands"][k] is not None
     }
 
 

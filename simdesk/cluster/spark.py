@@ -5,13 +5,15 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
 - Fingerprints: `mapPartitions` over the listed items (or a dataset's rows), each through Source.document.
 - Plain pairs: the permuted-key join (keys.py: 20 keys of ~32 bits at r = 3), each pair kept on the first key
   it shares, so no distinct() over candidates; distances with Spark's bit_count.
-- Verified pairs: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
+- Verified mode: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
-  fingerprint (core.analysis.clean_fingerprint); candidates from MinHash-LSH bands (core/fingerprint/minhash.py, CLUSTER) over the
-  verification shingles, kept within the desktop's length-aware radius, scored by core.verify.similarity on
-  the texts' verification profiles (shipped between stages pickled: shingles, short text, word 4-grams).
-- Groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star labels
-  (components.py) and core.groups per component on the executors.
+  fingerprint (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~200 B a
+  document: fingerprints, length, content hash, the desktop's MinHash band keys) go to the driver, which
+  finds the candidates by the desktop's rules (cluster.verified); each candidate's texts are profiled and
+  scored on the executors (profiles shipped between stages pickled), the kept pairs given to every identical
+  copy and grouped by core.groups on the driver: the pairs and groups of `simdesk scan`.
+- Plain groups: under `ScanPlan.driver_pairs` pairs, core.groups on the driver; above, large-star/small-star
+  labels (components.py) and core.groups per component on the executors.
 """
 
 from __future__ import annotations
@@ -26,18 +28,17 @@ import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
-from simdesk.cluster.plan import ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
+from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
+from simdesk.cluster.verified import candidates_of, scored, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.fingerprint.minhash import CLUSTER, band_keys, signature
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
-from simdesk.core.fingerprint.similarity import relation
 from simdesk.core.index.store import Snapshot
-from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint, scaled_distance
+from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
-from simdesk.core.records import Document
+from simdesk.core.records import Document, Problem
 
 ITEMS_PER_PARTITION = 2000
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
@@ -82,6 +83,7 @@ def _doc_schema():
                 ("fingerprint", T.LongType()),
                 ("lines", T.BinaryType()),
                 ("votes", T.BinaryType()),
+                ("bands", T.BinaryType()),
                 ("error", T.StringType()),
                 ("text", T.StringType()),
             )
@@ -105,10 +107,16 @@ def _row(item: SourceItem, r) -> tuple:
             to_signed(r.fingerprint),
             r.line_hashes,
             r.votes,
+            r.bands,
             None,
             item.text,
         )
-    return (r.path, item.uri, item.size, item.mtime_ns, item.version, None, None, None, None, None, None, r.error, None)
+    return _problem_row(r.path, item.uri, item.size, item.mtime_ns, item.version, r.error)
+
+
+def _problem_row(path: str, uri: str, size: int, mtime_ns: int, version: str, error: str) -> tuple:
+    """A fingerprint-stage row of an item that could not be read."""
+    return (path, uri, size, mtime_ns, version, None, None, None, None, None, None, None, error, None)
 
 
 def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=None, reused=None):
@@ -118,10 +126,10 @@ def _fingerprint_partitions(source: Source, settings: FeatureSettings, previous=
     def run(rows):
         rows = list(rows)
         if source.kind == "dataset":
-            problems = []
+            problems: list[Problem] = []
             items = list(source.dataset_rows([r[0] for r in rows], [r[1] for r in rows], problems.append))
             for p in problems:
-                yield (p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None)
+                yield _problem_row(p.path, "", 0, 0, "", p.error)
             before = previous.value if previous is not None else {}
             kept = [(item, unchanged(before, item)) for item in items]
             for item, doc in kept:
@@ -150,7 +158,8 @@ def spark_scan(
 
     spark = session(master)
     sc = spark.sparkContext
-    listing, reused = [], {}
+    listing: list[Problem] = []
+    reused: dict[str, Document] = {}
     reused_rows = sc.accumulator(0)
     if source.kind == "dataset":
         # the previous documents go to every executor (as a folder's listing sits on the driver): a row whose
@@ -169,11 +178,7 @@ def spark_scan(
         kept = [_row(i, reused[i.path]) for i in items if i.path in reused]
         rdd = rdd.union(sc.parallelize(kept, max(1, len(kept) // ITEMS_PER_PARTITION))) if kept else rdd
         rdd = (
-            rdd.union(
-                sc.parallelize(
-                    [(p.path, "", 0, 0, "", None, None, None, None, None, None, p.error, None) for p in listing], 1
-                )
-            )
+            rdd.union(sc.parallelize([_problem_row(p.path, "", 0, 0, "", p.error) for p in listing], 1))
             if listing
             else rdd
         )
@@ -188,25 +193,26 @@ def spark_scan(
     )
     n = docs.count()
 
-    if plan.verified:
-        docs, pairs = _verified_pairs(spark, source, docs, n, plan, settings)
-    else:
-        docs = docs.withColumn("clean_fp", F.col("fingerprint"))
-        pairs = _plain_pairs(docs, plan.radius)
-    pairs = pairs.persist(StorageLevel.MEMORY_AND_DISK)
-    grouping = pairs if not plan.verified else pairs.where(F.col("scaled") <= plan.group_threshold)
     with BundleWriter(out) as w:
-        groups = _groups(spark, docs, grouping, plan, w.folder)
+        if plan.verified:
+            docs, pairs, groups = _verified(spark, source, docs, n, plan, settings)
+            write_table(w.folder, "pairs", pairs)
+            write_table(w.folder, "groups", groups)
+            counted = (pairs.num_rows, len(set(groups.column("group").to_pylist())))
+        else:
+            docs = docs.withColumn("clean_fp", F.col("fingerprint"))
+            plain = _plain_pairs(docs, plan.radius).persist(StorageLevel.MEMORY_AND_DISK)
+            counted = (plain.count(), _groups(spark, docs, plain, plan, w.folder))
+            _write(plain.orderBy("a", "b"), w.folder, "pairs")
         counts = {
             "documents": n,
             "problems": problems.count(),
-            "pairs": pairs.count(),
-            "groups": groups,
+            "pairs": counted[0],
+            "groups": counted[1],
             "reused": len(reused) + reused_rows.value,
         }
         _write(docs.drop("text").orderBy("fingerprint", "doc_id"), w.folder, "documents")
         _write(problems.orderBy("path"), w.folder, "problems")
-        _write(pairs.orderBy("a", "b"), w.folder, "pairs")
         w.commit(manifest_of(source, plan, settings, "spark", counts))
     rows.unpersist()
     return counts
@@ -270,14 +276,14 @@ def _plain_pairs(docs, radius: int):
     )
 
 
-def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
-    """(documents with clean_fp, verified pairs): boilerplate, clean fingerprints, LSH candidates within the
-    desktop's radius, scored by the desktop's similarity."""
+def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
+    """(documents with clean_fp, pairs table, groups table) of verified mode: boilerplate counted in Spark,
+    each document's boilerplate-free fingerprint on the executors, the candidates and the rules that keep them
+    on the driver (cluster.verified: the desktop's analysis, over the documents' small columns), and each
+    candidate's texts profiled and scored on the executors."""
     import pyarrow as pa
     from pyspark import StorageLevel
     from pyspark.sql import functions as F, types as T
-
-    verify = plan.verify
 
     def explode_lines(batches):
         for batch in batches:
@@ -308,13 +314,10 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
         )
     dropped = without_notices(boilerplate)  # notices stay in fingerprints
     bp = np.fromiter(dropped, dtype=np.uint32, count=len(dropped))
-
     columns = docs.columns
 
-    def with_shingles(rows):
-        rows = list(rows)
-        profiles = shingle_items(source, [_item_of(r) for r in rows], boilerplate)
-        for r, prof in zip(rows, profiles):
+    def with_clean(rows):
+        for r in rows:
             hashes = np.frombuffer(r["lines"], dtype="<u4")
             hits = hashes[np.isin(hashes, bp)]
             clean = (
@@ -322,74 +325,107 @@ def _verified_pairs(spark, source: Source, docs, n: int, plan: ScanPlan, setting
                 if len(hits) and len(r["votes"])
                 else r["fingerprint"]
             )
-            keys = (
-                band_keys(signature(prof.shingles, CLUSTER.perms), CLUSTER.rows).tolist()
-                if len(prof.shingles)
-                else None
-            )
-            yield (*[r[c] for c in columns], clean, pickle.dumps(prof, protocol=5), keys)
+            yield (*[r[c] for c in columns], clean)
 
-    schema = T.StructType(
-        docs.schema.fields
-        + [
-            T.StructField("clean_fp", T.LongType()),
-            T.StructField("shingles", T.BinaryType()),
-            T.StructField("bands", T.ArrayType(T.LongType())),
-        ]
+    schema = T.StructType(docs.schema.fields + [T.StructField("clean_fp", T.LongType())])
+    full = spark.createDataFrame(docs.rdd.mapPartitions(with_clean), schema).persist(StorageLevel.MEMORY_AND_DISK)
+    col = _driver_collection(full)
+    found = candidates_of(col, plan.verify)
+
+    rows = np.unique(np.concatenate([found.i, found.j]))
+    involved = spark.createDataFrame(pa.table({"doc_id": col.doc_ids[rows]}))
+
+    def profiled(part):
+        part = list(part)
+        for r, prof in zip(part, shingle_items(source, [_item_of(r) for r in part], boilerplate)):
+            yield (r["doc_id"], pickle.dumps(prof, protocol=5))
+
+    profiles = spark.createDataFrame(
+        full.join(involved, "doc_id").rdd.mapPartitions(profiled), "doc_id long, profile binary"
     )
-    full = spark.createDataFrame(docs.rdd.mapPartitions(with_shingles), schema).persist(StorageLevel.MEMORY_AND_DISK)
-    bands = full.where(F.col("bands").isNotNull()).select("doc_id", F.posexplode("bands").alias("band", "key"))
-    a, b = bands.alias("a"), bands.alias("b")
-    candidates = (
-        a.join(
-            b,
-            (F.col("a.band") == F.col("b.band"))
-            & (F.col("a.key") == F.col("b.key"))
-            & (F.col("a.doc_id") < F.col("b.doc_id")),
+    pairs = spark.createDataFrame(
+        pa.table(
+            {
+                "k": np.arange(len(found), dtype=np.int64),
+                "a": col.doc_ids[found.i],
+                "b": col.doc_ids[found.j],
+                "band_only": found.band_only,
+                "plain_near": found.plain_near,
+            }
         )
-        .select(F.col("a.doc_id").alias("a"), F.col("b.doc_id").alias("b"))
-        .distinct()
     )
-    side = full.select("doc_id", "clean_fp", "chars", "shingles")
-    da = side.select(*[F.col(c).alias(f"{c}_a") for c in side.columns])
-    db = side.select(*[F.col(c).alias(f"{c}_b") for c in side.columns])
-    joined = candidates.join(da, F.col("a") == F.col("doc_id_a")).join(db, F.col("b") == F.col("doc_id_b"))
-    joined = joined.select(
-        "a",
-        "b",
-        F.bit_count(F.col("clean_fp_a").bitwiseXOR(F.col("clean_fp_b"))).alias("d"),
-        F.least("chars_a", "chars_b").alias("shorter"),
-        "shingles_a",
-        "shingles_b",
+    pa_, pb = profiles.alias("pa"), profiles.alias("pb")
+    joined = (
+        pairs.join(pa_, F.col("a") == F.col("pa.doc_id"))
+        .join(pb, F.col("b") == F.col("pb.doc_id"))
+        .select("k", "band_only", "plain_near", F.col("pa.profile").alias("left"), F.col("pb.profile").alias("right"))
     )
 
-    def checked(batches):
+    def score(batches):
         for batch in batches:
-            d = batch.column("d").to_numpy(zero_copy_only=False).astype(np.int64)
-            scaled = scaled_distance(d, batch.column("shorter").to_numpy(zero_copy_only=False), verify)
-            near = np.flatnonzero(scaled <= verify.long_radius)
-            sa, sb = batch.column("shingles_a").to_pylist(), batch.column("shingles_b").to_pylist()
-            found = [relation(pickle.loads(sa[k]), pickle.loads(sb[k])) for k in near.tolist()]
-            scores = np.array([r.score for r in found], dtype=np.float64)
-            held = np.array([(r.a_in_b, r.b_in_a) for r in found], dtype=np.float64).reshape(-1, 2)
-            ok = scores >= verify.min_similarity
-            keep = near[ok] if len(near) else near
+            s, held = scored(
+                [pickle.loads(x) for x in batch.column("left").to_pylist()],
+                [pickle.loads(x) for x in batch.column("right").to_pylist()],
+                batch.column("band_only").to_numpy(zero_copy_only=False),
+                batch.column("plain_near").to_numpy(zero_copy_only=False),
+            )
             yield pa.record_batch(
                 {
-                    "a": batch.column("a").take(pa.array(keep)),
-                    "b": batch.column("b").take(pa.array(keep)),
-                    "distance": pa.array(d[keep].astype(np.int8)),
-                    "scaled": pa.array(scaled[keep].astype(np.int8)),
-                    "score": pa.array(scores[ok]),
-                    "a_in_b": pa.array(held[ok, 0]),
-                    "b_in_a": pa.array(held[ok, 1]),
+                    "k": batch.column("k"),
+                    "score": pa.array(s),
+                    "a_in_b": pa.array(held[:, 0]),
+                    "b_in_a": pa.array(held[:, 1]),
                 }
             )
 
-    pairs = joined.mapInArrow(
-        checked, "a long, b long, distance byte, scaled byte, score double, a_in_b double, b_in_a double"
+    result = joined.mapInArrow(score, "k long, score double, a_in_b double, b_in_a double").toArrow()
+    k = result.column("k").to_numpy()
+    scores = np.full(len(found), np.nan)
+    held = np.full((len(found), 2), np.nan)
+    scores[k] = result.column("score").to_numpy(zero_copy_only=False)
+    held[k, 0] = result.column("a_in_b").to_numpy(zero_copy_only=False)
+    held[k, 1] = result.column("b_in_a").to_numpy(zero_copy_only=False)
+    pairs_t, groups_t = verified_tables(col, found, scores, held, plan)
+    return full, pairs_t, groups_t
+
+
+def _driver_collection(docs) -> Collection:
+    """The documents' small columns on the driver, as the local engine's collection (path order), with their
+    bundle ids and clean fingerprints: what the candidate search and the groups need (~200 B a document)."""
+    rows = docs.select(
+        "doc_id",
+        "path",
+        "uri",
+        "size",
+        "mtime_ns",
+        "version",
+        "content_hash",
+        "encoding",
+        "chars",
+        "fingerprint",
+        "clean_fp",
+        "bands",
+    ).collect()
+    rows.sort(key=lambda r: r["path"])
+    col = Collection(
+        [SourceItem(r["path"], r["uri"], r["size"], r["version"], r["mtime_ns"]) for r in rows],
+        [
+            Document(
+                r["path"],
+                r["size"],
+                r["mtime_ns"],
+                r["content_hash"],
+                r["encoding"],
+                r["chars"],
+                to_unsigned(r["fingerprint"]),
+                bands=r["bands"] or b"",
+            )
+            for r in rows
+        ],
     )
-    return full.drop("shingles", "bands"), pairs
+    col.doc_ids = np.array([r["doc_id"] for r in rows], dtype=np.int64)  # Spark's numbering (the same order)
+    col.clean = np.array([r["clean_fp"] for r in rows], dtype=np.int64).view(np.uint64)
+    return col
 
 
 def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
@@ -410,26 +446,11 @@ def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
 
 
 def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPlan):
-    """core.groups' grouping of the member snapshot at the scan's threshold."""
+    """core.groups' grouping of the member snapshot at plain mode's radius."""
     i = np.array([row_of[p["a"]] for p in pairs], dtype=np.int64)
     j = np.array([row_of[p["b"]] for p in pairs], dtype=np.int64)
-    if not plan.verified:
-        d = np.array([p["distance"] for p in pairs], dtype=np.int64)
-        return Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
-    scaled = np.array([p["scaled"] for p in pairs], dtype=np.int64)
-    scores = np.array([p["score"] for p in pairs], dtype=np.float64)
-    held = np.array([(p["a_in_b"], p["b_in_a"]) for p in pairs], dtype=np.float64).reshape(-1, 2)
-    verify = plan.verify
-    return Grouper(
-        snap,
-        i,
-        j,
-        scaled,
-        max_threshold=verify.long_radius,
-        scores=scores,
-        min_similarity=verify.min_similarity,
-        held=held,
-    ).at(plan.group_threshold)
+    d = np.array([p["distance"] for p in pairs], dtype=np.int64)
+    return Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
 
 
 MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]

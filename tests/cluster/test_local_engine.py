@@ -8,6 +8,7 @@ import json
 import os
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from simdesk.cluster.bundle import BundleError, BundleWriter, open_bundle, write_table
@@ -161,3 +162,22 @@ def test_fingerprints_are_sorted_and_delta_encoded(demo_collection, tmp_path):
     assert (np.diff(fps) >= 0).all()
     manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
     assert manifest["features"] == FeatureSettings().to_json() and manifest["mode"] == "plain"
+
+
+def test_verified_mode_reuses_documents_with_their_band_keys(demo_collection, tmp_path):
+    """Verified mode pairs by the documents' MinHash band keys: a reused document keeps them (the bundle holds
+    them), and a bundle written without them (older) is opened but reuses nothing."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    for p in sorted(demo_collection.rglob("*.txt"))[:80]:
+        (folder / p.name).write_bytes(p.read_bytes())
+    cluster_scan(open_source(str(folder)), tmp_path / "one", ScanPlan(jobs=1))
+    assert any(open_bundle(tmp_path / "one").table("documents").column("bands").to_pylist())
+    again = cluster_scan(open_source(str(folder)), tmp_path / "two", ScanPlan(jobs=1), previous=tmp_path / "one")
+    assert again.reused == 80
+    assert from_bundle(tmp_path / "two") == from_bundle(tmp_path / "one")
+    documents = tmp_path / "one" / "documents.parquet"
+    pq.write_table(pq.read_table(documents).drop_columns(["bands"]), documents)
+    older = cluster_scan(open_source(str(folder)), tmp_path / "three", ScanPlan(jobs=1), previous=tmp_path / "one")
+    assert older.reused == 0
+    assert from_bundle(tmp_path / "three") == from_bundle(tmp_path / "two")

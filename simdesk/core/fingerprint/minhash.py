@@ -3,7 +3,7 @@ candidate source, for near-duplicates whose SimHash fingerprints lie beyond the 
 
     sig = signature(shingles(normalize(text)), DESKTOP.perms)
     keys = band_keys(sig, DESKTOP.rows)            # texts sharing a key in one band are candidates
-    i, j = band_pairs(keys_of_every_text)          # in memory; the cluster engine joins the keys in Spark
+    i, j = band_pairs(keys_of_every_text)          # in memory, on the desktop and the cluster's driver
 
 SimHash weighs words: a Chinese text with an English passage put in, or a short text with several typos,
 lands 19-27 bits from its original while its shingles agree (Jaccard 0.3-0.9). MinHash estimates the Jaccard
@@ -16,17 +16,12 @@ took 0.19 s, against 0.38 s for the same count modulo the prime 2^61 - 1 (datask
 itself hashes shingles given as bytes, one Python call per text and a Python object per signature; the
 shingles here are already numpy hashes and the desktop stores only band keys.
 
-Two bandings, one implementation:
-- DESKTOP, 16 bands of 3 rows (48 permutations): a pair of shingle sets with Jaccard J shares a band with
-  probability 1 - (1 - J^3)^16: 0.35 at J = 0.3, 0.65 at 0.4, 0.88 at 0.5, 0.97 at 0.6, 0.9985 at 0.7.
-  The index keeps the low 24 bits of each key (48 B a document, index.BAND_KEY_BYTES): at 200,000 texts
-  random collisions join ~1,200 pairs a band, of which the single-band gate (analysis.SINGLE_BAND_RADIUS)
-  passed 1,122 in all to verification on the large collection, every one rejected.
-- CLUSTER, 40 bands of 3 rows (120 permutations; 64-bit keys joined in Spark): 0.66 at J = 0.3, 0.93 at 0.4,
-  0.995 at 0.5, 1 - 1e-9 at 0.7.
-A pair that reaches the verification's 0.7 only by containment (one text 70% inside one twice its size:
-J ~ 0.3) or only by edit similarity (a short text with a quarter of its shingles changed) is found less
-surely: the price of a join that stays linear. On the desktop, SimHash candidates still find most of those.
+DESKTOP, 16 bands of 3 rows (48 permutations): a pair of shingle sets with Jaccard J shares a band with
+probability 1 - (1 - J^3)^16: 0.35 at J = 0.3, 0.65 at 0.4, 0.88 at 0.5, 0.97 at 0.6, 0.9985 at 0.7. The
+index keeps the low 24 bits of each key (48 B a document, index.BAND_KEY_BYTES): at 200,000 texts random
+collisions join ~1,200 pairs a band, of which the single-band gate (analysis.SINGLE_BAND_RADIUS) passed 1,122
+in all to verification on the large collection, every one rejected. The cluster engines use the same keys,
+kept the same way (cluster.verified).
 """
 
 from __future__ import annotations
@@ -57,7 +52,6 @@ class Banding:
 
 
 DESKTOP = Banding(bands=16, rows=3)
-CLUSTER = Banding(bands=40, rows=3)
 RULES = f"1 {SEED} {DESKTOP.bands}x{DESKTOP.rows}"  # stored in the index: a change reads every document again
 
 

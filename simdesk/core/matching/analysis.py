@@ -543,6 +543,42 @@ def candidates(
     return with_band_pairs(found, fps, snap.chars, keys, empty | copy, dirty if incremental else None, verify)
 
 
+def band_flags(
+    i: np.ndarray, j: np.ndarray, d: np.ndarray, plain: np.ndarray, chars: np.ndarray, verify: VerifySettings
+) -> tuple[np.ndarray, np.ndarray]:
+    """For candidate pairs (i, j at clean distance d) of `candidates`: (beyond, plain_near). `beyond`: the
+    pair lies outside its radius, so only the MinHash bands proposed it; `plain_near`: such a pair whose plain
+    fingerprints (`plain`: whole texts, boilerplate included) lie within the radius, a large copy group's
+    members (see verify_pairs)."""
+    radius = pair_radius(np.minimum(chars[i], chars[j]), verify)
+    beyond = d > radius
+    plain_near = beyond & (np.bitwise_count(plain[i] ^ plain[j]) <= radius)
+    return beyond, plain_near
+
+
+def candidate_relation(left: Profile, right: Profile, band_only: bool, plain_near: bool) -> Relation | None:
+    """The relation of a candidate pair's texts (verify.relation), or None when the pair is not kept: a pair
+    only the bands proposed (`band_only`, band_flags' beyond) must reach BAND_MIN_SIMILARITY without the
+    whole-containment rule, or, when `plain_near`, be scored up to its score or DEFAULT_MIN_SIMILARITY by the
+    large copy groups' rule (verify.crowd_score). The one rule of verify_pairs and the cluster engines."""
+    if not band_only:
+        return relation(left, right)
+    crowd = crowd_score(left, right)  # once: each measure below takes it
+    rel = relation(left, right, crowd=crowd)
+    if similarity(left, right, whole=False, crowd=crowd) < BAND_MIN_SIMILARITY and not (
+        plain_near and 0 < min(rel.score, DEFAULT_MIN_SIMILARITY) <= crowd
+    ):
+        return None
+    return rel
+
+
+def kept_candidates(scores: np.ndarray, beyond: np.ndarray, plain_near: np.ndarray) -> np.ndarray:
+    """The candidates whose scores stand (verify_pairs' scores: NaN for a pair candidate_relation did not
+    keep): every pair within its radius, and a pair only the bands propose from BAND_MIN_SIMILARITY, or by the
+    large copy groups' score."""
+    return ~beyond | (scores >= BAND_MIN_SIMILARITY) | (plain_near & ~np.isnan(scores))
+
+
 def verify_pairs(
     texts: Texts,
     index: Index,
@@ -632,15 +668,14 @@ def verify_pairs(
                     report("scoring", scored, len(todo_arr))
                 scored += 1
                 a, b = int(i[k]), int(j[k])
-                if band_only is not None and band_only[k]:
-                    crowd = crowd_score(profiles[a], profiles[b])  # once: each measure below takes it
-                    rel = relation(profiles[a], profiles[b], crowd=crowd)
-                    if similarity(profiles[a], profiles[b], whole=False, crowd=crowd) < BAND_MIN_SIMILARITY and not (
-                        plain_near is not None and plain_near[k] and 0 < min(rel.score, DEFAULT_MIN_SIMILARITY) <= crowd
-                    ):
-                        continue
-                else:
-                    rel = relation(profiles[a], profiles[b])
+                rel = candidate_relation(
+                    profiles[a],
+                    profiles[b],
+                    band_only is not None and bool(band_only[k]),
+                    plain_near is not None and bool(plain_near[k]),
+                )
+                if rel is None:
+                    continue
                 out[k] = rel.score
                 held[k] = (rel.a_in_b, rel.b_in_a)
                 new.append((int(ids[a]), int(ids[b]), rel))
@@ -867,18 +902,14 @@ def analyse(
     del keys, empty, paired  # ~100 MB at a million documents, not held while verifying
     if cancel.cancelled:
         return kept_grouper(index, verify, snap, boilerplate)
-    radius = pair_radius(np.minimum(snap.chars[i], snap.chars[j]), verify)
-    beyond = d > radius
-    # the plain fingerprints (whole texts) agree where the clean ones do not: a large copy group's members
-    plain_near = beyond & (np.bitwise_count(snap.fingerprints[i] ^ snap.fingerprints[j]) <= radius)
+    beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
     scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return kept_grouper(index, verify, snap, boilerplate)
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))
-    # a pair only the bands propose needs BAND_MIN_SIMILARITY, or the large copy groups' score (verify_pairs)
-    keep = ~beyond | (scores >= BAND_MIN_SIMILARITY) | (plain_near & ~np.isnan(scores))
+    keep = kept_candidates(scores, beyond, plain_near)
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
