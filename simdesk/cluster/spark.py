@@ -7,7 +7,7 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
   it shares, so no distinct() over candidates; distances with Spark's bit_count.
 - Verified mode: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
-  fingerprint (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~200 B a
+  fingerprint (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~1 KB a
   document: fingerprints, length, content hash, the desktop's MinHash band keys) go to the driver, which
   finds the candidates by the desktop's rules (cluster.verified); each candidate's texts are profiled and
   scored on the executors (profiles shipped between stages pickled), the kept pairs given to every identical
@@ -391,7 +391,7 @@ def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: Fea
 
 def _driver_collection(docs) -> Collection:
     """The documents' small columns on the driver, as the local engine's collection (path order), with their
-    bundle ids and clean fingerprints: what the candidate search and the groups need (~200 B a document)."""
+    bundle ids and clean fingerprints: what the candidate search and the groups need (~1 KB a document)."""
     rows = docs.select(
         "doc_id",
         "path",
