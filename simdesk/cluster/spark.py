@@ -31,7 +31,7 @@ from simdesk.cluster.keys import key_layout
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.cluster.verified import candidates_of, scored, verified_tables
+from simdesk.cluster.verified import Candidates, candidates_of, scored, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
 from simdesk.core.index.store import Snapshot
@@ -331,7 +331,21 @@ def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: Fea
     full = spark.createDataFrame(docs.rdd.mapPartitions(with_clean), schema).persist(StorageLevel.MEMORY_AND_DISK)
     col = _driver_collection(full)
     found = candidates_of(col, plan.verify)
+    scores, held = _scores(spark, source, full, col, found, boilerplate)
+    pairs, groups = verified_tables(col, found, scores, held, plan)
+    return full, pairs, groups
 
+
+def _scores(spark, source: Source, docs, col: Collection, found: Candidates, boilerplate: frozenset[int]):
+    """(scores, held) of the candidates (cluster.verified.scored), their texts profiled and scored on the
+    executors."""
+    import pyarrow as pa
+    from pyspark.sql import functions as F
+
+    scores = np.full(len(found), np.nan)
+    held = np.full((len(found), 2), np.nan)
+    if not len(found):
+        return scores, held
     rows = np.unique(np.concatenate([found.i, found.j]))
     involved = spark.createDataFrame(pa.table({"doc_id": col.doc_ids[rows]}))
 
@@ -341,7 +355,7 @@ def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: Fea
             yield (r["doc_id"], pickle.dumps(prof, protocol=5))
 
     profiles = spark.createDataFrame(
-        full.join(involved, "doc_id").rdd.mapPartitions(profiled), "doc_id long, profile binary"
+        docs.join(involved, "doc_id").rdd.mapPartitions(profiled), "doc_id long, profile binary"
     )
     pairs = spark.createDataFrame(
         pa.table(
@@ -380,13 +394,10 @@ def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: Fea
 
     result = joined.mapInArrow(score, "k long, score double, a_in_b double, b_in_a double").toArrow()
     k = result.column("k").to_numpy()
-    scores = np.full(len(found), np.nan)
-    held = np.full((len(found), 2), np.nan)
     scores[k] = result.column("score").to_numpy(zero_copy_only=False)
     held[k, 0] = result.column("a_in_b").to_numpy(zero_copy_only=False)
     held[k, 1] = result.column("b_in_a").to_numpy(zero_copy_only=False)
-    pairs_t, groups_t = verified_tables(col, found, scores, held, plan)
-    return full, pairs_t, groups_t
+    return scores, held
 
 
 def _driver_collection(docs) -> Collection:
