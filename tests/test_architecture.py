@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -52,3 +53,22 @@ def test_the_public_surface_resolves_and_loads_lazily():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[] []"  # nothing loaded by the import itself; every public name is there when asked for
+
+
+def test_the_public_surface_is_typed_by_the_same_table():
+    # type checkers read simdesk.core's names from the imports under `if TYPE_CHECKING:`; the run time from the
+    # lazy table: both name every public name, each from the same module
+    import simdesk.core as core
+
+    tree = ast.parse((REPO / "simdesk" / "core" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for imported in node.body:
+                assert isinstance(imported, ast.ImportFrom), ast.unparse(imported)
+                for alias in imported.names:
+                    typed[alias.asname or alias.name] = (imported.module, alias.name)
+    lazy = {name: (f"simdesk.core.{module}", name) for module, names in core._WHERE.items() for name in names}
+    lazy.update({name: (f"simdesk.core.{module}", real) for name, (module, real) in core._RENAMED.items()})
+    assert typed == lazy
+    assert sorted(typed) == core.__all__

@@ -11,6 +11,7 @@ so). Each is loaded when first used, so `import simdesk.core` costs nothing at s
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 _WHERE = {
     # one folder's review: the orchestrator, its settings, the editor's decisions
@@ -98,13 +99,92 @@ _MODULE_OF.update({public: module for public, (module, _) in _RENAMED.items()})
 __all__ = sorted(_MODULE_OF)
 
 
-def __getattr__(name: str):
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"simdesk.core has no public name {name!r}")
-    value = getattr(importlib.import_module(f"simdesk.core.{module}"), _RENAMED.get(name, (module, name))[1])
-    globals()[name] = value
-    return value
+# type checkers and editors read the names from their modules (so each has its real type); at run time each is
+# imported when first asked for. tests/test_architecture.py keeps these imports and the table above in step.
+if TYPE_CHECKING:
+    from simdesk.core.cleanup.plan import (
+        GOES,
+        KEEP,
+        KEEP_RULES,
+        STAYS,
+        CleanupPlan,
+        CleanupReport,
+        Fate,
+        KeepChain,
+        keep_by_rule,
+    )
+    from simdesk.core.cleanup.undo import UndoReport
+    from simdesk.core.demo import ensure_demo
+    from simdesk.core.evaluation import (
+        ClassScores,
+        CleanupScores,
+        Scores,
+        files_left,
+        load_truth,
+        score_classes,
+        score_cleanup,
+        score_groups,
+    )
+    from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, segment, weighted_terms
+    from simdesk.core.fingerprint.segmenter import default_segmenter, segmenter_choice
+    from simdesk.core.fingerprint.simhash import simhash, similarity_percent
+    from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY, Profile, profile, similarity
+    from simdesk.core.index.rescue import Rescue, readable_decisions, rebuild_index
+    from simdesk.core.index.scan import ScanResult, scan as scan_folder
+    from simdesk.core.index.store import BUSY_MESSAGE, Index, IndexError_, Snapshot, damaged_prefix
+    from simdesk.core.matching.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
+    from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+    from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
+    from simdesk.core.paths import action_log, data_dir, demo_dir, index_path
+    from simdesk.core.reading.documents import (
+        DecodeError,
+        decode_bytes,
+        encoding_name,
+        read_source_file,
+        read_text_file,
+        walk,
+    )
+    from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, headline_of, search_form
+    from simdesk.core.reading.markup import markup_kind, page_heading, visible_text
+    from simdesk.core.reading.normalize import normalize
+    from simdesk.core.reading.texts import Texts, read_uri
+    from simdesk.core.records import Document, Group, Member, Problem, Progress, Relation, ScanOptions, ScanStats
+    from simdesk.core.resources import resource
+    from simdesk.core.review.decisions import Decisions
+    from simdesk.core.review.diff import (
+        DEFAULT_DIFF_MODE,
+        DIFF_MODES,
+        FIRST_VIEW_BUDGET_S,
+        Row,
+        SideBySide,
+        compare_files,
+        compare_texts,
+        refine,
+    )
+    from simdesk.core.review.figures import contained, fate_reason, measured, percent, share_text
+    from simdesk.core.review.helper import HelperProcess
+    from simdesk.core.review.process import ReviewProcess, ReviewRequest, run_review
+    from simdesk.core.review.report import printable, safe_cell
+    from simdesk.core.review.review import (
+        Review,
+        ReviewSettings,
+        Scope,
+        action_scope,
+        open_review,
+        pair_to_compare,
+        undo_last,
+    )
+    from simdesk.core.timeleft import TimeLeft
+    from simdesk.core.workers import CancelToken, map_chunks, process_pool, worker_count
+else:
+
+    def __getattr__(name: str) -> object:
+        module = _MODULE_OF.get(name)
+        if module is None:
+            raise AttributeError(f"simdesk.core has no public name {name!r}")
+        value = getattr(importlib.import_module(f"simdesk.core.{module}"), _RENAMED.get(name, (module, name))[1])
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
