@@ -14,10 +14,14 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
+from typing import TypeVar
 
 from simdesk.core.parent_watch import die_with_fork_server, mark_scanning_process
+
+Chunk = TypeVar("Chunk")
+Result = TypeVar("Result")
 
 
 class CancelToken:
@@ -42,7 +46,9 @@ def worker_count(jobs: int) -> int:
 PRELOAD = ("simdesk.core.worker_preload",)  # what the fork server loads before it forks any worker
 
 
-def process_context(preload: tuple[str, ...] = ()) -> multiprocessing.context.BaseContext:
+def process_context(
+    preload: tuple[str, ...] = (),
+) -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
     """How this process starts helper processes: forked from a fork server that has loaded PRELOAD and
     `preload` (on Linux; the modules apply when the server starts, the first time it is needed), and that
     ends with this process; spawned elsewhere."""
@@ -84,7 +90,7 @@ class Cancelled(Exception):
     """Raised by result_unless_cancelled when the token was set while waiting."""
 
 
-def result_unless_cancelled(future: Future, cancel: CancelToken) -> object:
+def result_unless_cancelled(future: Future[Result], cancel: CancelToken) -> Result:
     """The future's result, waited for in short steps so that a cancel set meanwhile is seen within
     CANCEL_POLL_S (a worker may be seconds into a large chunk); raises Cancelled then."""
     while True:
@@ -97,16 +103,16 @@ def result_unless_cancelled(future: Future, cancel: CancelToken) -> object:
 
 
 def map_chunks(
-    fn: Callable,
-    chunks: list,
+    fn: Callable[[Chunk], Result],
+    chunks: Sequence[Chunk],
     pool: ProcessPoolExecutor | None,
     cancel: CancelToken,
     on_chunk: Callable[[int], None] | None = None,
-) -> list:
+) -> list[Result]:
     """fn(chunk) for each chunk, in `pool` when one is given; results in order, [] when cancelled.
     `on_chunk(n)` is called as each result comes in, with the number of chunks done so far."""
+    out: list[Result] = []
     if pool is None:
-        out = []
         for chunk in chunks:
             if cancel.cancelled:
                 return []
@@ -115,7 +121,6 @@ def map_chunks(
                 on_chunk(len(out))
         return out
     futures = [pool.submit(fn, chunk) for chunk in chunks]
-    out = []
     for fut in futures:
         try:
             out.append(result_unless_cancelled(fut, cancel))

@@ -181,8 +181,8 @@ def member_fates(
         back = {k: 1.0 if held is None else held(k, m.path) for k in kept}
         holding = [k for k in kept if _holds(shares[k], least)]
         if not holding:  # the most a kept copy holds of it, if any pairs with it
-            known = [k for k in kept if shares[k] is not None]
-            keeper = max(known, key=lambda k: shares[k]) if known else None
+            known = {k: share for k in kept if (share := shares[k]) is not None}
+            keeper = max(known, key=known.__getitem__) if known else None
             fates.append(
                 Fate(
                     m.path,

@@ -138,7 +138,7 @@ def _mount_point(path: str) -> Path:
 
 
 def _entries_in(trash: Path, top: Path) -> list[_TrashEntry]:
-    out = []
+    out: list[_TrashEntry] = []
     try:
         infos = list((trash / "info").glob("*.trashinfo"))
     except OSError:
@@ -237,15 +237,15 @@ def undo_last_cleanup(log_path: Path) -> UndoReport:
     return report
 
 
-def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntry]]) -> tuple[str, str | None]:
-    """Put one file back: ("restored", None), ("never moved", None) for a logged intent whose file is still
+def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntry]]) -> tuple[str, str]:
+    """Put one file back: ("restored", ""), ("never moved", "") for a logged intent whose file is still
     in its place, ("gone", why) when it is nowhere to be found, ("not restored", why) otherwise (a retry
     may succeed once the reason is dealt with)."""
     if os.path.lexists(source):
         if _same_file(source, entry):  # never moved (an intent alone), or put back by an undo cut short
             if entry["action"] == "trash":
                 _drop_stale_trash_copies(source, entry, trash_entries)
-            return ("never moved" if entry["outcome"] == "intent" else "restored"), None
+            return ("never moved" if entry["outcome"] == "intent" else "restored"), ""
         return "not restored", "a file is at its place again; left as it is (the removed copy was not touched)"
     why = _unsafe_place(entry, source)
     if why is not None:
@@ -279,7 +279,7 @@ def _restore(entry: dict, source: Path, trash_entries: dict[str, list[_TrashEntr
             found.info.unlink()
         except OSError:
             pass
-    return "restored", None
+    return "restored", ""
 
 
 def _unsafe_place(entry: dict, source: Path) -> str | None:

@@ -587,9 +587,9 @@ def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
     those). 0 too as soon as one of the three is found under `floor` (a score that would not count)."""
     if a.own is None and b.own is None:
         return 0.0
-    sides = []
+    sides: list[tuple[np.ndarray, np.ndarray]] = []
     for x in (a, b):
-        if x.own is not None:
+        if x.own is not None and x.whole is not None:  # set together (profile)
             sides.append((x.whole, x.own))
         elif x.short or x.long is not None or not len(x.shingles):
             return 0.0

@@ -67,21 +67,31 @@ def fingerprint_file(
 ) -> Document | _Moved | Problem:
     """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
     of each document that vanished from the index to its old path: such a file is a move, not new text."""
-    try:
-        if moved_from:
+    if moved_from:
+        try:
             data, st = read_bytes(entry.path, max_bytes, follow_links=False)
-            old = moved_from.get(content_hash(data))
-            if old is not None:
-                return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
+        except (DecodeError, OSError) as exc:
+            return _unreadable(entry, exc)
+        old = moved_from.get(content_hash(data))
+        if old is not None:
+            return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
+    return file_document(entry, max_bytes, settings)
+
+
+def file_document(entry: FileEntry, max_bytes: int, settings: FeatureSettings) -> Document | Problem:
+    """Read, decode and fingerprint one listed file: its Document, or the Problem that kept it out."""
+    try:
         tf = read_text_file(entry.path, max_bytes, follow_links=False)  # listed as a file, not a link
-    except DecodeError as exc:
-        return Problem(entry.rel, str(exc))
-    except OSError as exc:
-        return Problem(entry.rel, describe_os_error(exc))
+    except (DecodeError, OSError) as exc:
+        return _unreadable(entry, exc)
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
         # rewritten between listing and reading: another program is writing it, what was read may be passing
         return Problem(entry.rel, CHANGED_WHILE_READ)
     return text_document(entry.rel, tf, settings)
+
+
+def _unreadable(entry: FileEntry, exc: DecodeError | OSError) -> Problem:
+    return Problem(entry.rel, str(exc) if isinstance(exc, DecodeError) else describe_os_error(exc))
 
 
 def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document:

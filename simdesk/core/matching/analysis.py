@@ -299,10 +299,13 @@ def clean_fingerprint(packed_votes: bytes, hits: np.ndarray, line_votes: dict[in
     """A document's fingerprint without its boilerplate lines: its stored votes (fingerprint.pack_votes) minus
     the votes of the boilerplate lines it holds (`hits`, without notices: they stay in fingerprints, see
     boilerplate.without_notices), or `plain` for a document of nothing but boilerplate (what is left is the
-    rounding of the stored votes, under 1e-3 of their largest)."""
+    rounding of the stored votes, under 1e-3 of their largest); `plain` too when the votes are not a packed
+    tally (an empty blob)."""
     if not len(hits):
         return plain
     whole = unpack_votes(packed_votes)
+    if whole is None:
+        return plain
     zero = np.zeros(BITS)
     rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)
     rounding = VOTES_LEFT * max(float(np.abs(whole).max()), 1e-9)
@@ -506,13 +509,14 @@ def simhash_candidates(
     searchable = reps[plain[reps] != 0]
     stand_in = crowd_stand_ins(fps, searchable)
     rows = searchable[(stand_in[searchable] < 0) | (stand_in[searchable] == searchable)]
-    incremental = (
+    incremental = False
+    if (
         dirty is not None
         and kept_scores is not None
         and not (stand_in >= 0).any()
         and dirty[rows].sum() * len(rows) <= INCREMENTAL_BUDGET
-    )
-    if incremental:
+    ):
+        incremental = True
         found = changed_candidates(fps[rows], chars[rows], ids[rows], dirty[rows], kept_scores(), verify)
     else:  # a crowd's pairs are made again from its stand-in's: the kept ones do not list them all
         found = candidate_pairs(fps[rows], chars[rows], verify)

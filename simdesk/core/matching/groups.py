@@ -74,11 +74,14 @@ class Grouper:
             held = np.full((len(i), 2), np.nan)
         keep = d <= max_threshold
         i, j, d, scores, held = i[keep], j[keep], d[keep], scores[keep], held[keep]
-        ignored = {tuple(sorted(p)) for p in ignored}
-        if ignored and len(i):
+        ignored_pairs = {(min(a, b), max(a, b)) for a, b in ignored}
+        if ignored_pairs and len(i):
             paths = snapshot.paths
             drop = np.fromiter(
-                ((min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored for a, b in zip(i.tolist(), j.tolist())),
+                (
+                    (min(paths[a], paths[b]), max(paths[a], paths[b])) in ignored_pairs
+                    for a, b in zip(i.tolist(), j.tolist())
+                ),
                 dtype=bool,
                 count=len(i),
             )
@@ -355,6 +358,7 @@ class Grouping:
             return out
         n = np.int64(len(self.snapshot))
         codes, sorted_scores, _ = self._scores_by_pair
+        assert sorted_scores is not None  # scores were given
         reps = self.representatives[self._owners]
         others = self._members != reps
         a, b = reps[others], self._members[others]
@@ -393,6 +397,7 @@ class Grouping:
         if at is None:
             return None
         _, scores, shares = self._scores_by_pair
+        assert scores is not None  # a scorer of verified pairs only
         held, holds = shares[at] if row < rep else shares[at][::-1]
         return float(scores[at]), float(held), float(holds)
 
@@ -401,7 +406,8 @@ class Grouping:
         if self._pairs[2] is None:
             return None
         at = self._pair_at(*self._standing_for(a, b))
-        return None if at is None else float(self._scores_by_pair[1][at])
+        scores = self._scores_by_pair[1]
+        return None if at is None or scores is None else float(scores[at])
 
     def group(self, k: int, keep: bool = True) -> Group:
         """Group k (0-based), built once and kept (what a view shows); with `keep=False` one not kept
@@ -515,7 +521,8 @@ def build_group(
         found = (1.0, 1.0, 1.0) if x == rep else scorer(rep_row, int(rows[x]))
         if found is None:
             return None, None, None
-        return tuple(None if v != v else v for v in found)  # type: ignore[return-value]  (NaN: not measured)
+        score, held, holds = (None if v != v else v for v in found)  # NaN: not measured
+        return score, held, holds
 
     members = tuple(
         Member(

@@ -74,8 +74,8 @@ def page_heading(source: str, kind: str) -> str:
     from resiliparse.parse.html import HTMLTree
 
     tree = HTMLTree.parse(source)
-    h1 = tree.document.query_selector("h1")
-    for text in (h1.text if h1 is not None else "", tree.title or ""):
+    h1 = tree.document.query_selector("h1") if tree.document is not None else None
+    for text in ((h1.text if h1 is not None else None) or "", tree.title or ""):
         if text := " ".join(text.split()):
             return text
     return ""

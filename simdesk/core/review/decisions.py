@@ -21,6 +21,8 @@ QUEUED = "queued"
 REVIEWED = "reviewed"
 UNDO_DEPTH = 100  # editor actions on the marks that Decisions.undo() can take back
 SEQ_META = "decisions_seq"  # index meta key: the number of the last change saved (see Decisions.adopt)
+# a logged change's value: on or off (KEEP, QUEUED), the group's members (REVIEWED), the other path ("ignore")
+ChangeValue = bool | dict[str, str] | str
 
 
 class Decisions:
@@ -55,7 +57,7 @@ class Decisions:
         self.not_duplicates: set[tuple[str, str]] = {_pair(a, b) for a, b in not_duplicates}
         self.read_seq = read_seq
         self._seq = self._saved = read_seq
-        self._log: list[tuple[int, str, str, object]] = []  # (number, kind, path, value), in the order made
+        self._log: list[tuple[int, str, str, ChangeValue]] = []  # (number, kind, path, value), in the order made
         self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
         self._lock = threading.Lock()
         self._index: Index | None = None
@@ -170,7 +172,7 @@ class Decisions:
         with self._lock:
             return sum(1 for seq, *_ in self._log if seq > self._saved)
 
-    def _note(self, kind: str, path: str, value: object) -> None:
+    def _note(self, kind: str, path: str, value: ChangeValue) -> None:
         with self._lock:
             self._seq += 1
             self._log.append((self._seq, kind, path, value))
@@ -187,8 +189,8 @@ class Decisions:
             if kind == "ignore":
                 self.mark_not_duplicates(path, str(value))
             elif kind == REVIEWED:
-                if value:
-                    self._bind(path, dict(value))  # type: ignore[arg-type]
+                if isinstance(value, dict) and value:
+                    self._bind(path, dict(value))
                 else:
                     self.reviewed.pop(path, None)
                     self._note(REVIEWED, path, {})
@@ -211,7 +213,8 @@ class Decisions:
                 elif kind == QUEUED:
                     self._index.set_queued_for_trash(path, bool(value))
                 elif kind == REVIEWED:
-                    self._index.set_reviewed(path, dict(value))  # type: ignore[arg-type]
+                    assert isinstance(value, dict), value
+                    self._index.set_reviewed(path, dict(value))
                 else:
                     try:
                         self._index.ignore_pair(path, str(value))

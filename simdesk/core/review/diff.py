@@ -241,8 +241,8 @@ def reflowed(text: str, boilerplate: Collection[int] = frozenset()) -> Reflowed:
     keys = _keys(rows)
     # a boilerplate line re-wrapped onto the end of a sentence is a row of its own once cut (--《论语》)
     apart = folded_boilerplate_lines("\n".join(keys), boilerplate)
-    lines = text.splitlines()
-    shown = Reflowed(rows, numbers, keys, extra, tuple(lines[k] for k in sorted(drop)))
+    source_lines = text.splitlines()
+    shown = Reflowed(rows, numbers, keys, extra, tuple(source_lines[k] for k in sorted(drop)))
     return _set_apart(shown, apart) if apart else shown
 
 
@@ -255,7 +255,7 @@ def _set_apart(text: Reflowed, apart: Collection[int]) -> Reflowed:
     now: list[int] = []  # each row's place among the rows kept
     line = shown = 0  # the line a row is on; the line of the last row kept
     for k, row in enumerate(text.rows):
-        line = text.numbers[k] if text.numbers[k] is not None else line
+        line = number if (number := text.numbers[k]) is not None else line
         now.append(len(rows))
         if k in apart:
             moved.append((len(rows), row, line))
@@ -559,12 +559,13 @@ def _align(
     left rough (marked whole when the budget ran out), and whether a diff was cut short. With `keys` (the
     normalised mode), rows are equal when their keys are, and changes inside rows are found on folded text."""
     normalised = keys is not None
+    lkeys, rkeys = keys if keys is not None else (llines, rlines)
     timed_out = False
     rough: set[int] = set()
     dmp = diff_match_patch()
     dmp.Diff_Timeout = LINE_TIMEOUT_S
     table: dict[str, str] = {}
-    lcodes, rcodes = _encode(keys[0] if keys else llines, table), _encode(keys[1] if keys else rlines, table)
+    lcodes, rcodes = _encode(lkeys, table), _encode(rkeys, table)
     started = time.monotonic()
     if len(lcodes) + len(rcodes) > HOPELESS_ROWS and 2 * sum((Counter(lcodes) & Counter(rcodes)).values()) < min(
         len(lcodes), len(rcodes)
@@ -615,7 +616,7 @@ def _align(
             pair_up(lefts, rights)
             return
         ltext, rtext = _joined([llines[a] for a in lefts])[0], _joined([rlines[b] for b in rights])[0]
-        if "".join(keys[0][a] for a in lefts) == "".join(keys[1][b] for b in rights):
+        if "".join(lkeys[a] for a in lefts) == "".join(rkeys[b] for b in rights):
             placed.append((Row("equal", ltext, rtext, lnos[lefts[0]], rnos[rights[0]]), lefts[0], rights[0]))
             return
         replaced(ltext, rtext, lefts[0], rights[0])
@@ -625,6 +626,8 @@ def _align(
         budget."""
         nonlocal timed_out
         found = _runs(ltext, rtext, dmp, normalised, deadline - time.monotonic())
+        ls: tuple[Span, ...]
+        rs: tuple[Span, ...]
         if found is None:
             rough.add(len(placed))
             ls, rs = ((0, len(ltext)),), ((0, len(rtext)),)
@@ -642,7 +645,7 @@ def _align(
                 replaced(llines[a], rlines[b], a, b)
             elif a is not None:
                 placed.append((Row("delete", llines[a], None, lnos[a], None, ((0, len(llines[a])),), ()), a, None))
-            else:
+            elif b is not None:
                 placed.append((Row("insert", None, rlines[b], None, rnos[b], (), ((0, len(rlines[b])),)), None, b))
 
     for op, text in line_diffs:

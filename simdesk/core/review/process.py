@@ -234,7 +234,8 @@ class ReviewProcess:
             return
         if self._process.pid is None:  # stopped before it started
             self._events.close()
-            self._control.close()
+            if self._control is not None:
+                self._control.close()
             return
         last = False
         try:

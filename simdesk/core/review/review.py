@@ -161,16 +161,12 @@ class Review:
     settings: ReviewSettings
     grouper: Grouper
     decisions: Decisions
+    texts: Texts  # where texts are read again (texts_of: the files under root, or a bundle's by URI)
     problems: list[Problem] = field(default_factory=list)
     result: ScanResult | None = None  # None: read from the index without scanning
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
-    texts: Texts | None = None  # where texts are read again (None: the files under root)
     _rows: tuple[object, dict[str, int]] | None = field(default=None, repr=False)  # snapshot, path -> row
-
-    def __post_init__(self) -> None:
-        if self.texts is None:
-            self.texts = Texts(self.root, self.settings.scan.max_bytes)
 
     @property
     def documents(self) -> int:
@@ -604,9 +600,10 @@ def open_review(
     result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel) if rescan else None
     s = result.stats if result is not None else None
     # a scan cancelled before it changed a document leaves the groups shown as they are
-    unchanged = shown is not None and s is not None and s.new == s.changed == s.moved == s.deleted == 0
-    if unchanged:
-        grouper = shown.grouper
+    kept = shown if s is not None and s.new == s.changed == s.moved == s.deleted == 0 else None
+    unchanged = kept is not None
+    if kept is not None:
+        grouper = kept.grouper
     elif settings.verified and cancel.cancelled:  # what the index holds, at once: no text compared
         grouper = kept_grouper(index, settings.verify_settings())
     elif settings.verified:
@@ -639,11 +636,11 @@ def _review_of(
         settings,
         grouper,
         decisions,
+        texts_of(root, index, settings.scan.max_bytes),
         index.problems(),
         result,
         unchanged,
         index.rebuilt_reason if index.rebuilt else "",
-        texts_of(root, index, settings.scan.max_bytes),
     )
 
 
