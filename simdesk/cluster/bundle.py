@@ -332,6 +332,7 @@ def document_problem(bundle: Bundle, path: object, uri: object) -> str | None:
     why = relative_path_problem(path)
     if why is not None or bundle.kind == "dataset":
         return why
+    assert isinstance(path, str)  # a relative path: relative_path_problem found none
     return uri_problem(bundle.kind, bundle.root, path, uri)
 
 

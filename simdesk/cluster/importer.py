@@ -135,7 +135,7 @@ def export_decisions(index: Index, bundle: Bundle, out: Path, removals: Iterable
 
     docs = bundle.table("documents", ["path", "uri"]).to_pydict()
     uri = dict(zip(docs["path"], docs["uri"]))
-    rows = [(p, "keep", None) for p in sorted(index.keep_marks())]
+    rows: list[tuple[str, str, str | None]] = [(p, "keep", None) for p in sorted(index.keep_marks())]
     rows += [(p, "trash", None) for p in sorted(set(index.queued_for_trash()) | set(removals))]
     rows += [(a, "not_duplicate", b) for a, b in sorted(index.ignored_pairs())]
     table = pa.table(

@@ -56,8 +56,8 @@ class ScanPlan:
             return self.radius
         return self.verify.long_radius if self.threshold is None else self.threshold
 
-    def manifest(self) -> dict:
-        out = {
+    def manifest(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "mode": "verified" if self.verified else "plain",
             "threshold": self.group_threshold,
             "max_threshold": self.verify.long_radius if self.verified else self.radius,
@@ -216,7 +216,7 @@ def groups_table(grouping: Grouping):
     import pyarrow as pa
 
     rows = [(g.id, m.doc_id, rank, m.distance, m.score) for g in grouping for rank, m in enumerate(g.members)]
-    cols = list(zip(*rows)) if rows else [[], [], [], [], []]
+    cols: list[tuple[object, ...]] = list(zip(*rows)) if rows else [(), (), (), (), ()]
     return pa.table(
         {
             "group": pa.array(cols[0], pa.int64()),

@@ -15,6 +15,7 @@ from simdesk.cluster.plan import ScanPlan, manifest_of
 from simdesk.cluster.reuse import reused_documents
 from simdesk.cluster.sources import Source
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.records import Problem
 
 ENGINES = ("local", "spark")
 
@@ -76,7 +77,7 @@ def cluster_scan(
 def _local_scan(source: Source, out: Path, plan: ScanPlan, prev: Bundle | None, settings: FeatureSettings) -> dict:
     from simdesk.cluster.local import fingerprint, pair_and_group
 
-    listing = []
+    listing: list[Problem] = []
     items = list(source.items(listing.append))
     reused = reused_documents(prev, items)
     col = fingerprint(source, items, settings, plan.jobs, reused)

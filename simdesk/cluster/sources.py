@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.index.scan import fingerprint_file, text_document
+from simdesk.core.index.scan import file_document, text_document
 from simdesk.core.reading.documents import (
     MB,
     DecodeError,
@@ -148,8 +148,8 @@ class Source:
         """Read, decode and fingerprint one item with the desktop's code (never raises for a bad item)."""
         try:
             if self.kind in ("folder", "glob"):
-                return fingerprint_file(
-                    FileEntry(item.path, Path(item.uri), item.size, item.mtime_ns), self.max_bytes, settings, {}
+                return file_document(
+                    FileEntry(item.path, Path(item.uri), item.size, item.mtime_ns), self.max_bytes, settings
                 )
             return text_document(item.path, self.text_file(item), settings)
         except DecodeError as exc:
