@@ -50,7 +50,7 @@ def duckdb_pairs(fps: np.ndarray, radius: int, threads: int, memory: str) -> int
             f"SELECT count(*) AS n FROM f a JOIN f b ON (a.fp & {mask}::UBIGINT) = (b.fp & {mask}::UBIGINT)"
             f" AND a.id < b.id WHERE bit_count(xor(a.fp, b.fp)) <= {radius} AND {earlier}"
         )
-    n = con.execute(f"SELECT sum(n) FROM ({' UNION ALL '.join(parts)})").fetchone()[0]
+    n = con.execute(f"SELECT sum(n) FROM ({' UNION ALL '.join(parts)})").fetchall()[0][0]
     con.close()
     return int(n)
 

@@ -145,7 +145,7 @@ def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | No
     `baseline` (a folder holding another version's `simdesk` package), that version's time at a tenth first."""
     work.mkdir(parents=True, exist_ok=True)
     for name, full in sizes.items():
-        seconds = {}
+        seconds: dict[int | str, float] = {}
         if baseline is not None:
             root, _ = ensure(work, name, full // 10)
             load = os.getloadavg()[0]

@@ -551,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         "of stopping scans and of the 1 MB diffs",
     )
     args = parser.parse_args(argv)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     refcount_guard.install()  # as run_app does
     workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
     try:

@@ -73,7 +73,7 @@ def synthetic_figures(n: int, verify_n: int) -> Iterator[Figure]:
 
 def numpy_all_pairs(fps: np.ndarray, radius: int, rows: int = 512) -> set[tuple[int, int]]:
     """The plain peer: XOR and popcount of every pair, a block of rows at a time."""
-    out = set()
+    out: set[tuple[int, int]] = set()
     for s in range(0, len(fps), rows):
         block = np.bitwise_count(fps[s : s + rows, None] ^ fps[None, :])
         a, b = np.nonzero(block <= radius)

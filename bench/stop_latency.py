@@ -35,7 +35,7 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
-def start(root: Path, db: Path) -> subprocess.Popen:
+def start(root: Path, db: Path) -> subprocess.Popen[str]:
     for p in db.parent.glob(db.name + "*"):
         p.unlink()
     return subprocess.Popen(
@@ -54,7 +54,7 @@ def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, s
     proc = start(root, db)
     time.sleep(delay)
     if proc.poll() is not None:
-        return 0.0, proc.returncode, proc.stderr.read(), 0
+        return 0.0, proc.returncode, proc.communicate()[1], 0
     sent = time.perf_counter()
     os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)  # Ctrl-C reaches the whole group
     proc.wait(300)
@@ -63,7 +63,7 @@ def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, s
     left = group_alive(proc.pid)
     if left:
         os.killpg(proc.pid, signal.SIGKILL)
-    return took, proc.returncode, proc.stderr.read(), int(left)
+    return took, proc.returncode, proc.communicate()[1], int(left)
 
 
 def cancel_at(root: Path, db: Path, delay: float) -> float:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 # (target, figure, how it is judged, shown beside it)
-ROWS = (
+ROWS: tuple[tuple[str, str, str, list[str]], ...] = (
     (
         "1 scan vs bare jieba.lcut (default segmenter)",
         "scan_default_vs_jieba_lcut",

@@ -43,7 +43,7 @@ def _segment(hmm: bool, segmenter: str) -> tuple[int, float]:
     else:
         import jieba
 
-        def cut(text: str, hmm: bool) -> list[str]:
+        def cut(text: str, hmm: bool = True) -> list[str]:
             return jieba.lcut(text, HMM=hmm)
 
     cpu = time.process_time()

@@ -83,8 +83,7 @@ class Writer:
         self.truth: dict[str, dict] = {}
 
     def encoding(self) -> str:
-        names, weights = zip(*ENCODINGS)
-        return self.rng.choices(names, weights)[0]
+        return self.rng.choices([name for name, _ in ENCODINGS], [weight for _, weight in ENCODINGS])[0]
 
     def write(self, text: str, group: str, role: str, edits: list[str], encoding: str, klass: str = "") -> None:
         text = text if text.strip() else "（此稿为空）"
@@ -104,7 +103,7 @@ def variants_of(text: str, rng: random.Random, donors: tuple[str, ...]) -> list[
     """1-3 near-duplicates of `text`: (text, edit kinds, encoding or None for a fresh one). An exact copy
     keeps the original's encoding; a re-encoded copy has the same text in a fresh encoding."""
     short = len(text) < SHORT_CHARS
-    out = []
+    out: list[tuple[str, list[str], str | None]] = []
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
         draw = rng.random()
         if draw < 0.08:
@@ -141,8 +140,8 @@ def build(
     rng.shuffle(texts)
     donors = tuple(texts)
     crowd_texts: list[str] = []
+    groups, copies = crowd or (0, 0)
     if crowd:
-        groups, copies = crowd
         if groups < 1 or copies < 2:
             raise ValueError(f"crowd needs at least one group of two files, not {groups}x{copies}")
         crowd_texts = [t for t in texts if len(t) >= CROWD_MIN_CHARS][:groups]
@@ -159,17 +158,17 @@ def build(
     writer = Writer(out, rng)
     target = documents or SIZES[size]
     standard = "standard" if crowd else ""
-    for k, text in enumerate(crowd_texts, 1):
-        writer.write(text, f"c{k}", "original", [], writer.encoding(), "crowd")
-        for number in range(crowd[1] - 1):
-            copy, kinds = crowd_copy(text, number, rng, donors)
+    for k, original in enumerate(crowd_texts, 1):
+        writer.write(original, f"c{k}", "original", [], writer.encoding(), "crowd")
+        for number in range(copies - 1):
+            copy, kinds = crowd_copy(original, number, rng, donors)
             writer.write(copy, f"c{k}", "variant", kinds, writer.encoding(), "crowd")
     real = iter(texts)
     number = 0
     while len(writer.truth) < target:
         number += 1
         group = f"g{number}"
-        text = None
+        text: str | None = None
         if size != "large" or rng.random() < REAL_SHARE_LARGE:
             text = next(real, None)
         if text is None:

@@ -127,6 +127,7 @@ def troff_text(source: str) -> str:
             continue
         if raw.startswith((".", "'")):
             m = re.match(r"[.'](\S*)\s*(.*)", raw)
+            assert m is not None  # any line starting with . or '
             name, rest = m.group(1), m.group(2)
             if name == "if" or name == "ie" or name == "el":
                 # po4a's `.if !'po4a'hide' .BR ...`: keep what follows the condition

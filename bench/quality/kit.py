@@ -29,9 +29,10 @@ import difflib
 import json
 import random
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from bench.corpus.collection import fresh_path
 from bench.corpus.edits import EDITS as TEXT_EDITS
@@ -46,6 +47,7 @@ SIZES = {  # groups with copies, originals without (hard negatives), per class
 SHORT_CHARS = 140
 FOLDERS = ("收件箱", "下載", "archive/2023", "archive/2024", "稿件/轉載", "web", "notes")
 SAME_SECTION = 0.85  # least similarity of a Debian Reference section and its Taiwanese edition (simplified)
+AnyKit = TypeVar("AnyKit", bound="Kit")  # a kit, or a collection's own kind of kit (its builders take that kind)
 
 
 @dataclass
@@ -247,7 +249,7 @@ def mixed_class(kit: Kit) -> None:
             (text, "utf-8", ".txt"),
             [(tf.insert_english(text, passages, rng), ["english_inserted"], rng.choice(("utf-8", "gb18030")), ".txt")],
         )
-    quote = None
+    quote = ""
     for k in range(kit.size["negatives"]):
         if k % 3 == 0:
             quote = kit.saying(160)  # three unrelated texts quote this sentence
@@ -340,7 +342,7 @@ BUILDERS = {
 }
 
 
-def write_collection(kit: Kit, builders: dict[str, Callable[[Kit], None]]) -> dict[str, int]:
+def write_collection(kit: AnyKit, builders: Mapping[str, Callable[[AnyKit], None]]) -> dict[str, int]:
     """Write a collection to `kit.root`, replacing it: each class's builder in turn (the classes in the order of
     `builders`), then truth.json; returns the file count per class."""
     out = kit.root

@@ -68,7 +68,10 @@ def _reference_sections(lang: str) -> dict[str, str]:
     """The Debian Reference's plain-text edition in `lang`, cut at its numbered headings: {number: text}."""
     path = require(DEBIAN_REFERENCE / f"debian-reference.{lang}.txt.gz", f"debian-reference-{lang}")
     text = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
-    body_start = re.search(r"\n(?:第\s*1\s*章|章\s*1\.)", text).start()  # after the contents, tables, figures
+    first_chapter = re.search(r"\n(?:第\s*1\s*章|章\s*1\.)", text)  # after the contents, tables, figures
+    if first_chapter is None:
+        raise ValueError(f"{path}: no first chapter heading (第 1 章) found")
+    body_start = first_chapter.start()
     heads = [m for m in SECTION_HEADING.finditer(text) if m.start() > body_start]
     sections: dict[str, str] = {}
     for m, nxt in zip(heads, heads[1:] + [None]):
