@@ -487,7 +487,7 @@ class DiffView(QWidget):
         self._message = message or self.tr("Select a group, or two members, to compare them side by side.")
         self._show_summary()
 
-    def render(self, result: SideBySide) -> Rendered:
+    def render_result(self, result: SideBySide) -> Rendered:
         """`render` with this view's label (the window calls the module function off the GUI thread with
         `boilerplate_label()` taken here)."""
         return render(result, self.boilerplate_label())
@@ -508,7 +508,7 @@ class DiffView(QWidget):
         the event loop, while the comparison before stays on screen; then the left pane is swapped in, the
         right one on the next turn, the first change on the turn after, and `shown` is emitted. A newer
         comparison or a clear meanwhile drops what is being built."""
-        rendered = rendered or self.render(result)
+        rendered = rendered or self.render_result(result)
         self._drop_builds()
         self._generation += 1
         generation = self._generation

@@ -59,7 +59,7 @@ class Settings:
 
     def __init__(self, store: QSettings) -> None:
         self.store = store
-        if int(self.store.value("version", 0) or 0) < SETTINGS_VERSION:
+        if int(str(self.store.value("version", 0) or 0)) < SETTINGS_VERSION:  # an INI file gives a string
             self.store.setValue("version", SETTINGS_VERSION)
 
     @classmethod
@@ -79,9 +79,9 @@ class Settings:
             if option.type is bool:  # an INI file gives back the strings "true" / "false"
                 return raw in (True, 1) or str(raw).lower() in ("true", "1", "yes")
             if option.type is list:
-                if isinstance(raw, str):
+                if isinstance(raw, str):  # an INI file gives back one value as a string
                     return [raw] if raw else []
-                return [str(x) for x in raw]
+                return [str(x) for x in raw] if isinstance(raw, list | tuple) else option.default
             return option.type(raw)
         except (TypeError, ValueError):
             return option.default

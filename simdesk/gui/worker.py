@@ -69,20 +69,20 @@ class ScanJob(QObject):
     def __init__(self, worker: ScanWorker, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.worker = worker
-        self.thread = QThread()
-        self.thread.setObjectName("simdesk-scan")
-        worker.moveToThread(self.thread)
-        self.thread.started.connect(worker.run)  # its thread quits when the process has ended
-        self.thread.finished.connect(self.done)
+        self.worker_thread = QThread()
+        self.worker_thread.setObjectName("simdesk-scan")
+        worker.moveToThread(self.worker_thread)
+        self.worker_thread.started.connect(worker.run)  # its thread quits when the process has ended
+        self.worker_thread.finished.connect(self.done)
 
     def start(self) -> None:
-        self.thread.start()
+        self.worker_thread.start()
 
     def cancel(self) -> None:
         self.worker.cancel()
 
     def is_running(self) -> bool:
-        return self.thread.isRunning()
+        return self.worker_thread.isRunning()
 
     def stop(self) -> None:
         """End the scan's process at once (another folder opened, a rescan, the window closed); the relay
@@ -166,7 +166,7 @@ class Scans(QObject):
     def wait(self) -> None:
         """Wait for the threads of stopped scans (their processes are ended already): the window closing."""
         for job in list(self._retired):
-            job.thread.wait()
+            job.worker_thread.wait()
 
 
 class _CallSignals(QObject):
