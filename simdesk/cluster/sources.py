@@ -234,10 +234,10 @@ def open_source(spec: str, includes: tuple[str, ...] = DEFAULT_INCLUDES, max_byt
             raise ValueError(f"{spec}: the pattern matches no files")
         root = _glob_root(local)
         return Source("glob", spec, root, includes, max_bytes, tuple(str(Path(f).resolve()) for f in files))
-    path = Path(local)
-    if not path.is_dir():
-        raise ValueError(f"{spec}: no such folder" if not path.exists() else f"{spec}: not a folder")
-    return Source("folder", spec, str(path.resolve()), includes, max_bytes)
+    folder = Path(local)
+    if not folder.is_dir():
+        raise ValueError(f"{spec}: no such folder" if not folder.exists() else f"{spec}: not a folder")
+    return Source("folder", spec, str(folder.resolve()), includes, max_bytes)
 
 
 def _glob_root(pattern: str) -> str:

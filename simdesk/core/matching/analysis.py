@@ -38,7 +38,8 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
@@ -135,7 +136,7 @@ DEFAULT_VERIFY = VerifySettings()
 
 
 @contextmanager
-def _maybe_pool(jobs: int, texts: int):
+def _maybe_pool(jobs: int, texts: int) -> Iterator[ProcessPoolExecutor | None]:
     """A process pool when there are texts enough to be worth one, else None (in this process)."""
     workers = worker_count(jobs)
     if workers <= 1 or texts < POOL_FROM_TEXTS:

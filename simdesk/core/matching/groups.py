@@ -32,7 +32,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.index.store import Snapshot
+from simdesk.core.index.store import Index, Snapshot
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import Group, Member
 
@@ -559,7 +559,7 @@ def exact_copies(snap: Snapshot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return i, j, np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
 
 
-def exact_grouper(index, min_similarity: float | None = None) -> Grouper:
+def exact_grouper(index: Index, min_similarity: float | None = None) -> Grouper:
     """The groups of identical texts in an index, honouring "not duplicates"; scored 1.0 (as verification
     scores identical texts) when `min_similarity` asks for verified groups."""
     snap = index.snapshot()
@@ -578,7 +578,7 @@ def exact_grouper(index, min_similarity: float | None = None) -> Grouper:
     )
 
 
-def grouper_for(index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
+def grouper_for(index: Index, max_threshold: int = MAX_THRESHOLD) -> Grouper:
     """Read the index once and pair every document within `max_threshold` bits, honouring the editor's
     "not duplicates" decisions. Regrouping at any threshold up to `max_threshold` is then in memory.
     Documents with one fingerprint are searched through the first of them and given its pairs after

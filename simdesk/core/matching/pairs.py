@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -169,7 +170,9 @@ class _Table:
         self.occupied = self.counts > 0
 
 
-def _pairs_through_block(fps: np.ndarray, radius: int, block: Block, earlier: list[Block]):
+def _pairs_through_block(
+    fps: np.ndarray, radius: int, block: Block, earlier: list[Block]
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Yield (i, j, d) arrays of the pairs within `radius` whose `block` differs in at most block.budget bits
     and that no earlier block would have found."""
     table = _Table(fps, block)
@@ -218,7 +221,7 @@ class _Checker:
         self.radius = radius
         self.earlier = [b for b in earlier if b.budget >= 0]
 
-    def __call__(self, a: np.ndarray, b: np.ndarray):
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         sfps = self.table.sorted_fps
         x = sfps[a] ^ sfps[b]
         d = np.bitwise_count(x)
@@ -239,7 +242,7 @@ class _Checker:
         yield np.minimum(i, j), np.maximum(i, j), d.astype(np.int8)
 
 
-def _same_bucket_positions(starts: np.ndarray, counts: np.ndarray):
+def _same_bucket_positions(starts: np.ndarray, counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield (a, b) sorted positions of every unordered pair inside each bucket, in bounded chunks."""
     if not len(starts):
         return
@@ -251,7 +254,7 @@ def _same_bucket_positions(starts: np.ndarray, counts: np.ndarray):
         yield member_pos[rows], member_pos[rows] + 1 + offsets
 
 
-def _expand(sizes: np.ndarray):
+def _expand(sizes: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield (rows, offsets): row r repeated sizes[r] times with offsets 0..sizes[r]-1, at most ~CHUNK long."""
     total = np.cumsum(sizes)
     begin = 0

@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded on first use
+    from markdown_it import MarkdownIt
 
 HTML = "html"
 MARKDOWN = "markdown"
@@ -82,7 +86,7 @@ def page_heading(source: str, kind: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _markdown():
+def _markdown() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark", {"breaks": True, "html": True})

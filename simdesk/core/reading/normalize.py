@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -60,7 +61,7 @@ SCRIPT_CONVERSION = "tw2s.json"  # OpenCC: traditional (Taiwan variants included
 
 
 @lru_cache(maxsize=1)
-def _to_simplified():
+def _to_simplified() -> Callable[[str], str]:
     import opencc  # loaded on first Chinese text (~20 ms)
 
     return opencc.OpenCC(SCRIPT_CONVERSION).convert

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from simdesk.core.reading.documents import (
     MB,
@@ -103,14 +104,14 @@ def _dataset_row(uri: str) -> TextFile:
     raise FileNotFoundError(uri)
 
 
-def filesystem(spec: str):
+def filesystem(spec: str) -> tuple[Any, str]:  # fsspec ships no types
     """(the fsspec filesystem, the path within it) of a URI or local path."""
     import fsspec
 
     return fsspec.core.url_to_fs(spec)
 
 
-def is_local(fs) -> bool:
+def is_local(fs: object) -> bool:
     """Whether an fsspec filesystem is this computer's own."""
     from fsspec.implementations.local import LocalFileSystem
 
@@ -122,7 +123,7 @@ def dataset_format(name: str) -> str:
     return "json" if name.endswith((".jsonl", ".json")) else "parquet"
 
 
-def arrow_filesystem(fs):
+def arrow_filesystem(fs: object) -> Any:  # pyarrow ships no types
     """An fsspec filesystem for pyarrow (local paths stay pyarrow's own)."""
     if is_local(fs):
         return None

@@ -16,7 +16,7 @@ from typing import TextIO
 from simdesk.core.fingerprint.simhash import similarity_percent
 from simdesk.core.matching.groups import Grouping
 from simdesk.core.reading.headline import Headline
-from simdesk.core.records import Group, Problem
+from simdesk.core.records import Group, Member, Problem
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # a cell starting with a sign is a formula to a spreadsheet only when, past its signs and spaces, something a
@@ -75,7 +75,7 @@ def write_groups_json(
     out.write("\n}")
 
 
-def _member(m, verified, decision: str | None, headline: Headline | None) -> dict:
+def _member(m: Member, verified: float | None, decision: str | None, headline: Headline | None) -> dict:
     row = {"path": m.path, "distance": m.distance, "size": m.size, "encoding": m.encoding}
     if headline is not None:
         row.update(title=headline.title, date=headline.date, dated_by=headline.dated_by, source=headline.source)

@@ -372,8 +372,10 @@ class Review:
         ra, rb = grouping.snapshot_row(a), grouping.snapshot_row(b)
         if ra < 0 or rb < 0:
             return None
-        shares = (grouping.held(ra, rb), grouping.held(rb, ra))
-        return None if any(s is None or s != s for s in shares) else shares  # type: ignore[return-value]
+        held, holds = grouping.held(ra, rb), grouping.held(rb, ra)
+        if held is None or holds is None or held != held or holds != holds:  # not a pair; NaN: not measured
+            return None
+        return held, holds
 
     # -- decisions that regroup or span every group -----------------------------------------------------
     def mark_not_duplicates(self, a: str, b: str) -> None:
