@@ -12,11 +12,18 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from simdesk.core import MAX_THRESHOLD, Progress, ScanOptions
+
+if TYPE_CHECKING:
+    from simdesk.core import Grouping, Index, KeepChain, Review, ReviewSettings
+
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 FORMATS = click.Choice(["text", "json", "csv"])
 
@@ -26,7 +33,7 @@ class UsageFailure(click.ClickException):
 
     exit_code = 2
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"simdesk: error: {self.format_message()}", err=True)
 
 
@@ -35,7 +42,7 @@ class OutputFailure(click.ClickException):
 
     exit_code = 1
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"simdesk: error: {self.format_message()}", err=True)
 
 
@@ -48,7 +55,7 @@ class Number(click.ParamType):
     def __init__(self, low: float, high: float = math.inf, low_open: bool = False) -> None:
         self.low, self.high, self.low_open = low, high, low_open
 
-    def convert(self, value, param, ctx) -> float:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -70,7 +77,7 @@ class KeepRule(click.ParamType):
 
     name = "criteria"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> KeepChain:
         from simdesk.core import KeepChain
 
         try:
@@ -84,14 +91,14 @@ class SimdeskGroup(click.Group):
     file (not an index, damaged, read-only, a full disk) from whichever call meets it, are one line, not a
     traceback. Exit codes (README): 0 done, 1 done with failures or output lost, 2 refused."""
 
-    def main(self, args=None, *rest, **kwargs):
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         if args is None:  # the real command line (a test's CliRunner passes its arguments)
             command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
             if command not in (None, "gui"):  # the window saves the editor's decisions on its own way out
                 stop_on_signals()
         return super().main(args, *rest, **kwargs)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         from simdesk.core import IndexError_
 
         try:
@@ -167,7 +174,7 @@ def check_writable(path: Path) -> None:
         raise UsageFailure(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
-def open_index(folder: Path, db: str | None):
+def open_index(folder: Path, db: str | None) -> Index:
     from simdesk.core import Index, IndexError_, index_path
 
     path = Path(db) if db else index_path(folder)
@@ -180,7 +187,7 @@ def open_index(folder: Path, db: str | None):
     return index
 
 
-def progress_printer(verified: bool = True):
+def progress_printer(verified: bool = True) -> tuple[Callable[[Progress], None] | None, Callable[[], None]]:
     """A progress bar on stderr when it is a terminal (tqdm), with the whole scan's time left; nothing
     otherwise."""
     if not sys.stderr.isatty():
@@ -204,7 +211,7 @@ def progress_printer(verified: bool = True):
     return update, bar.close
 
 
-def include_option(f):
+def include_option(f: Command) -> Command:
     return click.option(
         "--include",
         "includes",
@@ -221,7 +228,7 @@ def scan_options(jobs: int, includes: tuple[str, ...], max_size_mb: float) -> Sc
     return ScanOptions(includes=includes or ScanOptions().includes, max_bytes=int(max_size_mb * 1024 * 1024), jobs=jobs)
 
 
-def review_options(f):
+def review_options(f: Command) -> Command:
     """The options `scan` and `clean` share: the grouping mode and threshold, the index, what is read."""
     for option in reversed(
         (
@@ -275,7 +282,7 @@ def open_folder_review(
     jobs: int,
     includes: tuple[str, ...],
     max_size_mb: float,
-):
+) -> tuple[Index, Review]:
     """Scan FOLDER and group it as the options say (core.open_review); returns (index, review)."""
     from simdesk.core import ReviewSettings
 
@@ -285,7 +292,7 @@ def open_folder_review(
     return review_of(check_folder(folder), db, settings)
 
 
-def print_scan_stats(review) -> None:
+def print_scan_stats(review: Review) -> None:
     """The scan's counts on stderr; nothing for a review read from its index without a scan (a bundle's)."""
     if review.result is None:
         return
@@ -297,7 +304,7 @@ def print_scan_stats(review) -> None:
     )
 
 
-def review_of(folder: Path, db: str | None, settings):
+def review_of(folder: Path, db: str | None, settings: ReviewSettings) -> tuple[Index, Review]:
     """Scan `folder` into its index and group it as `settings` (ReviewSettings) say: (index, the Review of
     core.open_review). Errors become one-line usage failures."""
     from simdesk.core import IndexError_, open_review
@@ -382,7 +389,7 @@ def scan(
 @review_options
 def clean(
     folder: str,
-    rule,
+    rule: KeepChain,
     keep_in: str | None,
     dry_run: bool,
     fmt: str,
@@ -464,8 +471,8 @@ def clean(
                 click.echo(f"skipped  {printable(p)}: {printable(why)}")
             for p, why in done.failed:
                 click.echo(f"failed  {printable(p)}: {printable(why)}")
-        for r in refused:
-            click.echo(f"left alone  group {r['group']}: {printable(r['reason'])}")
+        for refusal in refused:
+            click.echo(f"left alone  group {refusal['group']}: {printable(refusal['reason'])}")
         for u in undecided:
             click.echo(f"left alone  {printable(u['path'])} (group {u['group']}): {printable(u['reason'])}")
     if done is None:
@@ -550,7 +557,7 @@ def query(
                         str(r["distance"]),
                         str(r["similarity"]),
                         str(r["size"]),
-                        r["encoding"],
+                        str(r["encoding"]),
                     ]
                 )
             )
@@ -593,7 +600,7 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
         verified = review.grouper
         plain = grouper_for(index)
 
-    def paths(grouping):
+    def paths(grouping: Grouping) -> list[list[str]]:
         return [[m.path for m in g.members] for g in grouping]
 
     default = score_groups(truth, paths(verified.at(verified.max_threshold)))
