@@ -7,6 +7,7 @@ verified, one fingerprint plain) and give the others its pairs (copies.with_copi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -24,13 +25,13 @@ def _ordered(x: str, y: str, d: int, s: float | None, held: tuple) -> tuple:
     return (x, y, d, s, *held) if x < y else (y, x, d, s, *held[::-1])
 
 
-def every_pair(pairs: set, class_of: dict[str, object], identical: tuple) -> set:
+def every_pair(pairs: set, class_of: Mapping[str, object], identical: tuple) -> set:
     """`pairs` with the pairs they stand for: each pair of two classes given to every two of their members,
     and every two members of one class paired with the figures `identical` (distance, score, shares)."""
     members: dict[object, list[str]] = {}
     for path, c in sorted(class_of.items()):
         members.setdefault(c, []).append(path)
-    out = set()
+    out: set[tuple] = set()
     for a, b, d, s, a_in_b, b_in_a in pairs:
         if class_of[a] == class_of[b]:
             continue
@@ -61,6 +62,8 @@ def desktop(folder: Path, db: Path, threshold: int | None = None, verified: bool
                 )
             }
         else:
+            if threshold is None:
+                raise ValueError("a plain scan is compared at a threshold")
             grouper = grouper_for(index, threshold)
             t = threshold
             snap = grouper.snapshot
