@@ -27,14 +27,18 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.index.store import Index, Snapshot
+from simdesk.core.index.store import Snapshot
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import Group, Member
+
+if TYPE_CHECKING:  # the index a grouper is read from (grouper_for)
+    from simdesk.core.index.store import Index
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
 MAX_THRESHOLD = MAX_PAIR_RADIUS
