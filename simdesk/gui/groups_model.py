@@ -99,6 +99,12 @@ class Row:
     fate: Fate | None = None  # a member row's: what a clean-up does with it, and why (Review.fates)
 
     @property
+    def copy(self) -> Member:
+        """The member of a member row."""
+        assert self.member is not None
+        return self.member
+
+    @property
     def representative(self) -> bool:
         return self.member is not None and self.member.path == self.group.members[0].path
 
@@ -291,8 +297,8 @@ class Column:
     engine's order), and its tooltip for a member cell (None: none)."""
 
     key: str
-    title: str
-    tip: str
+    title: object  # QT_TRANSLATE_NOOP's English text, translated by header_data
+    tip: object
     width: int
     group_text: Callable[[Row], Any]
     member_text: Callable[[Row], Any]
@@ -312,9 +318,9 @@ COLUMNS: tuple[Column, ...] = (
             str(r.group.id),
             file_then_folder(r.group.members[0].path),
         ),
-        lambda r: file_then_folder(r.member.path),
+        lambda r: file_then_folder(r.copy.path),
         "path",
-        lambda r: r.member.path,
+        lambda r: r.copy.path,
     ),
     Column(
         "similarity",
@@ -326,7 +332,7 @@ COLUMNS: tuple[Column, ...] = (
         ),
         104,
         lambda r: _group_similarity(r.group),
-        lambda r: _member_similarity(r.member),
+        lambda r: _member_similarity(r.copy),
         "similarity",
         _member_similarity_tip,
     ),
@@ -402,7 +408,7 @@ COLUMNS: tuple[Column, ...] = (
         QT_TRANSLATE_NOOP("GroupsModel", "The size of the file, or of the whole group"),
         70,
         lambda r: human_size(r.group.total_size),
-        lambda r: human_size(r.member.size),
+        lambda r: human_size(r.copy.size),
         "size",
     ),
     Column(
@@ -416,7 +422,7 @@ COLUMNS: tuple[Column, ...] = (
         ),
         70,
         lambda r: r.group.max_distance,
-        lambda r: r.member.distance,
+        lambda r: r.copy.distance,
         "distance",
     ),
     Column(
@@ -425,7 +431,7 @@ COLUMNS: tuple[Column, ...] = (
         QT_TRANSLATE_NOOP("GroupsModel", "When the file was last modified"),
         120,
         lambda r: _when(max(m.mtime_ns for m in r.group.members)),
-        lambda r: _when(r.member.mtime_ns),
+        lambda r: _when(r.copy.mtime_ns),
         "modified",
     ),
     Column(
@@ -434,7 +440,7 @@ COLUMNS: tuple[Column, ...] = (
         QT_TRANSLATE_NOOP("GroupsModel", "The text encoding the file was read in"),
         70,
         lambda r: None,
-        lambda r: encoding_name(r.member.encoding),
+        lambda r: encoding_name(r.copy.encoding),
     ),
 )
 COLUMN = {c.key: n for n, c in enumerate(COLUMNS)}  # column number by key
@@ -451,17 +457,16 @@ def header_data(section: int, orientation: Qt.Orientation, role: int) -> Any:
     if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
         return None
     if role == TOOLTIP:
-        return QCoreApplication.translate(CONTEXT, COLUMNS[section].tip)
+        return QCoreApplication.translate(CONTEXT, str(COLUMNS[section].tip))
     if role == DISPLAY:
-        return QCoreApplication.translate(CONTEXT, COLUMNS[section].title)
+        return QCoreApplication.translate(CONTEXT, str(COLUMNS[section].title))
     return None
 
 
 class GroupsModel(QAbstractTableModel):
-    """The groups of the current threshold, one row each, sortable and filtered by path; the keeper of the
-    review's marks, which the members list shows and changes."""
+    """The groups of the current threshold, one row each, sortable and filtered by path; shows the review's
+    marks (Review.decisions), which the window changes through the review."""
 
-    decisions_changed = Signal()  # the editor changed a mark: the window saves the review's decisions
     marks_shown = Signal()  # marks changed: every list showing them repaints
     headlines_wanted = Signal()  # a list showed a title not read yet (the window's reader reads it next)
 
@@ -609,7 +614,7 @@ class GroupsModel(QAbstractTableModel):
         self.partial_sort = unread > 0
         return order
 
-    # -- marks: the review's decisions, shown and changed here, saved by the window -------------------------
+    # -- marks: the review's decisions, shown here (the window changes them through the review) -------------
     @property
     def keep(self) -> set[str]:
         return self.decisions.keep if self.decisions is not None else set()
@@ -618,33 +623,11 @@ class GroupsModel(QAbstractTableModel):
     def queued(self) -> set[str]:
         return self.decisions.queued if self.decisions is not None else set()
 
-    def set_keep(self, member: Member, group: Group, keep: bool) -> None:
-        if self.decisions is not None:
-            self.decisions.set_keep(member.path, keep, group)  # bound to the group as shown
-            self._marked()
-
-    def toggle_keep(self, members: list[Member], group: Group) -> None:
-        """Space over several members of `group` (the current one first): Decisions.toggle_keep_all, each
-        mark bound to the group as shown."""
-        if members and self.decisions is not None:
-            self.decisions.toggle_keep_all([m.path for m in members], [group] * len(members))
-            self._marked()
-
-    def toggle_queued(self, members: list[Member]) -> None:
-        """Delete over several members (the current one first): Decisions.toggle_queued_all."""
-        if members and self.decisions is not None:
-            self.decisions.toggle_queued_all([m.path for m in members])
-            self._marked()
-
     def marks_changed(self) -> None:
-        """Many marks changed at once (a keep rule, an undo): every visible row repaints."""
-        self._marked()
-
-    def _marked(self) -> None:
+        """Marks changed (a key, a rule, an undo): every visible row repaints, the members list too."""
         if self.rowCount():
             self.dataChanged.emit(self.index(0, COL_STATUS), self.index(self.rowCount() - 1, COL_STATUS))
         self.marks_shown.emit()
-        self.decisions_changed.emit()
 
     # -- lookups --------------------------------------------------------------------------------------
     def filtering(self) -> bool:
@@ -720,8 +703,10 @@ class GroupsModel(QAbstractTableModel):
 
 class MembersModel(QAbstractTableModel):
     """The members of one group (the groups list's current one), representative first; keep marks are
-    checked in the Document column, queued ones struck out. Marks go through the GroupsModel, which holds
-    the review's decisions."""
+    checked in the Document column, queued ones struck out. A keep box ticked or cleared asks for the mark
+    (keep_asked); the window makes it through the review."""
+
+    keep_asked = Signal(object, object, bool)  # member, its group as shown, keep
 
     def __init__(self, groups: GroupsModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -785,7 +770,7 @@ class MembersModel(QAbstractTableModel):
         member = self.member(index)
         if role == CHECK and member is not None and self.shown is not None:
             checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
-            self.groups.set_keep(member, self.shown, checked)
+            self.keep_asked.emit(member, self.shown, checked)
             return True
         return False
 

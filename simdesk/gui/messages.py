@@ -1,23 +1,25 @@
 """What the main window tells the editor: a scan's progress line and summary, the clean-up confirmation, the
 reports of a clean-up and an undo, warnings. Window-modal boxes opened without a nested event loop; texts
-are plain (file names are never read as HTML). A base class of MainWindow, so its texts are translated in
-this class's context, which Qt finds for MainWindow too."""
+are plain (file names are never read as HTML)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from simdesk.core import CleanupPlan, CleanupReport, Progress, Review, Scope, UndoReport
 from simdesk.gui.groups_model import human_size
 from simdesk.gui.translations import fill
-from simdesk.gui.window_parts import WindowParts
 
 
-class WindowMessages(WindowParts):
-    """Texts and message boxes of the main window."""
+class WindowMessages(QObject):
+    """Texts and message boxes of the main window (the boxes are window-modal over `window`)."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.window = window
 
     def progress_text(
         self, p: Progress, left: float | None = None, checked: tuple[int, float] | None = None
@@ -76,7 +78,7 @@ class WindowMessages(WindowParts):
         )
 
     def show_box(self, name: str, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self.window)
         box.setTextFormat(Qt.TextFormat.PlainText)  # messages carry file names: never read as HTML
         box.setObjectName(name)
         if details:
@@ -129,13 +131,12 @@ class WindowMessages(WindowParts):
         action: str,
         dest: object,
         on_yes: Callable[[], None],
-        undecided: int = 0,
-        scope: Scope | None = None,
+        undecided: int,
+        scope: Scope,
     ) -> None:
         """Ask before a clean-up: how many files and bytes go where, from which groups (`scope`: the groups
         chosen, the ones the filters show, or all), which groups are left alone, and how many copies in the
         groups it touches are still undecided (they stay: Review.undecided_copies)."""
-        scope = scope or Scope("all", None, len(self.groups_model.grouping or ()))
         refused = ""
         if undecided:
             refused = "\n\n" + fill(
@@ -147,7 +148,7 @@ class WindowMessages(WindowParts):
                 self.tr("%1 groups are left alone because every copy in them is queued: mark one copy to keep."),
                 f"{len(plan.refusals):,}",
             )
-        box = QMessageBox(self)
+        box = QMessageBox(self.window)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the destination folder's name is not HTML
         box.setObjectName("confirm_cleanup")
         box.setIcon(QMessageBox.Icon.Question)

@@ -37,7 +37,7 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
     window.filter_edit.setText("snow")
     assert window.groups_model.rowCount() == 1
     window.groups_view.clearSelection()
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.act_keep_rules_all["shortest_path"].trigger()
     keep = window.groups_model.keep
     assert keep & set(SNOWS) and not keep & set(POEMS)  # the poems were filtered out: left alone
@@ -45,7 +45,7 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
     # with the filter cleared, a group looked at (one row selected by the click) narrows nothing: every group
     window.filter_edit.setText("")
     window.select_members([member_index(window, POEMS[0])])
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.act_keep_rules_all["shortest_path"].trigger()
     assert window.groups_model.keep & set(POEMS) and window.groups_model.keep & set(SNOWS)
     assert window.statusBar().currentMessage() == "One copy marked to keep in each of 2 groups (of all 2 groups)"

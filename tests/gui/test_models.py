@@ -29,7 +29,7 @@ def review_of(folder: Path, tmp_path: Path):
         return open_review(folder, index, ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1)))
 
 
-def test_groups_model_passes_the_model_tester(qtmodeltester, corpus, tmp_path):
+def test_groups_model_passes_the_model_tester(qtbot, qtmodeltester, corpus, tmp_path):
     model = GroupsModel()
     members = MembersModel(model)
     review = review_of(corpus, tmp_path)
@@ -41,7 +41,11 @@ def test_groups_model_passes_the_model_tester(qtmodeltester, corpus, tmp_path):
     assert members.rowCount() == len(grouping.group(int(model.order[0])).members)
     member = members.index(1, 0)
     status = model.index(0, COL_STATUS).data()
-    assert members.setData(member, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    with qtbot.waitSignal(members.keep_asked) as asked:  # a ticked box asks for the mark: the model makes none
+        assert members.setData(member, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert asked.args == [member.data(MemberRole), members.shown, True] and not model.keep
+    review.decisions.set_keep(member.data(MemberRole).path, True, members.shown)  # made through the review
+    model.marks_changed()
     assert member.data(MemberRole).path in model.keep and model.keep is review.decisions.keep  # the review's marks
     assert member.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert model.index(0, COL_STATUS).data() != status  # the group row counts the copy kept

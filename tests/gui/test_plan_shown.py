@@ -26,14 +26,14 @@ def test_status_says_what_goes_and_what_stays_with_the_share_kept(qtbot, verifie
     window = verified_window
     open_and_wait(qtbot, window, folder)
     member_index(window, "cut.txt")  # its group made the current one
-    model = window.groups_model
+    model, marks = window.groups_model, window.review_actions  # marks are made through the review
     group = model.group_at(model.row_of_path("cut.txt"))
-    model.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, True)
+    marks.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, True)
     status, tip = _status(window, "full.txt")
     assert status.startswith("stays") and "of its text is in cut.txt" in tip
     assert _status(window, "cut.txt")[0] == "keep"
-    model.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, False)
-    model.set_keep(group.members[[m.path for m in group.members].index("full.txt")], group, True)
+    marks.set_keep(group.members[[m.path for m in group.members].index("cut.txt")], group, False)
+    marks.set_keep(group.members[[m.path for m in group.members].index("full.txt")], group, True)
     status, tip = _status(window, "typo.txt")
     assert status.startswith("goes") and "full.txt" in tip, (status, tip)
     status, tip = _status(window, "cut.txt")  # all of it is in the full text, but it is 69% of that text

@@ -62,7 +62,7 @@ def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, wi
     qtbot.mouseClick(dialog.up_button, Qt.MouseButton.LeftButton)  # the folder first, then the largest
     assert str(dialog.chain()) == "in:copies,largest"
     assert dialog.command.text() == "On the command line: simdesk clean FOLDER --keep in:copies,largest"
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     # under copies/: the UTF-8 poem is larger than its GB18030 twin; the snow group has one copy there
     assert window.groups_model.keep == {"copies/poem-copy.txt", "copies/snow-copy.txt"}
@@ -82,7 +82,7 @@ def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, wi
     dialog.folder.setEditText("copies")
     dialog.reference.setChecked(True)
     assert dialog.command.text() == "On the command line: simdesk clean FOLDER --keep oldest --keep-in copies"
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert window.groups_model.keep == {"copies/poem-gbk.txt"}
     assert "; 1 group left alone (no copy in the reference folder)" in window.statusBar().currentMessage()

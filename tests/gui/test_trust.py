@@ -109,12 +109,12 @@ def test_a_rule_with_the_undecided_filter_leaves_the_decided_groups_alone(qtbot,
     open_and_wait(qtbot, window, root)
     # the poem group decided by hand: a copy that is not the shortest path kept
     poem = window.groups_model.group(group_index_containing(window, "poem.txt"))
-    window.groups_model.set_keep(next(m for m in poem.members if m.path == "copies/poem-gbk.txt"), poem, True)
+    window.review_actions.set_keep(next(m for m in poem.members if m.path == "copies/poem-gbk.txt"), poem, True)
     window.decided_filter.setCurrentIndex(1)  # undecided groups
     qtbot.waitUntil(lambda: window.groups_model.rowCount() == 3, timeout=10_000)
     window.show_group_row(0)  # looking at one of them narrows nothing
     assert window.rule_scope_text() == "Applies to the 3 groups the filter shows"
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.keep_by_rule_everywhere("shortest_path")
     # the hidden, decided group keeps the editor's mark; each group shown keeps its shortest path
     assert window.groups_model.keep == {"copies/poem-gbk.txt", "snow.txt", "songs/a.txt", "notes/x.txt"}
@@ -126,7 +126,7 @@ def test_trash_with_a_text_filter_moves_only_what_the_question_names(qtbot, wind
 
     root = four_groups(tmp_path)
     open_and_wait(qtbot, window, root)
-    with qtbot.waitSignal(window.groups_model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.keep_by_rule_everywhere("shortest_path")  # one copy kept in every group: 5 others would go
     window.filter_edit.setText("songs")
     qtbot.waitUntil(lambda: window.groups_model.rowCount() == 1, timeout=10_000)
@@ -262,8 +262,8 @@ def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
     bar never going back."""
     from simdesk.core import Progress, TimeLeft
 
-    window.time_left = TimeLeft(True)
-    window._show_progress(True)
+    window.scan_progress.time_left = TimeLeft(True)
+    window.scan_progress.set_visible(True)
     shown = []
     reports = [Progress("verifying", 0, 19_910, 0.0)]
     for step in range(10):
@@ -273,7 +273,7 @@ def test_checking_pairs_shows_one_counter_that_never_goes_back(qtbot, window):
             Progress("scoring", step * 11_000 + 5_000, 110_435, 0.0),
         ]
     for p in reports:
-        window._on_progress(p)
+        window.scan_progress.show(p)
         shown.append((window.progress_label.text(), window.progress_bar.maximum(), window.progress_bar.value()))
     assert {maximum for _, maximum, _ in shown} == {1000}
     values = [value for _, _, value in shown]

@@ -112,7 +112,8 @@ def test_slider_regroups_as_the_engine_says(qtbot, window, corpus):
         assert f"{expected.redundant:,} redundant" in window.threshold_bar.counts_label.text()
         counts.append(len(expected))
     assert counts[0] != counts[2]  # the threshold really changes the groups on this corpus
-    assert window.settings.get("review/last_threshold") == 5
+    # remembered once the slider rests (not written at every step)
+    qtbot.waitUntil(lambda: window.settings.get("review/last_threshold") == 5, timeout=5000)
 
 
 def test_dragging_the_slider_regroups_while_it_moves(qtbot, window, corpus):

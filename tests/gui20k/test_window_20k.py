@@ -217,7 +217,7 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window2
     assert 0 < len(filtered) < len(window.review.grouping(12))
     inside = {m.path for g in filtered for m in g.members}
     window.groups_view.clearSelection()
-    with qtbot.waitSignal(model.decisions_changed, timeout=10_000):
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.act_keep_rules_all["shortest_path"].trigger()
     assert model.keep and model.keep <= inside  # the groups filtered out were left alone
     shown = f"{len(filtered):,} group" + ("s" if len(filtered) != 1 else "")

@@ -1,0 +1,83 @@
+"""The review's progress in the status bar: how many of the groups shown are decided, counted off the GUI
+thread from the decisions the index keeps (Review.decided), once for a burst of marks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QStatusBar
+
+from simdesk.core import Grouping, Review
+from simdesk.gui.diff_view import ElidedTitle
+from simdesk.gui.groups_model import GroupsModel
+from simdesk.gui.translations import fill
+from simdesk.gui.worker import Background
+
+COUNT_AFTER_MS = 100  # one count for the marks made within this long
+
+
+class ReviewCounter(QObject):
+    """Counts the decided groups of the review `review()` at `threshold()` and shows them in `bar`; the
+    groups list learns which groups are decided (its decided filter)."""
+
+    counted = Signal(int, int)  # groups decided, groups at the threshold
+
+    def __init__(
+        self,
+        bar: QStatusBar,
+        groups: GroupsModel,
+        review: Callable[[], Review | None],
+        threshold: Callable[[], int],
+        background: Background,
+    ) -> None:
+        super().__init__(bar)
+        self.groups, self.review, self.threshold, self.background = groups, review, threshold, background
+        self.label = ElidedTitle(bar, Qt.TextElideMode.ElideRight, widest=320)
+        self.label.setObjectName("reviewed")
+        bar.addPermanentWidget(self.label)
+        self._soon = QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(COUNT_AFTER_MS)
+        self._soon.timeout.connect(self._count)
+        self._closed = False
+
+    def close(self) -> None:
+        """The window closes: no count starts, none is shown."""
+        self._closed = True
+        self._soon.stop()
+
+    def count_soon(self) -> None:
+        self._soon.start()
+
+    def _count(self) -> None:
+        review = self.review()
+        if self._closed:
+            return
+        if review is None or self.groups.grouping is None:
+            self.label.setText("")
+            return
+        threshold = self.threshold()
+        self.background.call(
+            lambda: (review.grouping(threshold), review.decided(threshold)), partial(self._show, review)
+        )
+
+    def _show(self, review: Review, counted: tuple[Grouping, np.ndarray]) -> None:
+        if self.review() is review and not self._closed:  # a count may come back after the window closed
+            grouping, decided = counted
+            self.label.setText(
+                fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}", f"{len(decided):,}")
+            )
+            self.groups.set_decided(grouping, decided)
+            self.counted.emit(int(decided.sum()), len(decided))
+
+    def retranslate(self) -> None:
+        self.label.setToolTip(
+            self.tr(
+                "Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; "
+                "counted from the decisions the index keeps, so the count is back when the review resumes"
+            )
+        )
+        self.count_soon()
