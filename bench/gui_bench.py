@@ -160,7 +160,9 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     first_groups: list[float] = []
     window.open_folder(folder)
     window.scans.progress.connect(lambda p: phases.append((time.perf_counter(), p.phase)))
-    window.scans.progress.connect(lambda p: estimates.append((time.perf_counter(), window.scan_progress.time_left.seconds())))
+    window.scans.progress.connect(
+        lambda p: estimates.append((time.perf_counter(), window.scan_progress.time_left.seconds()))
+    )
     window.groups_shown.connect(lambda: first_groups.append(time.perf_counter()) if window.is_scanning() else None)
     window.review_ready.connect(lambda: phases.append((time.perf_counter(), "showing the groups")))
     wait_for(window.review_ready)

@@ -1,6 +1,19 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DiffController</name>
+    <message>
+        <location filename="../../gui/diff_controller.py" line="73" />
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/diff_controller.py" line="98" />
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
         <location filename="../../gui/diff_view.py" line="456" />
@@ -132,254 +145,262 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="308" />
+        <location filename="../../gui/groups_model.py" line="314" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="393" />
+        <location filename="../../gui/groups_model.py" line="399" />
         <source>How many documents the group holds</source>
         <translation>组中的文档数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="402" />
+        <location filename="../../gui/groups_model.py" line="408" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="322" />
+        <location filename="../../gui/groups_model.py" line="328" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="410" />
+        <location filename="../../gui/groups_model.py" line="416" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="411" />
+        <location filename="../../gui/groups_model.py" line="417" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="425" />
+        <location filename="../../gui/groups_model.py" line="431" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="434" />
+        <location filename="../../gui/groups_model.py" line="440" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="307" />
+        <location filename="../../gui/groups_model.py" line="313" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="392" />
+        <location filename="../../gui/groups_model.py" line="398" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="401" />
+        <location filename="../../gui/groups_model.py" line="407" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="321" />
+        <location filename="../../gui/groups_model.py" line="327" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="424" />
+        <location filename="../../gui/groups_model.py" line="430" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="433" />
+        <location filename="../../gui/groups_model.py" line="439" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="335" />
+        <location filename="../../gui/groups_model.py" line="341" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="311" />
+        <location filename="../../gui/groups_model.py" line="317" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="146" />
+        <location filename="../../gui/groups_model.py" line="152" />
         <source>The date written in the text</source>
         <translation>正文中写明的日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="147" />
+        <location filename="../../gui/groups_model.py" line="153" />
         <source>No date in the text: the file's modification date</source>
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="160" />
+        <location filename="../../gui/groups_model.py" line="166" />
         <source>%1 inside</source>
         <translation>%1 个被包含</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="168" />
+        <location filename="../../gui/groups_model.py" line="174" />
         <source>inside · %1</source>
         <translation>被包含 · %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="181" />
+        <location filename="../../gui/groups_model.py" line="187" />
         <source>All of this document is in %1; it is %2 of that document's length</source>
         <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="189" />
+        <location filename="../../gui/groups_model.py" line="195" />
         <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
         <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="206" />
+        <location filename="../../gui/groups_model.py" line="212" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="208" />
+        <location filename="../../gui/groups_model.py" line="214" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="209" />
+        <location filename="../../gui/groups_model.py" line="215" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="218" />
+        <location filename="../../gui/groups_model.py" line="224" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="220" />
+        <location filename="../../gui/groups_model.py" line="226" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="222" />
+        <location filename="../../gui/groups_model.py" line="228" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="226" />
+        <location filename="../../gui/groups_model.py" line="232" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="228" />
+        <location filename="../../gui/groups_model.py" line="234" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="231" />
+        <location filename="../../gui/groups_model.py" line="237" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="233" />
+        <location filename="../../gui/groups_model.py" line="239" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="235" />
+        <location filename="../../gui/groups_model.py" line="241" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="237" />
+        <location filename="../../gui/groups_model.py" line="243" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="249" />
+        <location filename="../../gui/groups_model.py" line="255" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="253" />
+        <location filename="../../gui/groups_model.py" line="259" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="258" />
+        <location filename="../../gui/groups_model.py" line="264" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="261" />
+        <location filename="../../gui/groups_model.py" line="267" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="267" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="276" />
+        <location filename="../../gui/groups_model.py" line="282" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="284" />
+        <location filename="../../gui/groups_model.py" line="290" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="336" />
+        <location filename="../../gui/groups_model.py" line="342" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="349" />
+        <location filename="../../gui/groups_model.py" line="355" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="350" />
+        <location filename="../../gui/groups_model.py" line="356" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="364" />
+        <location filename="../../gui/groups_model.py" line="370" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="365" />
+        <location filename="../../gui/groups_model.py" line="371" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="377" />
+        <location filename="../../gui/groups_model.py" line="383" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="378" />
+        <location filename="../../gui/groups_model.py" line="384" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="200" />
+        <location filename="../../gui/groups_model.py" line="206" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="177" />
+        <location filename="../../gui/groups_model.py" line="183" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
+    </message>
+</context>
+<context>
+    <name>HeadlineReader</name>
+    <message>
+        <location filename="../../gui/headline_reader.py" line="130" />
+        <source>Searching every text: %1 of %2 read so far…</source>
+        <translation>正在搜索全部正文：已读取 %1 / %2…</translation>
     </message>
 </context>
 <context>
@@ -497,144 +518,39 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="295" />
-        <source>Problems (%1)</source>
-        <translation>问题 (%1)</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="194" />
+        <location filename="../../gui/main_window.py" line="229" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="210" />
-        <source>Opening the index…</source>
-        <translation>正在打开索引…</translation>
+        <location filename="../../gui/main_window.py" line="185" />
+        <source>simdesk — near-duplicate documents</source>
+        <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="217" />
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
+        <location filename="../../gui/main_window.py" line="186" />
+        <source>simdesk — %1</source>
+        <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="244" />
+        <location filename="../../gui/main_window.py" line="283" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="248" />
+        <location filename="../../gui/main_window.py" line="287" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="333" />
+        <location filename="../../gui/main_window.py" line="358" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="373" />
-        <source>Comparing…</source>
-        <translation>正在比较…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="398" />
-        <source>Cannot compare: %1</source>
-        <translation>无法比较：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="410" />
-        <source>The last change of marks was undone</source>
-        <translation>已撤销上次对标记的更改</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="412" />
-        <source>No change of marks to undo</source>
-        <translation>没有可撤销的标记更改</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="487" />
-        <source>Applies to every group (%1)</source>
-        <translation>作用于所有组（%1 个）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="489" />
-        <source>Applies to the %1 selected groups</source>
-        <translation>作用于选中的 %1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="491" />
-        <source>Applies to the 1 group the filter shows</source>
-        <translation>作用于筛选后显示的 1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="492" />
-        <source>Applies to the %1 groups the filter shows</source>
-        <translation>作用于筛选后显示的 %1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="513" />
-        <source>Reviewed %1 of %2 groups</source>
-        <translation>已审阅 %1 / %2 组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="590" />
-        <source>Searching every text: %1 of %2 read so far…</source>
-        <translation>正在搜索全部正文：已读取 %1 / %2…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="613" />
-        <source>%1 and %2 will not be grouped together again</source>
-        <translation>%1 和 %2 以后不会再分到同一组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="620" />
-        <source>Could not save the decision: %1</source>
-        <translation>无法保存这个决定：%1</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="627" />
-        <source>Move the duplicates to…</source>
-        <translation>把重复文档移到…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="654" />
-        <source>Cleaning up…</source>
-        <translation>正在清理…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="669" />
-        <source>Clean-up failed</source>
-        <translation>清理失败</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="687" />
-        <source>Export groups</source>
-        <translation>导出分组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="702" />
-        <source>Exported to %1</source>
-        <translation>已导出到 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="696" />
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="287" />
+        <location filename="../../gui/main_window.py" line="312" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="442" />
-        <source>Every group shown is decided</source>
-        <translation>显示的每个组都已决定</translation>
-    </message>
-    <message>
-        <location filename="../../gui/main_window.py" line="713" />
-        <source>About simdesk</source>
-        <translation>关于 simdesk</translation>
     </message>
 </context>
 <context>
@@ -657,6 +573,209 @@
         <location filename="../../gui/problems_model.py" line="30" />
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewActions</name>
+    <message>
+        <location filename="../../gui/review_actions.py" line="82" />
+        <source>The last change of marks was undone</source>
+        <translation>已撤销上次对标记的更改</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="84" />
+        <source>No change of marks to undo</source>
+        <translation>没有可撤销的标记更改</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="122" />
+        <source>Every group shown is decided</source>
+        <translation>显示的每个组都已决定</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="173" />
+        <source>Applies to every group (%1)</source>
+        <translation>作用于所有组（%1 个）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="175" />
+        <source>Applies to the %1 selected groups</source>
+        <translation>作用于选中的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="177" />
+        <source>Applies to the 1 group the filter shows</source>
+        <translation>作用于筛选后显示的 1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="178" />
+        <source>Applies to the %1 groups the filter shows</source>
+        <translation>作用于筛选后显示的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="186" />
+        <source>%1 and %2 will not be grouped together again</source>
+        <translation>%1 和 %2 以后不会再分到同一组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="193" />
+        <source>Could not save the decision: %1</source>
+        <translation>无法保存这个决定：%1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="200" />
+        <source>Move the duplicates to…</source>
+        <translation>把重复文档移到…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="228" />
+        <source>Cleaning up…</source>
+        <translation>正在清理…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="242" />
+        <source>Clean-up failed</source>
+        <translation>清理失败</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="259" />
+        <source>Export groups</source>
+        <translation>导出分组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="270" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_actions.py" line="274" />
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewCounter</name>
+    <message>
+        <location filename="../../gui/review_counter.py" line="71" />
+        <source>Reviewed %1 of %2 groups</source>
+        <translation>已审阅 %1 / %2 组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/review_counter.py" line="79" />
+        <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
+        <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPage</name>
+    <message>
+        <location filename="../../gui/window_pages.py" line="182" />
+        <source>Problems (%1)</source>
+        <translation>问题 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="186" />
+        <source>Filter by path, title or text</source>
+        <translation>按路径、标题或正文筛选</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="187" />
+        <source>All groups</source>
+        <translation>全部组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="187" />
+        <source>Undecided groups</source>
+        <translation>未决定的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="187" />
+        <source>Decided groups</source>
+        <translation>已决定的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="190" />
+        <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
+        <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="192" />
+        <source>Groups</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="202" />
+        <source>Similarity threshold</source>
+        <translation>相似度阈值</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="204" />
+        <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
+        <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="206" />
+        <source>Filter groups</source>
+        <translation>筛选分组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="207" />
+        <location filename="../../gui/window_pages.py" line="209" />
+        <source>Decided or undecided groups</source>
+        <translation>已决定或未决定的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="208" />
+        <source>S&amp;how:</source>
+        <translation>显示(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="210" />
+        <source>Groups of similar documents</source>
+        <translation>相似文档的分组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="212" />
+        <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
+        <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="214" />
+        <source>Documents of the current group</source>
+        <translation>当前组的文档</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="216" />
+        <source>Space keeps the selected copies, Delete queues them for the trash</source>
+        <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="218" />
+        <source>Files that could not be read</source>
+        <translation>无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_pages.py" line="219" />
+        <source>Side-by-side comparison</source>
+        <translation>并排比较</translation>
+    </message>
+</context>
+<context>
+    <name>ScanProgress</name>
+    <message>
+        <location filename="../../gui/scan_progress.py" line="38" />
+        <source>Opening the index…</source>
+        <translation>正在打开索引…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/scan_progress.py" line="42" />
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/scan_progress.py" line="55" />
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -776,539 +895,436 @@
     </message>
 </context>
 <context>
-    <name>WindowMessages</name>
+    <name>WelcomePage</name>
     <message>
-        <location filename="../../gui/messages.py" line="41" />
-        <source>Waiting for another scan of this folder to end…</source>
-        <translation>正在等待这个文件夹的另一次扫描结束…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="43" />
-        <source>Listing files… %1 found</source>
-        <translation>正在列出文件… 已找到 %1 个</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="31" />
-        <source>about %1 left</source>
-        <translation>约剩 %1</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="36" />
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="37" />
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="45" />
-        <source>%1 / %2 files · %3 files/s</source>
-        <translation>%1 / %2 个文件 · 每秒 %3 个</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="56" />
-        <source>Grouping…</source>
-        <translation>正在分组…</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="61" />
-        <source>Scan cancelled: %1 documents indexed so far are kept</source>
-        <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="63" />
-        <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
-        <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="74" />
-        <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
-        <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="114" />
-        <source>; in %1 of them some copies stay: the copy kept does not hold them</source>
-        <translation>；其中 %1 个组有副本保留：所保留的一份不包含它们</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="142" />
-        <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
-        <translation>这些组中另有 %1 个副本尚未决定：它们留在原处。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="147" />
-        <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
-        <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="154" />
-        <source>Clean up</source>
-        <translation>清理</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="51" />
-        <source>Checking %1 candidate pairs on their texts: %2%</source>
-        <translation>正在逐一核对 %1 对候选文本：%2%</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="53" />
-        <source>Checking the candidate pairs on their texts: %1%</source>
-        <translation>正在逐一核对候选文本对：%1%</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="95" />
-        <source>the %1 selected groups</source>
-        <translation>选中的 %1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="98" />
-        <source>the 1 group the filter shows</source>
-        <translation>筛选后显示的 1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="100" />
-        <source>the %1 groups the filter shows</source>
-        <translation>筛选后显示的 %1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="102" />
-        <source>the only group</source>
-        <translation>唯一的组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="102" />
-        <source>all %1 groups</source>
-        <translation>全部 %1 个组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="108" />
-        <source>One copy marked to keep in 1 group</source>
-        <translation>已在 1 个组中标记保留一份</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="110" />
-        <source>One copy marked to keep in each of %1 groups</source>
-        <translation>已在 %1 个组中各标记保留一份</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="112" />
-        <source> (of %1)</source>
-        <translation>（范围：%1）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="117" />
-        <source>; 1 group left alone (no copy in the reference folder)</source>
-        <translation>；1 个组未处理（参照文件夹中没有副本）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="119" />
-        <source>; %1 groups left alone (no copy in the reference folder)</source>
-        <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="124" />
-        <source>1 file</source>
-        <translation>1 个文件</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="124" />
-        <source>%1 files</source>
-        <translation>%1 个文件</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="160" />
-        <source>Nothing to remove in %1. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
-        <translation>%1中没有要移除的文件。在组中标记要保留的副本（空格键），其余副本即会移除；也可以把单个副本加入待删队列（Delete 键）。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="170" />
-        <source>Move %1 (%2) from %3 to the trash?</source>
-        <translation>把%3中的 %1（%2）移到废纸篓？</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="172" />
-        <source>Move %1 (%2) from %3 to %4?</source>
-        <translation>把%3中的 %1（%2）移到 %4？</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="179" />
-        <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
-        <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="189" />
-        <source>%1 files sent to the trash (%2).</source>
-        <translation>%1 个文件已移到废纸篓（%2）。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="189" />
-        <source>%1 files moved (%2).</source>
-        <translation>已移动 %1 个文件（%2）。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="193" />
-        <source>%1 skipped.</source>
-        <translation>跳过 %1 个。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="195" />
-        <source>%1 failed.</source>
-        <translation>失败 %1 个。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="203" />
-        <source>Clean-up finished</source>
-        <translation>清理完成</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="210" />
-        <source>Nothing to undo.</source>
-        <translation>没有可撤销的清理。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="213" />
-        <source>%1 files restored, %2 not restored.</source>
-        <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
-    </message>
-    <message>
-        <location filename="../../gui/messages.py" line="223" />
-        <source>Undo last clean-up</source>
-        <translation>撤销上一次清理</translation>
-    </message>
-</context>
-<context>
-    <name>WindowParts</name>
-    <message>
-        <location filename="../../gui/window_parts.py" line="296" />
-        <source>simdesk — near-duplicate documents</source>
-        <translation>simdesk — 近似重复文档</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="298" />
-        <source>simdesk — %1</source>
-        <translation>simdesk — %1</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="300" />
+        <location filename="../../gui/window_pages.py" line="76" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="303" />
+        <location filename="../../gui/window_pages.py" line="79" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="307" />
+        <location filename="../../gui/window_pages.py" line="83" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="308" />
+        <location filename="../../gui/window_pages.py" line="84" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="309" />
+        <location filename="../../gui/window_pages.py" line="85" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
+</context>
+<context>
+    <name>WindowMenus</name>
     <message>
-        <location filename="../../gui/window_parts.py" line="310" />
-        <source>Filter by path, title or text</source>
-        <translation>按路径、标题或正文筛选</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="311" />
-        <source>All groups</source>
-        <translation>全部组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="311" />
-        <source>Undecided groups</source>
-        <translation>未决定的组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="311" />
-        <source>Decided groups</source>
-        <translation>已决定的组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="314" />
-        <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
-        <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="316" />
-        <source>Groups</source>
-        <translation>分组</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="317" />
-        <source>Problems (%1)</source>
-        <translation>问题 (%1)</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="318" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="320" />
+        <location filename="../../gui/window_menus.py" line="133" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="321" />
+        <location filename="../../gui/window_menus.py" line="134" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="322" />
+        <location filename="../../gui/window_menus.py" line="135" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="323" />
+        <location filename="../../gui/window_menus.py" line="136" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="324" />
+        <location filename="../../gui/window_menus.py" line="137" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="325" />
+        <location filename="../../gui/window_menus.py" line="138" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="326" />
+        <location filename="../../gui/window_menus.py" line="139" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="327" />
+        <location filename="../../gui/window_menus.py" line="140" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="328" />
+        <location filename="../../gui/window_menus.py" line="141" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="329" />
+        <location filename="../../gui/window_menus.py" line="142" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="330" />
-        <location filename="../../gui/window_parts.py" line="334" />
+        <location filename="../../gui/window_menus.py" line="143" />
+        <location filename="../../gui/window_menus.py" line="147" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="331" />
-        <location filename="../../gui/window_parts.py" line="335" />
+        <location filename="../../gui/window_menus.py" line="144" />
+        <location filename="../../gui/window_menus.py" line="148" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="332" />
-        <location filename="../../gui/window_parts.py" line="336" />
+        <location filename="../../gui/window_menus.py" line="145" />
+        <location filename="../../gui/window_menus.py" line="149" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="333" />
-        <location filename="../../gui/window_parts.py" line="337" />
+        <location filename="../../gui/window_menus.py" line="146" />
+        <location filename="../../gui/window_menus.py" line="150" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="338" />
+        <location filename="../../gui/window_menus.py" line="151" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
         <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="339" />
+        <location filename="../../gui/window_menus.py" line="152" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="340" />
+        <location filename="../../gui/window_menus.py" line="153" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="341" />
+        <location filename="../../gui/window_menus.py" line="154" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="342" />
+        <location filename="../../gui/window_menus.py" line="155" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="343" />
+        <location filename="../../gui/window_menus.py" line="156" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="344" />
+        <location filename="../../gui/window_menus.py" line="157" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="345" />
+        <location filename="../../gui/window_menus.py" line="158" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="346" />
+        <location filename="../../gui/window_menus.py" line="159" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="347" />
+        <location filename="../../gui/window_menus.py" line="160" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="348" />
+        <location filename="../../gui/window_menus.py" line="161" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="349" />
+        <location filename="../../gui/window_menus.py" line="162" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="351" />
-        <source>&amp;About simdesk</source>
-        <translation>关于 simdesk(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="350" />
+        <location filename="../../gui/window_menus.py" line="163" />
         <source>&amp;Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="352" />
+        <location filename="../../gui/window_menus.py" line="164" />
+        <source>&amp;About simdesk</source>
+        <translation>关于 simdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_menus.py" line="165" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="356" />
+        <location filename="../../gui/window_menus.py" line="169" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="359" />
-        <source>Groups in which every copy is kept, queued for the trash, or was shown beside a copy marked to keep; counted from the decisions the index keeps, so the count is back when the review resumes</source>
-        <translation>组中每个副本都已保留、已放入待删除队列，或曾与标为保留的副本一起显示过，即为已审阅；按索引中保存的决定计算，继续审阅时照样显示</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="363" />
+        <location filename="../../gui/window_menus.py" line="170" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="364" />
+        <location filename="../../gui/window_menus.py" line="171" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="365" />
+        <location filename="../../gui/window_menus.py" line="172" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="366" />
+        <location filename="../../gui/window_menus.py" line="173" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="435" />
-        <source>Keep one in %1</source>
-        <translation>在%1中各保留一份</translation>
-    </message>
-    <message>
-        <location filename="../../gui/window_parts.py" line="368" />
+        <location filename="../../gui/window_menus.py" line="175" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="369" />
+        <location filename="../../gui/window_menus.py" line="176" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="370" />
+        <location filename="../../gui/window_menus.py" line="177" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="379" />
-        <source>Similarity threshold</source>
-        <translation>相似度阈值</translation>
+        <location filename="../../gui/window_menus.py" line="182" />
+        <source>Keep one in %1</source>
+        <translation>在%1中各保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="381" />
-        <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
-        <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
+        <location filename="../../gui/window_menus.py" line="273" />
+        <source>About simdesk</source>
+        <translation>关于 simdesk</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMessages</name>
+    <message>
+        <location filename="../../gui/messages.py" line="43" />
+        <source>Waiting for another scan of this folder to end…</source>
+        <translation>正在等待这个文件夹的另一次扫描结束…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="383" />
-        <source>Filter groups</source>
-        <translation>筛选分组</translation>
+        <location filename="../../gui/messages.py" line="45" />
+        <source>Listing files… %1 found</source>
+        <translation>正在列出文件… 已找到 %1 个</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="384" />
-        <location filename="../../gui/window_parts.py" line="386" />
-        <source>Decided or undecided groups</source>
-        <translation>已决定或未决定的组</translation>
+        <location filename="../../gui/messages.py" line="33" />
+        <source>about %1 left</source>
+        <translation>约剩 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="385" />
-        <source>S&amp;how:</source>
-        <translation>显示(&amp;H)：</translation>
+        <location filename="../../gui/messages.py" line="38" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="387" />
-        <source>Groups of similar documents</source>
-        <translation>相似文档的分组</translation>
+        <location filename="../../gui/messages.py" line="39" />
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="389" />
-        <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
-        <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
+        <location filename="../../gui/messages.py" line="47" />
+        <source>%1 / %2 files · %3 files/s</source>
+        <translation>%1 / %2 个文件 · 每秒 %3 个</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="391" />
-        <source>Documents of the current group</source>
-        <translation>当前组的文档</translation>
+        <location filename="../../gui/messages.py" line="58" />
+        <source>Grouping…</source>
+        <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="393" />
-        <source>Space keeps the selected copies, Delete queues them for the trash</source>
-        <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
+        <location filename="../../gui/messages.py" line="63" />
+        <source>Scan cancelled: %1 documents indexed so far are kept</source>
+        <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="395" />
-        <source>Files that could not be read</source>
-        <translation>无法读取的文件</translation>
+        <location filename="../../gui/messages.py" line="65" />
+        <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
+        <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../gui/window_parts.py" line="396" />
-        <source>Side-by-side comparison</source>
-        <translation>并排比较</translation>
+        <location filename="../../gui/messages.py" line="76" />
+        <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
+        <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="116" />
+        <source>; in %1 of them some copies stay: the copy kept does not hold them</source>
+        <translation>；其中 %1 个组有副本保留：所保留的一份不包含它们</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="143" />
+        <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
+        <translation>这些组中另有 %1 个副本尚未决定：它们留在原处。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="148" />
+        <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
+        <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="155" />
+        <source>Clean up</source>
+        <translation>清理</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="53" />
+        <source>Checking %1 candidate pairs on their texts: %2%</source>
+        <translation>正在逐一核对 %1 对候选文本：%2%</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="55" />
+        <source>Checking the candidate pairs on their texts: %1%</source>
+        <translation>正在逐一核对候选文本对：%1%</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="97" />
+        <source>the %1 selected groups</source>
+        <translation>选中的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="100" />
+        <source>the 1 group the filter shows</source>
+        <translation>筛选后显示的 1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="102" />
+        <source>the %1 groups the filter shows</source>
+        <translation>筛选后显示的 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="104" />
+        <source>the only group</source>
+        <translation>唯一的组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="104" />
+        <source>all %1 groups</source>
+        <translation>全部 %1 个组</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="110" />
+        <source>One copy marked to keep in 1 group</source>
+        <translation>已在 1 个组中标记保留一份</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="112" />
+        <source>One copy marked to keep in each of %1 groups</source>
+        <translation>已在 %1 个组中各标记保留一份</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="114" />
+        <source> (of %1)</source>
+        <translation>（范围：%1）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="119" />
+        <source>; 1 group left alone (no copy in the reference folder)</source>
+        <translation>；1 个组未处理（参照文件夹中没有副本）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="121" />
+        <source>; %1 groups left alone (no copy in the reference folder)</source>
+        <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="126" />
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="126" />
+        <source>%1 files</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="161" />
+        <source>Nothing to remove in %1. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
+        <translation>%1中没有要移除的文件。在组中标记要保留的副本（空格键），其余副本即会移除；也可以把单个副本加入待删队列（Delete 键）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="171" />
+        <source>Move %1 (%2) from %3 to the trash?</source>
+        <translation>把%3中的 %1（%2）移到废纸篓？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="173" />
+        <source>Move %1 (%2) from %3 to %4?</source>
+        <translation>把%3中的 %1（%2）移到 %4？</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="180" />
+        <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
+        <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="190" />
+        <source>%1 files sent to the trash (%2).</source>
+        <translation>%1 个文件已移到废纸篓（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="190" />
+        <source>%1 files moved (%2).</source>
+        <translation>已移动 %1 个文件（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="194" />
+        <source>%1 skipped.</source>
+        <translation>跳过 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="196" />
+        <source>%1 failed.</source>
+        <translation>失败 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="204" />
+        <source>Clean-up finished</source>
+        <translation>清理完成</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="211" />
+        <source>Nothing to undo.</source>
+        <translation>没有可撤销的清理。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="214" />
+        <source>%1 files restored, %2 not restored.</source>
+        <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/messages.py" line="224" />
+        <source>Undo last clean-up</source>
+        <translation>撤销上一次清理</translation>
     </message>
 </context>
 <context>
