@@ -84,6 +84,7 @@ class MainWindow(QMainWindow):
         self.demo_button, self.recent_list = self.welcome.demo_button, self.welcome.recent_list
         self.threshold_bar, self.filter_edit = page.threshold_bar, page.filter_edit
         self.decided_filter, self.filter_note, self.diff_view = page.decided_filter, page.filter_note, page.diff_view
+        self.tabs = page.tabs
         self.groups_view, self.members_view, self.problems_view = (
             page.groups_view,
             page.members_view,
@@ -115,7 +116,7 @@ class MainWindow(QMainWindow):
         self.act_keep, self.act_queue, self.act_trash = m.act_keep, m.act_queue, m.act_trash
         self.act_keep_rules, self.act_keep_rules_all = m.act_keep_rules, m.act_keep_rules_all
         self.act_keep_chain, self.act_not_duplicates = m.act_keep_chain, m.act_not_duplicates
-        self.act_next_undecided, self.act_manual = m.act_next_undecided, m.act_manual
+        self.act_next_undecided, self.act_manual, self.act_undo = m.act_next_undecided, m.act_manual, m.act_undo
         self.menu_file, self.menu_review, self.menu_document = m.menu_file, m.menu_review, m.menu_document
         self.menu_view, self.menu_help = m.menu_view, m.menu_help
         self.context_menu, self.show_context_menu = m.context_menu, m.show_context_menu
