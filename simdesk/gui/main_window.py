@@ -84,12 +84,8 @@ class MainWindow(QMainWindow):
         self.demo_button, self.recent_list = self.welcome.demo_button, self.welcome.recent_list
         self.threshold_bar, self.filter_edit = page.threshold_bar, page.filter_edit
         self.decided_filter, self.filter_note, self.diff_view = page.decided_filter, page.filter_note, page.diff_view
-        self.tabs = page.tabs
-        self.groups_view, self.members_view, self.problems_view = (
-            page.groups_view,
-            page.members_view,
-            page.problems_view,
-        )
+        self.groups_view, self.members_view = page.groups_view, page.members_view
+        self.problems_view, self.tabs = page.problems_view, page.tabs
         shown, threshold, bg, helper = self._review, self.threshold_bar.value, self.background, self.helper
         self.counter = ReviewCounter(self.statusBar(), self.groups_model, shown, threshold, bg)
         self.scan_progress = ScanProgress(self.statusBar(), self.messages)
