@@ -116,6 +116,17 @@ def test_slider_regroups_as_the_engine_says(qtbot, window, corpus):
     qtbot.waitUntil(lambda: window.settings.get("review/last_threshold") == 5, timeout=5000)
 
 
+def test_the_threshold_is_remembered_once_the_slider_rests(qtbot, window, corpus):
+    """Steps of the slider regroup at once but write the settings once, when it rests."""
+    open_and_wait(qtbot, window, corpus)
+    window.settings.set("review/last_threshold", -1)
+    for threshold in (4, 5, 6):
+        window.set_threshold(threshold)
+        assert window.groups_model.grouping.threshold == threshold
+    assert window.settings.get("review/last_threshold") == -1  # no step wrote it
+    qtbot.waitUntil(lambda: window.settings.get("review/last_threshold") == 6, timeout=5000)
+
+
 def test_dragging_the_slider_regroups_while_it_moves(qtbot, window, corpus):
     """A drag moving one step every 15 ms (faster than regroups are allowed): the first step regroups at
     once, the groups follow during the drag, not only once it stops, and each grouping shown is the
