@@ -605,9 +605,10 @@ class GroupsModel(QAbstractTableModel):
     def _ordered(self, ks: np.ndarray) -> np.ndarray:
         """`ks` (group numbers) in the current sort order; ties keep the engine's order (largest first)."""
         self.partial_sort = False
-        if self.grouping is None or not 0 <= self.sort_column < len(COLUMNS) or COLUMNS[self.sort_column].order is None:
+        key = COLUMNS[self.sort_column].order if 0 <= self.sort_column < len(COLUMNS) else None
+        if self.grouping is None or key is None:
             return np.sort(ks)
-        key, descending = COLUMNS[self.sort_column].order, self.sort_order == Qt.SortOrder.DescendingOrder
+        descending = self.sort_order == Qt.SortOrder.DescendingOrder
         if self.review is None:
             return self.grouping.ordered(ks, key, descending) if key not in HEADLINE_KEYS else np.sort(ks)
         order, unread = self.review.ordered_and_unread(ks, key, descending, self.grouping)

@@ -58,6 +58,8 @@ class WindowMessages(QObject):
         return self.tr("Grouping…"), 0, 0  # saving, boilerplate, pairing, done
 
     def scan_summary(self, review: Review) -> str:
+        """What the scan that made `review` did (a review from a scan: its result is there)."""
+        assert review.result is not None
         stats = review.result.stats
         if stats.cancelled:
             return fill(self.tr("Scan cancelled: %1 documents indexed so far are kept"), f"{review.documents:,}")
