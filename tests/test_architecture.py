@@ -28,7 +28,7 @@ def test_worker_code_loads_no_index():
     # cost each worker ~1 s of CPU before its first text
     code = (
         "import sys, simdesk.core.index.scan, simdesk.core.matching.reread\n"
-        "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index.store', 'simdesk.core.matching.analysis')))))"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith(('sqlite_utils', 'pandas', 'simdesk.core.index.store', 'simdesk.core.index.documents', 'simdesk.core.index.schema', 'simdesk.core.matching.analysis')))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""

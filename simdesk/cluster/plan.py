@@ -15,7 +15,7 @@ from simdesk.cluster.sources import Source, SourceItem
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.fingerprint.similarity import Profile
-from simdesk.core.index.store import Snapshot
+from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem

@@ -34,7 +34,7 @@ from simdesk.cluster.sources import Source, SourceItem
 from simdesk.cluster.verified import Candidates, candidates_of, scored, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
-from simdesk.core.index.store import Snapshot
+from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices

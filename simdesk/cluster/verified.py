@@ -20,7 +20,8 @@ import numpy as np
 from simdesk.cluster.plan import Collection, ScanPlan, groups_table, pairs_table
 from simdesk.core.fingerprint.minhash import DESKTOP
 from simdesk.core.fingerprint.similarity import Profile
-from simdesk.core.index.store import BAND_KEY_BYTES, Snapshot
+from simdesk.core.index.documents import Snapshot
+from simdesk.core.index.layout import BAND_KEY_BYTES
 from simdesk.core.matching.analysis import (
     VerifySettings,
     band_flags,

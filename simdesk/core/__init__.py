@@ -34,7 +34,9 @@ _WHERE = {
     "index.scan": ("ScanResult",),
     "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
-    "index.store": ("BUSY_MESSAGE", "Index", "IndexError_", "Snapshot", "damaged_prefix"),
+    "index.store": ("Index",),
+    "index.connection": ("BUSY_MESSAGE", "IndexError_", "damaged_prefix"),
+    "index.documents": ("Snapshot",),
     # a damaged index rebuilt with the editor's decisions it still yields
     "index.rescue": ("Rescue", "readable_decisions", "rebuild_index"),
     "matching.groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simdesk.core.index.store import Snapshot
+from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.groups import Grouper, build_group
 from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
 

@@ -12,16 +12,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.fingerprint.minhash import DESKTOP, text_bands
 from simdesk.core.fingerprint.simhash import hamming
-from simdesk.core.index.store import (
-    BAND_KEY_BYTES,
-    MAX_DOCUMENT_ID,
-    SCHEMA_VERSION,
-    SEGMENT_LOW_BITS,
-    UNSEGMENTED,
-    Index,
-    _segment_ids,
-    blocks_of,
-)
+from simdesk.core.index.layout import BAND_KEY_BYTES, SCHEMA_VERSION
+from simdesk.core.index.segments import MAX_DOCUMENT_ID, SEGMENT_LOW_BITS, UNSEGMENTED, blocks_of, segment_ids
+from simdesk.core.index.store import Index
 from simdesk.core.reading.documents import content_hash
 from simdesk.core.reading.normalize import normalize
 from simdesk.core.records import Document, Problem
@@ -65,7 +58,7 @@ def test_near_equals_brute_force(tmp_path, seed, radius):
 def segment_entries(index: Index) -> set[tuple[int, int]]:
     """(key, entry) of every posting of the segment table."""
     return {
-        (key, int(x)) for key, docs in index.conn.execute("SELECT key, docs FROM segments") for x in _segment_ids(docs)
+        (key, int(x)) for key, docs in index.conn.execute("SELECT key, docs FROM segments") for x in segment_ids(docs)
     }
 
 

@@ -14,8 +14,9 @@ import sqlite3
 import numpy as np
 
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES
+from simdesk.core.index.layout import SCHEMA_VERSION
 from simdesk.core.index.scan import scan, text_document
-from simdesk.core.index.store import SCHEMA_VERSION, Index
+from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse
 from simdesk.core.reading.documents import read_text_file
 from simdesk.core.records import MAX_FILE_BYTES, ScanOptions

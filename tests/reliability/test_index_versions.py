@@ -8,8 +8,9 @@ import json
 import sqlite3
 
 from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.index.layout import SCHEMA_VERSION
 from simdesk.core.index.scan import scan
-from simdesk.core.index.store import SCHEMA_VERSION, Index
+from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
 from tests.core.test_index_layout import as_schema_9
 from tests.reliability.conftest import scan_json, simdesk

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simdesk.core.index.store import DECISION_QUERIES, Index, decisions_by_path
+from simdesk.core.index.store import Index
+from simdesk.core.index.stored_decisions import DECISION_QUERIES, decisions_by_path
 
 
 @dataclass

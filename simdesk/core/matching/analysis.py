@@ -61,7 +61,8 @@ from simdesk.core.fingerprint.similarity import (
     relation,
     similarity,
 )
-from simdesk.core.index.store import Index, Snapshot
+from simdesk.core.index.documents import Snapshot
+from simdesk.core.index.store import Index
 from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper
 from simdesk.core.matching.pairs import pairs_within

@@ -33,7 +33,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from simdesk.core.index.store import Snapshot
+from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import Group, Member
 

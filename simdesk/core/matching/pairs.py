@@ -26,7 +26,7 @@ from itertools import combinations
 import numpy as np
 
 BITS = 64
-BLOCKS = 4  # the SQLite index's layout (index/store.py): 4 blocks of 16 bits
+BLOCKS = 4  # the SQLite index's layout (index/segments.py): 4 blocks of 16 bits
 BLOCK_BITS = 16
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
 MAX_PAIR_RADIUS = 12  # the widest search; the slider's top (groups.MAX_THRESHOLD) is this radius

@@ -34,7 +34,8 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from simdesk.core.index.store import BUSY_MESSAGE, Index, IndexError_
+from simdesk.core.index.connection import BUSY_MESSAGE, IndexError_
+from simdesk.core.index.store import Index
 from simdesk.core.parent_watch import die_with_fork_server
 from simdesk.core.records import Progress
 from simdesk.core.review.review import Review, ReviewSettings, open_review

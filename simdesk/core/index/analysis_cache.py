@@ -1,0 +1,148 @@
+"""What the analysis keeps in the index between runs: each document's boilerplate-free fingerprint and the
+boilerplate it was computed without, the fingerprint its candidate pairs were last searched with, its MinHash
+band keys and candidate boilerplate lines as the scan stored them, and the verified relations of pairs (score,
+and the share of each text the other holds). All of it is stale as soon as a document's text changes (the
+content trigger in layout.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from simdesk.core.fingerprint.simhash import to_signed
+from simdesk.core.index.connection import IndexConnection
+from simdesk.core.index.layout import BAND_KEY_BYTES
+from simdesk.core.reading.boilerplate import LineHashes
+from simdesk.core.records import Relation
+
+
+class AnalysisCache:
+    """The analysis's stored results in one open index (each write its own transaction)."""
+
+    def __init__(self, conn: IndexConnection) -> None:
+        self.conn = conn
+
+    def analysis_state(self) -> tuple[LineHashes, np.ndarray, np.ndarray]:
+        """For every snapshot row (path order): its candidate boilerplate line hashes, whether its clean
+        fingerprint was computed without its lines in `clean_boilerplate()` (bool), and its clean fingerprint
+        (uint64; rows without one hold their plain fingerprint)."""
+        rows = self.conn.execute(
+            "SELECT coalesce(b.hashes, x''), d.clean, coalesce(d.clean_fp, d.fingerprint) "
+            "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
+        )
+        blobs = bytearray()
+        lengths: list[int] = []
+        clean: list[int] = []
+        fps: list[int] = []
+        for blob, flag, fp in rows:  # one growing buffer, not an array per document (~100 B each at 1M)
+            blobs += blob
+            lengths.append(len(blob) // 4)
+            clean.append(flag)
+            fps.append(fp)
+        bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=bounds[1:])
+        return (
+            LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds),
+            np.array(clean, dtype=bool),
+            np.array(fps, dtype=np.int64).view(np.uint64),
+        )
+
+    def clean_boilerplate(self) -> frozenset[int]:
+        """The boilerplate line hashes the documents flagged clean were fingerprinted without."""
+        return frozenset(r[0] for r in self.conn.execute("SELECT hash FROM clean_boilerplate"))
+
+    def band_keys(self, bands: int) -> tuple[np.ndarray, np.ndarray]:
+        """For every snapshot row (path order): its MinHash band keys as stored (rows x `bands`, uint32, the low
+        BAND_KEY_BYTES bytes of each) and whether it has none (no shingles, or indexed before band keys were
+        kept)."""
+        rows = self.conn.execute(
+            "SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
+            "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
+        ).fetchall()
+        empty = np.array([len(blob) != BAND_KEY_BYTES * bands for (blob,) in rows], dtype=bool)
+        stored = np.frombuffer(
+            b"".join(blob for (blob,) in rows if len(blob) == BAND_KEY_BYTES * bands), dtype=np.uint8
+        ).reshape(-1, bands, BAND_KEY_BYTES)
+        wide = np.zeros((len(rows), bands, 4), dtype=np.uint8)
+        wide[~empty, :, :BAND_KEY_BYTES] = stored
+        return wide.view("<u4").reshape(len(rows), bands).astype(np.uint32), empty
+
+    def line_hashes(self) -> LineHashes:
+        """Every snapshot row's candidate boilerplate line hashes (path order)."""
+        return self.analysis_state()[0]
+
+    def set_clean_fingerprints(self, rows: Iterable[tuple[int, int | None]], boilerplate: frozenset[int]) -> None:
+        """(document id, boilerplate-free fingerprint) for each document recomputed without its lines in
+        `boilerplate`, which becomes the set `clean_boilerplate()` returns; a fingerprint of None marks a
+        document to be computed again (its text could not be read as indexed). The caller must pass every
+        document whose lines in `boilerplate` differ from its lines in the set stored before."""
+        rows = list(rows)
+        with self.conn.transaction():
+            # what was searched and verified on the old boilerplate-free text is stale; a clean fingerprint
+            # equal to the plain one is stored as NULL (most documents: 9 B each saved)
+            self.conn.executemany(
+                "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean = 1, paired = 0 WHERE id = ?",
+                ((to_signed(fp), doc_id) for doc_id, fp in rows if fp is not None),
+            )
+            self.conn.executemany(
+                "UPDATE documents SET clean = 0 WHERE id = ?", ((doc_id,) for doc_id, fp in rows if fp is None)
+            )
+            self.conn.executemany(
+                "DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, fp in rows if fp is not None)
+            )
+            if boilerplate != self.clean_boilerplate():
+                self.conn.execute("DELETE FROM clean_boilerplate")
+                self.conn.executemany(
+                    "INSERT INTO clean_boilerplate(hash) VALUES (?)", ((h,) for h in sorted(boilerplate))
+                )
+
+    def paired_fingerprints(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every snapshot row: the boilerplate-free fingerprint its candidate pairs were last searched
+        with (uint64), and whether there is one. Stored as a flag: set with the current clean fingerprint,
+        reset whenever that fingerprint changes (set_clean_fingerprints, the content trigger)."""
+        rows = self.conn.execute(
+            "SELECT CASE WHEN paired THEN coalesce(clean_fp, fingerprint) ELSE 0 END, paired "
+            "FROM documents WHERE size >= 0 ORDER BY path"
+        ).fetchall()
+        if not rows:
+            return np.empty(0, dtype=np.uint64), np.empty(0, dtype=bool)
+        fps, known = zip(*rows)
+        return np.array(fps, dtype=np.int64).view(np.uint64), np.array(known, dtype=bool)
+
+    def set_paired_fingerprints(self, rows: Iterable[tuple[int, int]]) -> None:
+        """(document id, fingerprint) of documents whose candidate pairs are now all searched and scored; the
+        fingerprint must be the document's current boilerplate-free one (the flag stands for it)."""
+        with self.conn.transaction():
+            self.conn.executemany(
+                "UPDATE documents SET paired = 1 WHERE id = ? AND coalesce(clean_fp, fingerprint) = ?",
+                ((doc_id, to_signed(fp)) for doc_id, fp in rows),
+            )
+
+    def forget_pairing(self) -> None:
+        """Every document's candidates must be searched again (and every pair scored again)."""
+        with self.conn.transaction():
+            self.conn.execute("UPDATE documents SET paired = 0")
+            self.conn.execute("DELETE FROM scores")
+
+    def scores(self) -> dict[tuple[int, int], Relation]:
+        """Verified relations kept from earlier analyses (score, and the share of each text the other holds:
+        NaN when unknown), by (smaller id, larger id), `a_in_b` the share of the smaller id's text."""
+        nan = float("nan")
+        return {
+            (a, b): Relation(s, nan if x is None else x, nan if y is None else y)
+            for a, b, s, x, y in self.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores")
+        }
+
+    def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
+        """Keep (document id, document id, their relation) for each verified pair."""
+
+        def ordered(a: int, b: int, r: Relation) -> tuple:
+            shares = (r.a_in_b, r.b_in_a) if a < b else (r.b_in_a, r.a_in_b)
+            return (min(a, b), max(a, b), r.score, *(None if x != x else x for x in shares))
+
+        with self.conn.transaction():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO scores(a, b, score, a_in_b, b_in_a) VALUES (?, ?, ?, ?, ?)",
+                (ordered(*row) for row in rows),
+            )

@@ -1,0 +1,88 @@
+"""The index's layout history: the step from each earlier layout still read in place to the next, run on the
+file where it is (documents, their ids, fingerprints, scores and decisions kept; nothing read again)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import sqlite_utils
+
+from simdesk.core.fingerprint.simhash import to_signed
+from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, TABLES
+from simdesk.core.index.segments import SEGMENTS_FROM_DOCUMENTS
+from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
+
+
+def _from_7(db: sqlite_utils.Database) -> None:
+    """Schema 7 -> 8: each document's line hashes move to `line_hashes` and its stored SimHash votes are dropped
+    (432 -> ~290 B per document at 200,000). Documents, fingerprints, boilerplate-free fingerprints, scores and
+    decisions stay as they are; nothing is read again."""
+    spec = TABLES["line_hashes"]
+    db.table("line_hashes").create(
+        spec["columns"], pk=spec["pk"], not_null=spec["not_null"], foreign_keys=spec["foreign_keys"]
+    )
+    db.execute("INSERT INTO line_hashes(doc_id, hashes) SELECT doc_id, lines FROM boilerplate_inputs")
+    db.execute("DROP TABLE boilerplate_inputs")
+
+
+def _from_8(db: sqlite_utils.Database) -> None:
+    """Schema 8 -> 9: each document's clean key (8 B: a hash of the boilerplate lines its clean fingerprint was
+    computed without) gives way to a flag and one set of boilerplate lines for the whole index. The set is the
+    boilerplate of the documents as indexed (what the last analysis found, unless a scan came after it); a
+    document whose key disagrees with its lines in that set is left unflagged, so the next analysis computes its
+    clean fingerprint again. Fingerprints, scores and decisions stay; nothing is read again."""
+    conn = db.conn
+    rows = conn.execute(
+        "SELECT d.id, d.clean_key, coalesce(l.hashes, x'') FROM documents d LEFT JOIN line_hashes l "
+        "ON l.doc_id = d.id WHERE d.size >= 0"
+    ).fetchall()
+    lines = LineHashes.of([np.frombuffer(blob, dtype="<u4") for _, _, blob in rows])
+    found = boilerplate_set([lines.values], len(rows))  # each row's hashes are unique: the flat array counts
+    flagged = []
+    for (doc_id, key, _), (_, hits) in zip(rows, lines.hits(found)):
+        # the key schema 8 stored: blake2b (8 bytes) of the hits as a signed integer, 0 for none, NULL: not yet
+        expected = (
+            to_signed(int.from_bytes(hashlib.blake2b(hits.astype("<u4").tobytes(), digest_size=8).digest(), "big"))
+            if len(hits)
+            else 0
+        )
+        if key == expected:
+            flagged.append((doc_id,))
+    conn.execute("DROP TRIGGER IF EXISTS documents_content_changed")  # made again with the new column
+    db.table("documents").add_column("clean", int, not_null_default=0)
+    conn.executemany("UPDATE documents SET clean = 1 WHERE id = ?", flagged)
+    conn.execute("ALTER TABLE documents DROP COLUMN clean_key")
+    db.table("clean_boilerplate").create(TABLES["clean_boilerplate"]["columns"], pk="hash")
+    conn.executemany("INSERT INTO clean_boilerplate(hash) VALUES (?)", ((h,) for h in sorted(found)))
+
+
+def _from_9(db: sqlite_utils.Database) -> None:
+    """Schema 9 -> 10: the four expression indexes on the fingerprint's blocks give way to the segment table of
+    posting lists (kept by triggers from then on), the common encoding is stored as NULL and band keys as
+    BAND_KEY_BYTES bytes. Documents, their ids, fingerprints, scores and decisions stay; nothing is read again."""
+    conn = db.conn
+    for k in range(4):
+        conn.execute(f"DROP INDEX IF EXISTS documents_b{k}")
+    # a column cannot lose NOT NULL in place: a new one takes the values (ALTER TABLE rewrites the rows where
+    # they are: no table is dropped, so no ON DELETE CASCADE reaches the decisions)
+    conn.execute("ALTER TABLE documents ADD COLUMN stored_encoding TEXT")
+    conn.execute(f"UPDATE documents SET stored_encoding = nullif(encoding, '{COMMON_ENCODING}')")
+    conn.execute("ALTER TABLE documents DROP COLUMN encoding")
+    conn.execute("ALTER TABLE documents RENAME COLUMN stored_encoding TO encoding")
+    spec = TABLES["segments"]
+    db.table("segments").create(spec["columns"], pk=spec["pk"], not_null=spec["not_null"])
+    if "unsegmented" not in db.table("documents").columns_dict:  # what SEGMENTS_FROM_DOCUMENTS reads
+        db.table("documents").add_column("unsegmented", int, not_null_default=0)
+    conn.execute(SEGMENTS_FROM_DOCUMENTS)
+    # schema 9 kept 16 keys of 4 bytes (minhash.DESKTOP); the low BAND_KEY_BYTES of each stay. A pair whose keys
+    # agree only in those bytes becomes a candidate when one of the two next changes (the kept pairs are not
+    # searched again for it: such pairs are random and the verification rejects them, see BAND_KEY_BYTES)
+    low = " || ".join(f"substr(keys, {4 * band + 1}, {BAND_KEY_BYTES})" for band in range(16))
+    conn.execute(f"UPDATE minhash_bands SET keys = CAST({low} AS BLOB) WHERE length(keys) = 64")
+
+
+# Layouts read in place (a stored schema version -> the step from it and the version it gives, up to this one);
+# any other version is rebuilt
+# from the folder with the decisions carried over (Index._upgrade).
+MIGRATIONS = {"7": (_from_7, "8"), "8": (_from_8, "9"), "9": (_from_9, "10")}

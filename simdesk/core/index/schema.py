@@ -1,0 +1,109 @@
+"""Opening an index file as this version's layout: a new file gets it whole; an earlier layout still read in
+place is migrated (migrations.py); a layout missing only what an additive change adds gets it; any other
+layout, older or newer, is rebuilt empty with the editor's decisions carried over by path (its documents are
+read again from the folder). The stored schema version and other settings live in the meta table."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlite_utils
+
+from simdesk.core.index.connection import IndexConnection, IndexError_
+from simdesk.core.index.layout import (
+    APPLICATION_ID,
+    META,
+    SCHEMA_VERSION,
+    ensure_tables,
+    missing_tables_or_columns,
+    stale_triggers,
+)
+from simdesk.core.index.migrations import MIGRATIONS
+from simdesk.core.index.stored_decisions import decisions_by_path, restore_decisions
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """An index of another layout rebuilt: why (for the editor), and how many decisions carried over."""
+
+    reason: str
+    migrated_decisions: int
+
+
+def create(conn: IndexConnection, db: sqlite_utils.Database) -> None:
+    """This version's layout in a new (empty) file."""
+    with conn.transaction():
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        ensure_tables(conn, db)
+        set_meta(db, "schema_version", str(SCHEMA_VERSION))
+
+
+def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: Path) -> Rebuild | None:
+    """Bring an existing index file (recognise.py's 'ours' or 'legacy') to this version's layout; returns the
+    Rebuild when its layout could not be read in place."""
+    version = _stored_version(conn, kind, path)
+    if kind == "ours" and version in MIGRATIONS:
+        with conn.transaction():
+            while version in MIGRATIONS:
+                step, version = MIGRATIONS[version]
+                step(db)
+            ensure_tables(conn, db)  # indexes and triggers a step dropped
+            set_meta(db, "schema_version", str(SCHEMA_VERSION))
+        conn.execute("VACUUM")  # give back the pages of what the migration dropped
+    if version == str(SCHEMA_VERSION):
+        if missing_tables_or_columns(conn, db) or stale_triggers(conn):
+            with conn.transaction():
+                ensure_tables(conn, db)  # an additive change: nothing dropped, nothing to say
+        return None
+    # Another layout is never misread: the documents are read again from the folder, and the editor's
+    # decisions (by path) carried over to the new layout.
+    with conn.transaction():
+        decisions = decisions_by_path(conn)[:4]
+        for name in _user_tables(conn):
+            conn.execute(f'DROP TABLE "{name}"')
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        ensure_tables(conn, db)
+        set_meta(db, "schema_version", str(SCHEMA_VERSION))
+        migrated = restore_decisions(conn, *decisions)
+    carried = (
+        f"{migrated} keep marks, queued copies and 'not duplicates' decisions were migrated"
+        if migrated
+        else "there were no keep marks or 'not duplicates' decisions to migrate"
+    )
+    reason = (
+        f"the index {path} was written by another version of simdesk (schema "
+        f"{version}, this one reads {SCHEMA_VERSION}): its documents are read again from "
+        f"the folder; {carried}"
+    )
+    return Rebuild(reason, migrated)
+
+
+def _stored_version(conn: IndexConnection, kind: str, path: Path) -> str | None:
+    table = "meta" if kind == "legacy" else META
+    try:
+        row = conn.execute(f"SELECT value FROM {table} WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:
+        row = None
+    if row is None and kind == "ours":
+        raise IndexError_(
+            f"{path} is marked as a simdesk index but has no simdesk tables; simdesk does "
+            "not write to it: give --db another file"
+        )
+    return row[0] if row else None
+
+
+def _user_tables(conn: IndexConnection) -> list[str]:
+    return [
+        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    ]
+
+
+def meta(conn: IndexConnection, key: str) -> str | None:
+    row = conn.execute(f"SELECT value FROM {META} WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
+    db.table(META).upsert({"key": key, "value": value}, pk="key")
