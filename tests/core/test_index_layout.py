@@ -46,6 +46,7 @@ def as_schema_9(db) -> None:
     conn.execute("UPDATE documents SET spelled = coalesce(encoding, 'utf-8')")
     conn.execute("ALTER TABLE documents DROP COLUMN encoding")
     conn.execute("ALTER TABLE documents RENAME COLUMN spelled TO encoding")
+    conn.execute("DROP TABLE _sqlite_migrations")  # the steps run, recorded since layout 10
     conn.execute("UPDATE simdesk_meta SET value = '9' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()

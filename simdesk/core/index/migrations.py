@@ -1,20 +1,34 @@
-"""The index's layout history: the step from each earlier layout still read in place to the next, run on the
-file where it is (documents, their ids, fingerprints, scores and decisions kept; nothing read again)."""
+"""The index's layout history as sqlite-utils migrations: the step from each earlier layout still read in place
+to the next, run on the file where it is (documents, their ids, fingerprints, scores and decisions kept;
+nothing read again), each recorded in the file's `_sqlite_migrations` table once it has run.
+
+Only a change that is not additive is a migration (and raises SCHEMA_VERSION): a new table or column is made
+by layout.ensure_tables wherever it is missing. A file written before this table was kept has its history in
+its stored schema version: layout 7 holds none of the steps, 8 the first, and so on (IN_PLACE); any other
+layout is rebuilt by schema.py with the editor's decisions carried over.
+
+    migrate(db, "8")    # inside the caller's transaction: ['schema_9', 'schema_10']
+"""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 
 import numpy as np
 import sqlite_utils
+from sqlite_utils import Migrations
 
 from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, TABLES
 from simdesk.core.index.segments import SEGMENTS_FROM_DOCUMENTS
 from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
 
+MIGRATIONS = Migrations("simdesk-index")
 
-def _from_7(db: sqlite_utils.Database) -> None:
+
+@MIGRATIONS()
+def schema_8(db: sqlite_utils.Database) -> None:
     """Schema 7 -> 8: each document's line hashes move to `line_hashes` and its stored SimHash votes are dropped
     (432 -> ~290 B per document at 200,000). Documents, fingerprints, boilerplate-free fingerprints, scores and
     decisions stay as they are; nothing is read again."""
@@ -26,7 +40,8 @@ def _from_7(db: sqlite_utils.Database) -> None:
     db.execute("DROP TABLE boilerplate_inputs")
 
 
-def _from_8(db: sqlite_utils.Database) -> None:
+@MIGRATIONS()
+def schema_9(db: sqlite_utils.Database) -> None:
     """Schema 8 -> 9: each document's clean key (8 B: a hash of the boilerplate lines its clean fingerprint was
     computed without) gives way to a flag and one set of boilerplate lines for the whole index. The set is the
     boilerplate of the documents as indexed (what the last analysis found, unless a scan came after it); a
@@ -57,7 +72,8 @@ def _from_8(db: sqlite_utils.Database) -> None:
     conn.executemany("INSERT INTO clean_boilerplate(hash) VALUES (?)", ((h,) for h in sorted(found)))
 
 
-def _from_9(db: sqlite_utils.Database) -> None:
+@MIGRATIONS()
+def schema_10(db: sqlite_utils.Database) -> None:
     """Schema 9 -> 10: the four expression indexes on the fingerprint's blocks give way to the segment table of
     posting lists (kept by triggers from then on), the common encoding is stored as NULL and band keys as
     BAND_KEY_BYTES bytes. Documents, their ids, fingerprints, scores and decisions stay; nothing is read again."""
@@ -78,11 +94,45 @@ def _from_9(db: sqlite_utils.Database) -> None:
     # schema 9 kept 16 keys of 4 bytes (minhash.DESKTOP); the low BAND_KEY_BYTES of each stay. A pair whose keys
     # agree only in those bytes becomes a candidate when one of the two next changes (the kept pairs are not
     # searched again for it: such pairs are random and the verification rejects them, see BAND_KEY_BYTES)
+    # (a layout 7 written before band keys were kept has none: layout.ensure_tables makes their table after)
     low = " || ".join(f"substr(keys, {4 * band + 1}, {BAND_KEY_BYTES})" for band in range(16))
-    conn.execute(f"UPDATE minhash_bands SET keys = CAST({low} AS BLOB) WHERE length(keys) = 64")
+    if db.table("minhash_bands").exists():
+        conn.execute(f"UPDATE minhash_bands SET keys = CAST({low} AS BLOB) WHERE length(keys) = 64")
 
 
-# Layouts read in place (a stored schema version -> the step from it and the version it gives, up to this one);
-# any other version is rebuilt
-# from the folder with the decisions carried over (Index._upgrade).
-MIGRATIONS = {"7": (_from_7, "8"), "8": (_from_8, "9"), "9": (_from_9, "10")}
+# Each step in order (the names the migrations table records), and the layouts read in place: a stored schema
+# version -> how many of the steps a file of it already holds
+STEPS = [step.__name__ for step in (schema_8, schema_9, schema_10)]
+IN_PLACE = {"7": 0, "8": 1, "9": 2, "10": 3}
+
+
+def pending(db: sqlite_utils.Database, version: str) -> list[str]:
+    """The steps an index of stored schema `version` (a key of IN_PLACE) has not had, in order. Reads only."""
+    if db.table(MIGRATIONS.migrations_table).exists():
+        return [m.name for m in MIGRATIONS.pending(db)]
+    return STEPS[IN_PLACE[version] :]
+
+
+def migrate(db: sqlite_utils.Database, version: str) -> list[str]:
+    """Run the steps an index of stored schema `version` has not had, inside the caller's transaction (each in
+    a savepoint of its own, recorded as it runs); returns their names."""
+    todo = pending(db, version)
+    if todo:
+        if not db.table(MIGRATIONS.migrations_table).exists():
+            _record(db, STEPS[: IN_PLACE[version]])  # the history its stored version stands for
+        MIGRATIONS.apply(db)
+    return todo
+
+
+def record_all(db: sqlite_utils.Database) -> None:
+    """Record every step as run (a new or rebuilt file holds this version's layout)."""
+    _record(db, STEPS)
+
+
+def _record(db: sqlite_utils.Database, steps: list[str]) -> None:
+    """Record `steps` as run, as Migrations.apply records a step it runs (its table, its columns)."""
+    MIGRATIONS.ensure_migrations_table(db)
+    now = str(datetime.datetime.now(datetime.UTC))
+    db.table(MIGRATIONS.migrations_table).insert_all(
+        {"migration_set": MIGRATIONS.name, "name": name, "applied_at": now} for name in steps
+    )

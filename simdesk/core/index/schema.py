@@ -1,7 +1,8 @@
-"""Opening an index file as this version's layout: a new file gets it whole; an earlier layout still read in
-place is migrated (migrations.py); a layout missing only what an additive change adds gets it; any other
-layout, older or newer, is rebuilt empty with the editor's decisions carried over by path (its documents are
-read again from the folder). The stored schema version and other settings live in the meta table."""
+"""Opening an index file as this version's layout: a new file gets it whole, its history recorded; an earlier
+layout still read in place is migrated (migrations.py, sqlite-utils Migrations); a layout missing only what an
+additive change adds gets it; any other layout, older or newer, is rebuilt empty with the editor's decisions
+carried over by path (its documents are read again from the folder). The stored schema version and other
+settings live in the meta table."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from simdesk.core.index.layout import (
     missing_tables_or_columns,
     stale_triggers,
 )
-from simdesk.core.index.migrations import MIGRATIONS
+from simdesk.core.index.migrations import IN_PLACE, migrate, pending, record_all
 from simdesk.core.index.stored_decisions import decisions_by_path, restore_decisions
 
 
@@ -35,27 +36,30 @@ class Rebuild:
 def create(conn: IndexConnection, db: sqlite_utils.Database) -> None:
     """This version's layout in a new (empty) file."""
     with conn.transaction():
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        ensure_tables(conn, db)
-        set_meta(db, "schema_version", str(SCHEMA_VERSION))
+        _write_layout(conn, db)
+
+
+def _write_layout(conn: IndexConnection, db: sqlite_utils.Database) -> None:
+    """This version's layout, its history recorded, in a file that holds no table."""
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    ensure_tables(conn, db)
+    set_meta(db, "schema_version", str(SCHEMA_VERSION))
+    record_all(db)
 
 
 def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: Path) -> Rebuild | None:
     """Bring an existing index file (recognise.py's 'ours' or 'legacy') to this version's layout; returns the
     Rebuild when its layout could not be read in place."""
     version = _stored_version(conn, kind, path)
-    if kind == "ours" and version in MIGRATIONS:
-        with conn.transaction():
-            while version in MIGRATIONS:
-                step, version = MIGRATIONS[version]
-                step(db)
-            ensure_tables(conn, db)  # indexes and triggers a step dropped
-            set_meta(db, "schema_version", str(SCHEMA_VERSION))
-        conn.execute("VACUUM")  # give back the pages of what the migration dropped
-    if version == str(SCHEMA_VERSION):
-        if missing_tables_or_columns(conn, db) or stale_triggers(conn):
+    if kind == "ours" and version in IN_PLACE:
+        # nothing is written to a file that holds this layout whole (a reader never waits on a scan here)
+        if pending(db, version) or missing_tables_or_columns(conn, db) or stale_triggers(conn):
             with conn.transaction():
-                ensure_tables(conn, db)  # an additive change: nothing dropped, nothing to say
+                ran = migrate(db, version)
+                ensure_tables(conn, db)  # what a step dropped, or what an additive change adds: nothing to say
+                set_meta(db, "schema_version", str(SCHEMA_VERSION))
+            if ran:
+                conn.execute("VACUUM")  # give back the pages of what the migration dropped
         return None
     # Another layout is never misread: the documents are read again from the folder, and the editor's
     # decisions (by path) carried over to the new layout.
@@ -63,9 +67,7 @@ def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: P
         decisions = decisions_by_path(conn)[:4]
         for name in _user_tables(conn):
             conn.execute(f'DROP TABLE "{name}"')
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        ensure_tables(conn, db)
-        set_meta(db, "schema_version", str(SCHEMA_VERSION))
+        _write_layout(conn, db)
         migrated = restore_decisions(conn, *decisions)
     carried = (
         f"{migrated} keep marks, queued copies and 'not duplicates' decisions were migrated"
