@@ -131,9 +131,11 @@ if TYPE_CHECKING:
     from simdesk.core.fingerprint.segmenter import default_segmenter, segmenter_choice
     from simdesk.core.fingerprint.simhash import simhash, similarity_percent
     from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY, Profile, profile, similarity
+    from simdesk.core.index.connection import BUSY_MESSAGE, IndexError_, damaged_prefix
+    from simdesk.core.index.documents import Snapshot
     from simdesk.core.index.rescue import Rescue, readable_decisions, rebuild_index
     from simdesk.core.index.scan import ScanResult, scan as scan_folder
-    from simdesk.core.index.store import BUSY_MESSAGE, Index, IndexError_, Snapshot, damaged_prefix
+    from simdesk.core.index.store import Index
     from simdesk.core.matching.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
     from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
     from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
