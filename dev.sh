@@ -19,8 +19,8 @@ VENV=.venv
 # what the fast tier (and so ./dev.sh test) checks before its tests, stopping at the first finding:
 # off; ruff (ruff check and ruff format --check); all (ruff, then mypy: its cache in .mypy_cache, ignored by git,
 # makes a run on a tree changed in a few files take about a second). The environment's LINT_GATE overrides it,
-# e.g. LINT_GATE=all ./dev.sh test-fast
-LINT_GATE=${LINT_GATE:-ruff}
+# e.g. LINT_GATE=ruff ./dev.sh test-fast
+LINT_GATE=${LINT_GATE:-all}
 LINT_PATHS=(simdesk tests bench tools)
 FAST_TESTS=(tests/core tests/test_architecture.py tests/test_cli.py tests/test_docs.py)
 
