@@ -223,14 +223,29 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
 
     # 3. the slider: regroup + model reset + counts, then a paint of the groups list, at each threshold
     regroup, painted = [], []
-    for threshold in list(range(0, 13)) + list(range(11, -1, -1)):
+    steps = list(range(0, 13)) + list(range(11, -1, -1))
+    stacks = open(trace, "a", encoding="utf-8") if trace is not None else None  # noqa: SIM115
+    for threshold in steps:
+        if stacks is not None:
+            stacks.write(f"== slider step to {threshold}\n")
+            stacks.flush()
+            faulthandler.dump_traceback_later(StallMeter.TRACE_AFTER_S, repeat=True, file=stacks)
         t0 = time.perf_counter()
         second.set_threshold(threshold)
         QApplication.processEvents()
         t1 = time.perf_counter()
+        if stacks is not None:
+            faulthandler.cancel_dump_traceback_later()
         second.groups_view.grab()
         regroup.append(t1 - t0)
         painted.append(time.perf_counter() - t0)
+    if stacks is not None:
+        stacks.close()
+    print(
+        "gui_regroup_steps_ms "
+        + ", ".join(f"{t}:{s * 1000:.0f}" for t, s in zip(steps, regroup))
+        + "  # each step: threshold:ms"
+    )
     print(
         f"gui_regroup_ms_median {statistics.median(regroup) * 1000:.1f} ms  # threshold moved one step, "
         f"{second.review.documents} docs: regroup, model reset, counts"
@@ -436,7 +451,8 @@ def diff_figures(folder: Path, workdir: Path, trace: Path | None = None) -> None
     size_mb = (pair_dir / "reference.txt").stat().st_size / 1e6
     for copy in ("edited", "reflowed"):
         for mode in ("normalised", "raw"):
-            window.groups_view.clearSelection()  # nothing to compare: the mode switch starts no comparison
+            # no group current, so nothing to compare: the mode switch starts no comparison
+            window.groups_view.selectionModel().clear()
             QApplication.processEvents()
             window.diff_view.set_mode(mode)
             for _ in range(3):

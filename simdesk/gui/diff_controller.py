@@ -70,7 +70,7 @@ class DiffController(QObject):
             review.comparison, left.path, right.path, self.threshold(), self.view.mode, FIRST_VIEW_BUDGET_S
         )
         label, helper = self.view.boilerplate_label(), self.helper
-        self.view.summary.setText(self.tr("Comparing…"))
+        self.view.comparing()  # what is being built for the pair before is dropped
         self.reader.pause(DIFF_PAUSE_S)
         here = review.texts.process_local
         # a comparison the selection moved past before it started (an arrow key held) is not made

@@ -495,6 +495,17 @@ class DiffView(QWidget):
     def boilerplate_label(self) -> str:
         return self.tr("[boilerplate] ")
 
+    def comparing(self) -> None:
+        """A newer comparison is under way: the one on screen stays until it comes; documents still being
+        built for an older one are dropped, and no older one is announced as `shown`."""
+        self._drop_builds()
+        self._generation += 1
+        self.summary.setText(self.tr("Comparing…"))
+
+    def building(self) -> bool:
+        """Whether documents of a comparison are being built to be shown."""
+        return bool(self._builders)
+
     def _drop_builds(self) -> None:
         """Stop building the documents of a comparison no longer to be shown."""
         for builder in self._builders:
@@ -539,14 +550,15 @@ class DiffView(QWidget):
             QTimer.singleShot(0, self, second)  # dropped with the view (a window closed meanwhile)
 
         def second() -> None:
-            if generation != self._generation:
+            if self.result is not result:  # cleared meanwhile: nothing of it stays on screen
                 built[1].deleteLater()
                 return
+            # the left pane shows this comparison: the right one follows, even if a newer one is coming
             self.right.set_rows(built[1], [row.right_no for row in rows], rows, label)
             QTimer.singleShot(0, self, third)
 
         def third() -> None:
-            if generation != self._generation:
+            if generation != self._generation:  # a newer comparison is coming: `shown` is for that one
                 return
             self._show_summary()
             if result.hunks:

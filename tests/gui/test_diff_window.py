@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
-from simdesk.gui.diff_view import MIN_CONTRAST, DiffColours, contrast
+from simdesk.core import SideBySide, compare_texts
+from simdesk.gui.diff_view import MIN_CONTRAST, RENDER_CHUNK_ROWS, DiffColours, DiffView, contrast
 from simdesk.gui.groups_model import COL_ENCODING, COL_PATH, COL_SIMILARITY, COL_SIZE, MemberRole
 from tests.gui.window_driver import dark_palette, member_index, open_and_wait
 
@@ -245,3 +246,48 @@ def test_help_has_a_short_manual_in_the_interface_language(qtbot, settings, data
     assert needle == window.diff_view.mode_button.text()  # the manual names the switch as the window does
     dialog.close()
     QApplication.processEvents()
+
+
+@pytest.fixture
+def diff_view(qtbot) -> DiffView:
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    return view
+
+
+def large_comparison() -> SideBySide:
+    """A comparison of texts of 5 x RENDER_CHUNK_ROWS lines, its last line changed (its panes are built in
+    several turns of the event loop)."""
+    lines = [f"{ARTICLE[k % 40 :]}{k}" for k in range(5 * RENDER_CHUNK_ROWS)]
+    return compare_texts("\n".join(lines), "\n".join([*lines[:-1], OTHER]), mode="raw")
+
+
+@pytest.mark.parametrize("moment", ["building", "half swapped"])
+def test_a_newer_comparison_asked_for_stops_the_one_under_way(qtbot, diff_view, moment):
+    """Another pair is selected while a large comparison's panes are being built, or when its left pane is
+    swapped in and its right one not yet: what was being built is dropped, both panes show one comparison,
+    and `shown` is never emitted for the pair no longer asked for."""
+    view = diff_view
+    small = compare_texts(ARTICLE, ARTICLE.replace("经济", "金融"), mode="raw")
+    with qtbot.waitSignal(view.shown):
+        view.show_result(small, "a.txt", "b.txt")
+    large = large_comparison()
+    shown: list[SideBySide | None] = []
+    view.shown.connect(lambda: shown.append(view.result))
+    view.show_result(large, "big/a.txt", "big/b.txt")
+    half_swapped = lambda: view.left.rows is not view.right.rows  # noqa: E731
+    done = half_swapped if moment == "half swapped" else lambda: view.building() and view.left.rows is small.rows
+    while not done():
+        QApplication.processEvents()
+    QApplication.processEvents() if moment == "building" else None  # a chunk built, more to come
+    assert view.building() == (moment == "building")
+    view.comparing()  # as the window does when another pair is selected
+    assert not view.building() and view.summary.text() == "Comparing…"
+    for _ in range(5 * RENDER_CHUNK_ROWS):  # more turns of the event loop than building the panes took
+        QApplication.processEvents()
+    assert shown == []
+    expected = small if moment == "building" else large
+    assert view.left.rows is view.right.rows is expected.rows
+    assert view.left.document().blockCount() == view.right.document().blockCount() == len(expected.rows)

@@ -5,9 +5,15 @@ titles that never widen the window, one progress counter per phase."""
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
 from tests.folders import small_folder
 from tests.gui.window_driver import group_index_containing, member_index, open_and_wait
@@ -37,28 +43,84 @@ def large_pair(tmp_path: Path) -> Path:
     return root
 
 
-def test_replacing_a_large_comparison_at_any_moment_does_not_crash(qtbot, window, tmp_path):
-    """With a ~1 MB pair shown, flip "As normalised" and click another group 0, 150 or 400 ms later, 20
-    times each: the window shows the group clicked last, whole, every time."""
+# Every call through which the window builds or swaps a pane's text: the spy below records the thread of each
+TEXT_CALLS = (
+    (QTextCursor, "insertText"),
+    (QTextDocument, "setPlainText"),
+    (QTextDocument, "setDocumentLayout"),
+    (QPlainTextEdit, "setDocument"),
+    (QPlainTextEdit, "setPlainText"),
+)
+
+
+@pytest.fixture
+def text_threads(monkeypatch) -> list[int]:
+    """The thread (threading.get_ident) of every call of TEXT_CALLS made from Python during the test; each
+    call is then made as it would be. Qt lays text out in these calls, and laying it out on two threads at
+    once crashes the process, so the window must make them all on the GUI thread."""
+    threads: list[int] = []
+    for cls, name in TEXT_CALLS:
+
+        def spy(self, *args, _real=getattr(cls, name), **kwargs):
+            threads.append(threading.get_ident())
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, spy)
+    return threads
+
+
+def process_events_until(done: Callable[[], bool], give_up: Callable[[], bool]) -> None:
+    """Run the event loop one pass at a time until `done()` (or `give_up()`: the state was passed by)."""
+    while not done() and not give_up():
+        QApplication.processEvents()
+
+
+# where a comparison of the large pair is when another group is clicked: asked for (the comparison runs off
+# the GUI thread), its panes' documents being built, its left pane swapped in and its right one not yet
+MOMENTS = ("asked", "building", "half swapped")
+
+
+def test_replacing_a_large_comparison_at_any_moment_shows_the_last_click(qtbot, window, tmp_path, text_threads):
+    """With a ~1 MB pair shown, flip "As normalised" and click another group while the large comparison is
+    asked for, while its documents are built and while its panes are swapped: the window shows the group
+    clicked last, whole, and every pane's text is built and laid out on the GUI thread (a pool thread
+    building a 1 MB document while the GUI thread swapped another one in crashed the window)."""
     root = large_pair(tmp_path)
     assert (root / "big" / "a.txt").stat().st_size > 900_000
     open_and_wait(qtbot, window, root)
     view = window.diff_view
     big = group_index_containing(window, "big/a.txt").row()
     small = group_index_containing(window, "snow.txt").row()
-    for delay in (0, 150, 400):
-        for _ in range(20):
-            with qtbot.waitSignal(window.diff_shown, timeout=60_000):
-                window.show_group_row(big)
-            assert "big/" in view.left_title.text()
-            view.mode_button.toggle()
-            qtbot.wait(delay)
-            with qtbot.waitSignal(window.diff_shown, timeout=60_000):
-                window.show_group_row(small)
-            qtbot.wait(10)  # a late comparison of the large pair would show here
-            assert "snow" in view.left_title.text() and "snow" in view.right_title.text()
-            assert view.left.document().blockCount() == len(view.result.rows) < 50
-            assert view.right.document().blockCount() == len(view.result.rows)
+    shown: list[str] = []
+    window.diff_shown.connect(lambda: shown.append(view.left_title.text()))
+    reached: list[str] = []
+    for moment in MOMENTS:
+        with qtbot.waitSignal(window.diff_shown, timeout=60_000):
+            window.show_group_row(big)
+        assert "big/" in view.left_title.text()
+        before = len(shown)
+        view.mode_button.toggle()  # the large pair compared again, in the other mode
+        passed_by = partial(lambda n: len(shown) > n, before)  # shown whole already: the moment was missed
+        if moment == "building":
+            process_events_until(view.building, passed_by)
+        elif moment == "half swapped":
+            process_events_until(lambda: view.left.rows is not view.right.rows, passed_by)
+        if not passed_by():
+            reached.append(moment)
+        clicked = len(shown)
+        window.show_group_row(small)
+        qtbot.waitUntil(
+            lambda: len(shown) > clicked and not window.background.busy() and not view.building(),  # noqa: B023
+            timeout=60_000,
+        )
+        QApplication.processEvents()  # anything the comparisons posted meanwhile
+        assert "snow" in view.left_title.text() and "snow" in view.right_title.text()
+        assert view.left.document().blockCount() == len(view.result.rows) < 50
+        assert view.right.document().blockCount() == len(view.result.rows)
+        assert view.left.rows is view.right.rows is view.result.rows
+        assert all("snow" in title for title in shown[clicked:])  # nothing else announced shown after the click
+        assert text_threads and set(text_threads) == {threading.main_thread().ident}
+    assert reached == list(MOMENTS)  # each moment was met
 
 
 # -- 2, 6: a rule or a clean-up acts on the groups chosen, else the groups the filters show ------------------
