@@ -5,9 +5,13 @@ groups a cancelled analysis keeps (analysis.kept_grouper) equal the analysed one
 from __future__ import annotations
 
 import pickle
+import random
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simdesk.core import Index, ReviewProcess, ReviewRequest, ReviewSettings, ScanOptions, open_review
 from simdesk.core.matching.analysis import analyse, kept_grouper
@@ -109,3 +113,39 @@ def test_a_cancelled_analysis_keeps_the_identical_copies(small_corpus, tmp_path)
     assert identical and groups(cancelled.at(12)) == identical
     final = [set(g) for g in groups(full.at(12))]
     assert all(any(set(g) <= f for f in final) for g in identical)
+
+
+def semaphores_of(pid: int) -> set[Path]:
+    """The named POSIX semaphores process `pid` has open, by their names in /dev/shm (Linux: it maps each
+    one's file, under the temporary name it was created with; the name is a link to the same inode)."""
+    maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    inodes = {int(line.split()[4]) for line in maps if " /dev/shm/sem." in line}
+    return {path for path in Path("/dev/shm").glob("sem.*") if path.stat().st_ino in inodes}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and /dev/shm")
+@pytest.mark.parametrize("how", ["stop", "cancel, its grace over"])
+def test_a_process_ended_while_its_workers_read_leaves_no_semaphore(tmp_path, how):
+    """stop(), and a cancel whose grace is over, end a review whose worker pool is reading: the named
+    semaphores of the pool's queues are unlinked, where a killed process left them to the resource tracker
+    (a "leaked semaphore objects" warning on the terminal when the caller exits)."""
+    root = tmp_path / "many"
+    root.mkdir()
+    rng = random.Random(10)
+    for k in range(2_000):  # enough to read that the workers are still at it when the process is ended
+        text = "".join(
+            rng.choice("的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会") for _ in range(900)
+        )
+        (root / f"{k:04d}.txt").write_text(text, encoding="utf-8")
+    run = ReviewProcess(ReviewRequest(root, tmp_path / "index.sqlite", ReviewSettings(scan=ScanOptions(jobs=2))))
+    run.start()
+    events = run.events()
+    for kind, value in events:
+        if kind == "progress" and value.phase == "reading" and value.done > 0:
+            break
+    semaphores = semaphores_of(run.pid)
+    assert semaphores and all(path.exists() for path in semaphores)  # the pool's queues
+    run.stop() if how == "stop" else run.cancel(grace_s=0.0)
+    kinds = [kind for kind, _ in events]
+    assert run._process.exitcode is not None and "finished" not in kinds
+    assert not any(path.exists() for path in semaphores)

@@ -24,6 +24,8 @@ its own worker processes die with it the same way. `run_review` is the same work
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
+import os
 import sys
 import threading
 import time
@@ -45,6 +47,7 @@ BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index t
 BUSY_POLL_S = 0.2
 POLL_S = 0.05  # how often the caller's reading of events looks whether the process is to be ended
 CANCEL_GRACE_S = 5.0  # a cancelled process that has not sent its review by then is ended
+STOP_GRACE_S = 0.5  # a process told to end (stop(), or the cancel's grace over) that has not is then killed
 REVIEW_PRELOAD = ("simdesk.core.review.process",)  # with the scan's modules (workers.PRELOAD): the whole engine
 
 Event = tuple[str, object]  # (kind, value): see the module docstring
@@ -121,12 +124,26 @@ def failure_message(root: Path, exc: BaseException) -> str:
 
 
 def _listen(control: Connection, cancel: CancelToken) -> None:
-    """In the review process: any message, or the caller closing its end, cancels the work."""
-    try:
-        control.recv()
-    except (EOFError, OSError):
-        pass
-    cancel.cancel()
+    """In the review process: "cancel", or the caller closing its end, cancels the work; "stop" ends the
+    process at once (_end_now)."""
+    while True:
+        try:
+            message = control.recv()
+        except (EOFError, OSError):
+            cancel.cancel()
+            return
+        cancel.cancel()
+        if message == "stop":
+            _end_now()
+
+
+def _end_now() -> None:
+    """End the review process here and now, as a kill would, but with multiprocessing's finalizers run first:
+    they unlink the named semaphores of its worker pool's queues, which a killed process leaves to the
+    resource tracker ("There appear to be 5 leaked semaphore objects to clean up at shutdown" on the
+    terminal when the window's process exits). What the scan committed stays in the index."""
+    multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]  # noqa: SLF001 (as a normal exit does)
+    os._exit(0)
 
 
 def _review_process(request: ReviewRequest, events: Connection, control: Connection) -> None:
@@ -161,6 +178,7 @@ class ReviewProcess:
         self._events: Connection | None = None
         self._control: Connection | None = None
         self._end_at: float | None = None  # when the process is to be ended, cancelled or not
+        self._kill_at: float | None = None  # when it is killed, if it has not ended when told to (_end)
         self._stopped = False
         self._lock = threading.Lock()
 
@@ -215,11 +233,22 @@ class ReviewProcess:
                 pass
 
     def stop(self) -> None:
-        """End the process now, reporting nothing more (what it committed stays in the index)."""
+        """End the process now, reporting nothing more (what it committed stays in the index): it is told to
+        end, and killed if it has not within STOP_GRACE_S."""
         with self._lock:
             self._stopped = True
             self._end_at = time.monotonic()
-            self._kill()
+            self._end()
+
+    def _end(self) -> None:
+        """Tell the process to end at once (once), and kill it STOP_GRACE_S later if it has not."""
+        if self._kill_at is None:
+            self._kill_at = time.monotonic() + STOP_GRACE_S
+            if self._control is not None:
+                try:
+                    self._control.send("stop")
+                except OSError:  # the process has ended
+                    pass
 
     def _kill(self) -> None:
         if self._process is not None and self._process.pid is not None and self._process.is_alive():
@@ -241,7 +270,11 @@ class ReviewProcess:
         last = False
         try:
             while True:
-                if self._end_at is not None and time.monotonic() >= self._end_at:
+                now = time.monotonic()
+                if self._end_at is not None and now >= self._end_at:
+                    with self._lock:
+                        self._end()
+                if self._kill_at is not None and now >= self._kill_at:
                     self._kill()
                 if not self._events.poll(POLL_S):
                     continue
