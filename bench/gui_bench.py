@@ -1,7 +1,8 @@
 """The window's responsiveness figures, one `name value unit` line each:
 
 - gui_open_indexed_s: opening an already-indexed folder until its groups are shown (from the index);
-- gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted;
+- gui_regroup_ms_max / _median: moving the threshold 0..12 until the model is reset and the view painted
+  (gui_regroup_steps_ms: each step's; with --trace-stalls, the stacks of every thread every 80 ms of a step);
 - gui_idle_stall_ms: the longest gap of a 10 ms QTimer on the GUI thread left idle for 10 s (the machine's load
   alone);
 - gui_scan_stall_ms: the longest gap of that timer during a full scan of the folder (with --trace-stalls FILE,
@@ -566,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         metavar="FILE",
         help="write the stacks of every thread to FILE at each GUI stall of the first scan, "
-        "of stopping scans and of the 1 MB diffs",
+        "of the slider's steps, of stopping scans and of the 1 MB diffs",
     )
     args = parser.parse_args(argv)
     existing = QApplication.instance()

@@ -284,7 +284,7 @@ def test_a_newer_comparison_asked_for_stops_the_one_under_way(qtbot, diff_view, 
     QApplication.processEvents() if moment == "building" else None  # a chunk built, more to come
     assert view.building() == (moment == "building")
     view.comparing()  # as the window does when another pair is selected
-    assert not view.building() and view.summary.text() == "Comparing…"
+    assert not view.building() and view.summary.text() == view.tr("Comparing…")
     for _ in range(5 * RENDER_CHUNK_ROWS):  # more turns of the event loop than building the panes took
         QApplication.processEvents()
     assert shown == []
