@@ -89,6 +89,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
@@ -97,7 +98,7 @@ import mmh3
 import numpy as np
 from rapidfuzz.distance import OSA, Indel, Levenshtein
 
-from simdesk.core.reading.normalize import normalize
+from simdesk.core.reading.normalize import fold, normalize_folded
 from simdesk.core.records import Relation
 
 DEFAULT_MIN_SIMILARITY = 0.7
@@ -264,11 +265,22 @@ def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE) -> tuple[Run, ...]
     return tuple(runs)
 
 
-def profile(text: str, rest: str | None = None, whole: str | None = None, frequent: str | None = None) -> Profile:
+def profile(
+    text: str,
+    rest: str | None = None,
+    whole: str | None = None,
+    frequent: str | None = None,
+    fold_of: Callable[[str], str] = fold,
+) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate); `rest`: the text
     without its notices, when it holds one; `whole` and `frequent`: the text with its frequent lines and those
-    lines alone, for a text of many frequent lines (all from boilerplate.frequent_parts)."""
-    norm = normalize(text)
+    lines alone, for a text of many frequent lines (all from boilerplate.frequent_parts). `fold_of`:
+    normalize.fold, or a function that returns what it would (a caller that has folded some of the texts)."""
+
+    def normalised(part: str) -> str:
+        return normalize_folded(fold_of(part))
+
+    norm = normalised(text)
     short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
     long = None
     runs = shingle_runs(norm)
@@ -281,18 +293,18 @@ def profile(text: str, rest: str | None = None, whole: str | None = None, freque
     whole_shingles = own_shingles = None
     filled = norm
     if whole is not None and frequent is not None:
-        filled = whole_norm = normalize(whole)
+        filled = whole_norm = norm if whole is text else normalised(whole)
         # short texts are for edit similarity and template_fill to decide, long ones for word 4-grams
         if EDIT_CHARS < len(whole_norm) and (
             len(whole_norm) < LONG_WORDS * 2 or sum(1 for _ in WORDS.finditer(whole_norm)) < LONG_WORDS
         ):
             whole_shingles = shingles(whole_norm)
-            own_shingles = np.setdiff1d(whole_shingles, shingles(normalize(frequent)), assume_unique=True)
+            own_shingles = np.setdiff1d(whole_shingles, shingles(normalised(frequent)), assume_unique=True)
     return Profile(
         plain,
         short,
         long,
-        None if rest is None else shingles(normalize(rest)),
+        None if rest is None else shingles(normalised(rest)),
         runs=runs,
         whole=whole_shingles,
         own=own_shingles,
@@ -442,7 +454,7 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
     lacks, and the same characters cut otherwise, left out), "word" (see template_fill), "" otherwise. A
     place must be mostly slots: where a copy's paragraphs were reordered, the alignment pairs unrelated
     passages, and a number paired with another there sits among changed characters."""
-    ua, ub = UNITS.findall(a), UNITS.findall(b)
+    ua, ub = _units(a), _units(b)
     spans = _changed_runs(ua, ub)
     kinds = [_run_kind(ua, ub, span) for span in spans]
     for k in range(len(spans) - 1):  # a name split by one character both share (皇甫敏雨教授 / 覃雨桐先生: 雨)
@@ -476,6 +488,14 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
         places.append((kind, ua[a0:a1], ub[b0:b1]))
         start = k + 1
     return places
+
+
+@lru_cache(maxsize=64)
+def _units(text: str) -> list[str]:
+    """UNITS.findall(text), kept for the next pairs: verification scores a text's pairs mostly one after
+    another (~10 a text on the medium collection). A few dozen texts of at most FILL_CHARS characters: at most
+    ~50 MB, ~5 MB for texts of ~1,000 characters. Shared: not to be changed."""
+    return UNITS.findall(text)
 
 
 def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> str:

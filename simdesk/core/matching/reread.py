@@ -25,11 +25,20 @@ from simdesk.core.reading.texts import Texts
 def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
     """What verification scores a text on (verify.profile) without its boilerplate lines, with its rest
     without notices when it holds one, and whole beside its frequent lines when those hold much of it
-    (boilerplate.frequent_parts); an empty profile for a text that could not be read."""
+    (boilerplate.frequent_parts); an empty profile for a text that could not be read. The text is folded once
+    (normalize.fold) for its line keys and for each part that is the whole text: the text when it keeps every
+    line, and whole beside its frequent lines."""
     if not text:
         return Profile(np.empty(0, dtype=np.uint32))
-    parts = frequent_parts(text, boilerplate)
-    return profile(parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent)
+    folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
+
+    def fold_of(part: str) -> str:
+        return folded if part is text else fold(part)
+
+    parts = frequent_parts(text, boilerplate, folded)
+    return profile(
+        parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent, fold_of=fold_of
+    )
 
 
 def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:

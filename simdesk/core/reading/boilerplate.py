@@ -218,16 +218,17 @@ class FrequentParts:
     frequent: str | None  # its frequent lines, when they hold CROWD_SHARE of its key characters or more
 
 
-def frequent_parts(text: str, boilerplate: Collection[int]) -> FrequentParts:
+def frequent_parts(text: str, boilerplate: Collection[int], folded: str | None = None) -> FrequentParts:
     """The text without its boilerplate, without its notices, and its frequent lines (`FrequentParts`), from
-    one pass over its line keys.
+    one pass over its line keys (`folded`: normalize.fold(text), when the caller has it). A text that keeps
+    every line is returned itself as `stripped` (the same object: its fold can be reused).
 
     `frequent` serves large copy groups (verify.crowd_score): in a group of ten copies or more every
     untouched line is frequent, so a copy without its frequent lines keeps only its edited lines. It is set
     when the frequent lines (boilerplate and notices) hold CROWD_SHARE or more of the text's key characters."""
     if len(boilerplate) == 0:
         return FrequentParts(text, None, None)
-    keys = folded_line_keys(fold(text))
+    keys = folded_line_keys(fold(text) if folded is None else folded)
     lines = text.splitlines()
     if len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
         return FrequentParts(text, None, None)

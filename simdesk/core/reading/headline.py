@@ -88,6 +88,9 @@ NUMERIC_DATE = re.compile(r"(?<!\d)(\d{4})\s*(?:年|([-/.]))\s*(\d{1,2})\s*(?:�
 ROC_DATE = re.compile(r"民国\s*(\d{2,3})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
 HAN_DIGITS = "〇零一二三四五六七八九"
 HAN_VALUE = {c: max(k - 1, 0) for k, c in enumerate(HAN_DIGITS)}
+# every date and month pattern below holds a digit (\d: any script's) or four Chinese digits: a line without
+# either holds no date, and date_in / month_in skip it after this one search (most lines of a text)
+DATE_HINT = re.compile(rf"\d|[{HAN_DIGITS}]{{4}}")
 HAN_DATE = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月([{HAN_DIGITS}十]{{1,3}})日")
 MONTH_FIRST = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
 DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)({_MONTH})\.?(?:,?\s+|-)(\d{{4}})\b")
@@ -162,6 +165,11 @@ def _either_order(a: int, b: int, year: int) -> str | None:
 
 def month_in(line: str) -> str | None:
     """The first month written with its year in a (folded) line, YYYY-MM; None when there is none."""
+    return _month_in(line) if DATE_HINT.search(line) else None
+
+
+def _month_in(line: str) -> str | None:
+    """month_in without the DATE_HINT test."""
     found: list[tuple[int, str]] = []
     for pattern, parts in (
         (NUMERIC_MONTH, lambda m: (int(m[1]), int(m[2]))),
@@ -177,6 +185,11 @@ def month_in(line: str) -> str | None:
 
 def date_in(line: str) -> str | None:
     """The first full date written in a (folded) line, ISO; None when there is none."""
+    return _date_in(line) if DATE_HINT.search(line) else None
+
+
+def _date_in(line: str) -> str | None:
+    """date_in without the DATE_HINT test."""
     found: list[tuple[int, str]] = []
     for m in NUMERIC_DATE.finditer(line):
         if (iso := _valid(int(m[1]), int(m[3]), int(m[4]))) is not None:

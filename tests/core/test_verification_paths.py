@@ -1,0 +1,140 @@
+"""Verification's faster paths give what the plain ones give: a text folded once for its profile, boilerplate
+lines' votes segmented in the worker processes, a line tested for a digit before the date patterns run."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from simdesk.core.fingerprint.similarity import Profile, profile
+from simdesk.core.index.scan import scan
+from simdesk.core.index.store import Index
+from simdesk.core.matching.analysis import SEGMENTED_POOL_FROM, VerifySettings, analyse, collection_boilerplate
+from simdesk.core.matching.reread import verification_profile
+from simdesk.core.reading.boilerplate import frequent_parts
+from simdesk.core.reading.headline import _date_in, _month_in, date_in, month_in
+from simdesk.core.reading.normalize import fold
+from simdesk.core.reading.texts import Texts
+from simdesk.core.records import ScanOptions
+
+FOOTERS = 75  # boilerplate lines, each in 10 documents of its own: more texts to segment than SEGMENTED_POOL_FROM
+WITHOUT_FOOTER = 20
+
+
+def _footer(k: int) -> str:
+    return "".join(chr(0x4E00 + 97 * k + 7 * m) for m in range(9))
+
+
+def _collection(folder: Path) -> Path:
+    """FOOTERS x 10 short texts of random common characters, each with a date and one frequent footer line,
+    most odd ones a near copy of the one before (three characters changed); WITHOUT_FOOTER texts without."""
+    rng = random.Random(11)
+    common = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    folder.mkdir()
+    previous: list[str] = []
+    for d in range(FOOTERS * 10):
+        if d % 2 and rng.random() < 0.8:
+            body = list(previous)
+            for _ in range(3):
+                body[rng.randrange(len(body))] = rng.choice(common)
+        else:
+            body = [rng.choice(common) for _ in range(rng.choice((60, 150, 400)))]
+        previous = body
+        text = "".join(body)
+        lines = [text[k : k + 50] for k in range(0, len(text), 50)]
+        date = f"2024年{d % 12 + 1}月{d % 28 + 1}日" if d % 3 else "二〇二三年五月"
+        (folder / f"{d:04d}.txt").write_text("\n".join([date, *lines, _footer(d // 10)]), "utf-8")
+    for d in range(WITHOUT_FOOTER):
+        text = "".join(rng.choice(common) for _ in range(120))
+        (folder / f"plain-{d}.txt").write_text("\n".join([text[:60], text[60:]]), "utf-8")
+    return folder
+
+
+def _same(a: Profile, b: Profile) -> bool:
+    for field in Profile.__slots__:
+        x, y = getattr(a, field), getattr(b, field)
+        if field == "runs":
+            if len(x) != len(y) or any(
+                not np.array_equal(r.hashes, s.hashes) or (r.units, r.width) != (s.units, s.width) for r, s in zip(x, y)
+            ):
+                return False
+        elif isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            if x is None or y is None or x.dtype != y.dtype or not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _reference_profile(text: str, boilerplate: frozenset[int]) -> Profile:
+    """verification_profile as written before it folded the text once: every part folded on its own."""
+    parts = frequent_parts(text, boilerplate)
+    return profile(parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent)
+
+
+def test_a_text_folded_once_has_the_profile_of_each_part_folded_alone(tmp_path, small_corpus):
+    whole = cut = 0
+    for root in (small_corpus, _collection(tmp_path / "c")):
+        with Index(tmp_path / f"{root.name}.sqlite") as index:
+            scan(root, index, ScanOptions(jobs=1))
+            boilerplate = collection_boilerplate(index)
+            paths = index.snapshot().paths
+        assert boilerplate
+        for path in paths:
+            text = Texts(root).read(path).text
+            kept = frequent_parts(text, boilerplate).stripped is text
+            whole, cut = whole + kept, cut + (not kept)
+            assert _same(verification_profile(text, boilerplate), _reference_profile(text, boilerplate))
+    assert whole >= WITHOUT_FOOTER and cut > 500  # texts kept whole and texts cut
+
+
+def test_an_analysis_segmenting_in_workers_finds_what_one_in_this_process_finds(tmp_path):
+    root = _collection(tmp_path / "c")
+    with Index(tmp_path / "a.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        lines = index.line_hashes()
+        assert len(collection_boilerplate(index)) >= FOOTERS > SEGMENTED_POOL_FROM
+        assert len(lines) == FOOTERS * 10 + WITHOUT_FOOTER
+    shutil.copy(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    found = []
+    for name, jobs in (("a", 1), ("b", 2)):
+        with Index(tmp_path / f"{name}.sqlite") as index:
+            g = analyse(root, index, verify=VerifySettings(jobs=jobs))
+            groups = sorted(tuple(m.path for m in group.members) for group in g.at(12))
+            found.append((g.snapshot.fingerprints, g.i, g.j, g.d, g.scores, g.held, groups))
+    (fa, ia, ja, da, sa, ha, ga), (fb, ib, jb, db, sb, hb, gb) = found
+    assert len(ia) > 100 and len(ga) > 50
+    assert np.array_equal(fa, fb)
+    assert np.array_equal(ia, ib) and np.array_equal(ja, jb) and np.array_equal(da, db)
+    assert np.array_equal(sa, sb, equal_nan=True) and np.array_equal(ha, hb, equal_nan=True)
+    assert ga == gb
+
+
+def test_a_line_without_digits_holds_no_date(tmp_path, small_corpus):
+    lines = [
+        "发布时间：2024年5月3日",
+        "二〇二三年十二月二十一日",
+        "二〇二四年五月",
+        "民国113年5月3日",
+        "posted march 3, 2024",
+        "3rd march 2024",
+        "25/12/2024",
+        "05.03.2024",
+        "may 2024",
+        "١٢/٠٣/٢٠٢٤",  # Arabic-Indic digits are digits too
+        "一二三年五月",  # three Chinese digits: no year
+        "一月一日",
+        "",
+    ]
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(small_corpus, index, ScanOptions(jobs=1))
+        paths = index.snapshot().paths
+    for path in paths:
+        lines += fold(Texts(small_corpus).read(path).text).splitlines()
+    assert sum(date_in(line) is not None for line in lines) > 10
+    for line in lines:
+        assert date_in(line) == _date_in(line)
+        assert month_in(line) == _month_in(line)
