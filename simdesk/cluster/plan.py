@@ -17,6 +17,7 @@ from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
+from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
 from simdesk.core.review.review import ReviewSettings
@@ -191,13 +192,11 @@ def pairs_table(
         if scores is not None
         else pa.nulls(len(order), pa.float64())
     )
-    shares = []
-    for column in (0, 1):
-        if held is None:
-            shares.append(pa.nulls(len(order), pa.float64()))
-        else:  # a_in_b: the smaller id's text found in the larger's
-            ours = np.where(a <= b, held[:, column], held[:, 1 - column])
-            shares.append(pa.array(np.asarray(ours, dtype=np.float64)[order]))
+    if held is None:
+        shares = [pa.nulls(len(order), pa.float64())] * 2
+    else:  # a_in_b: the smaller id's text found in the larger's
+        ours = swap_shares(np.array(held, dtype=np.float64), a > b)[order]
+        shares = [pa.array(ours[:, 0]), pa.array(ours[:, 1])]
     return pa.table(
         {
             "a": lo[order],

@@ -142,3 +142,7 @@ class Relation:
     score: float
     a_in_b: float
     b_in_a: float
+
+    def shares(self, swapped: bool = False) -> tuple[float, float]:
+        """(share of A in B, share of B in A); with `swapped`, for the pair listed as (B, A)."""
+        return (self.b_in_a, self.a_in_b) if swapped else (self.a_in_b, self.b_in_a)

@@ -138,7 +138,7 @@ class AnalysisCache:
         """Keep (document id, document id, their relation) for each verified pair."""
 
         def ordered(a: int, b: int, r: Relation) -> tuple:
-            shares = (r.a_in_b, r.b_in_a) if a < b else (r.b_in_a, r.a_in_b)
+            shares = r.shares(swapped=a > b)
             return (min(a, b), max(a, b), r.score, *(None if x != x else x for x in shares))
 
         with self.conn.transaction():

@@ -63,7 +63,14 @@ from simdesk.core.fingerprint.similarity import (
 )
 from simdesk.core.index.documents import Snapshot
 from simdesk.core.index.store import Index
-from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
+from simdesk.core.matching.copies import (
+    Copies,
+    copied_shares,
+    copied_values,
+    identical_copies,
+    swap_shares,
+    with_copies,
+)
 from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
@@ -632,7 +639,7 @@ def verify_pairs(
                 todo.append(k)
             else:
                 out[k] = s.score
-                held[k] = (s.a_in_b, s.b_in_a) if ids[a] < ids[b] else (s.b_in_a, s.a_in_b)
+                held[k] = s.shares(swapped=ids[a] > ids[b])
         todo_arr = np.array(todo, dtype=np.int64)
     else:  # a first analysis: no Python list of every candidate (millions at a million documents)
         todo_arr = np.arange(len(i), dtype=np.int64)
@@ -840,8 +847,7 @@ def kept_grouper(
     copies = identical_copies(snap.hashes, known)  # the representatives analyse chose
     fps = fps[copies.rep]  # a copy's fingerprint is its representative's (a copy not searched has its plain one)
     i, j, s, h = copies.rep[i[both]], copies.rep[j[both]], s[both], h[both]
-    swap = i > j  # the shares follow the pair's rows: (share of i in j, share of j in i)
-    h[swap] = h[swap][:, ::-1]
+    h = swap_shares(h, i > j)  # the shares follow the pair's rows: (share of i in j, share of j in i)
     i, j = np.minimum(i, j), np.maximum(i, j)
     n = max(len(snap), 1)
     _, first = np.unique(i * n + j, return_index=True)  # a pair kept twice (an index of before the classes): once

@@ -125,6 +125,11 @@ def copied_values(values: np.ndarray, source: np.ndarray, identical: float) -> n
 def copied_shares(held: np.ndarray, source: np.ndarray, swapped: np.ndarray) -> np.ndarray:
     """The shares (of i in j, of j in i; verify_pairs' `held`) of representatives given to the pairs with_copies
     made, in their rows' order; a copy and its representative hold each other whole."""
-    out = copied_values(held, source, 1.0)
-    out[swapped] = out[swapped][:, ::-1]
-    return out
+    return swap_shares(copied_values(held, source, 1.0), swapped)
+
+
+def swap_shares(held: np.ndarray, swapped: np.ndarray) -> np.ndarray:
+    """Shares (rows of: share of i in j, share of j in i) for pairs whose ends are exchanged where `swapped`
+    (Relation.shares for arrays); changes `held` in place and returns it."""
+    held[swapped] = held[swapped][:, ::-1]
+    return held

@@ -34,6 +34,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from simdesk.core.index.documents import Snapshot
+from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
 from simdesk.core.records import Group, Member
 
@@ -389,9 +390,7 @@ class Grouping:
         n = np.int64(len(self.snapshot))
         codes = np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j).astype(np.int64)
         order = np.argsort(codes)
-        shares = self._held[order]
-        swap = (i > j)[order]
-        shares[swap] = shares[swap][:, ::-1]
+        shares = swap_shares(self._held[order], (i > j)[order])
         return codes[order], scores[order] if scores is not None else None, shares
 
     def _relation(self, rep: int, row: int) -> tuple[float, float, float] | None:
