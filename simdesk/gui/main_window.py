@@ -63,6 +63,9 @@ class MainWindow(QMainWindow):
         # comparisons and headlines are computed in a process of their own: a thread here held the GUI
         # thread up to 100-150 ms at a time (Python's lock) on a 1 MB pair
         self.helper = HelperProcess()
+        # comparisons in one of their own: a newer one ends the process of one under way (HelperProcess.run's
+        # `supersede`), which would otherwise fail a batch of headlines it was reading
+        self.comparer = HelperProcess()
         self.writer = Background(self, serial=True)  # saves the editor's decisions, in order
         self._save_threshold = QTimer(self)  # the slider's threshold, remembered once it rests
         self._save_threshold.setSingleShot(True)
@@ -93,7 +96,9 @@ class MainWindow(QMainWindow):
         self.progress_bar = self.scan_progress.bar
         s = self.selection = ListSelection(self.groups_view, self.members_view, self.groups_model, self.members_model)
         self.reader = HeadlineReader(self.groups_model, shown, bg, helper, self.filter_note, self)
-        self.diff = DiffController(self.diff_view, s.current_pair, shown, threshold, bg, helper, self.reader, settings)
+        self.diff = DiffController(
+            self.diff_view, s.current_pair, shown, threshold, bg, self.comparer, self.reader, settings
+        )
         r = self.review_actions = ReviewActions(
             self,
             shown,
@@ -428,7 +433,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         self.stop_scan()
         self.scans.wait()
-        self.helper.close()  # a comparison or a batch of headlines under way fails at once
+        self.helper.close()  # a batch of headlines under way fails at once
+        self.comparer.close()  # and a comparison
         self.background.wait()
         if self.review is not None:
             self.writer.call(self.review.decisions.save)

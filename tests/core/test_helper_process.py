@@ -1,15 +1,20 @@
 """core.HelperProcess: a review's comparison and a batch of its headlines, run in a helper process, give what
 they give in this process; an error comes back as itself; a helper killed from outside fails its call and
-the next call starts a new one; a closed helper runs nothing."""
+the next call starts a new one; a closed helper runs nothing; a newer superseding call drops the one under
+way."""
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
+from functools import partial
+from pathlib import Path
 
 import pytest
 
 from simdesk.core import HelperProcess, Index, ReviewSettings, ScanOptions, open_review
+from simdesk.core.review.helper import Superseded
 from simdesk.core.workers import CancelToken
 from tests.folders import POEMS, small_folder
 
@@ -60,3 +65,41 @@ def test_an_error_comes_back_as_itself_and_a_killed_helper_is_replaced(review, h
     helper.close()
     with pytest.raises(RuntimeError):
         helper.run(os.getpid)
+
+
+def _wait_forever(started: str) -> int:
+    """A call that never ends on its own (a comparison far too long to wait for): it says it has started."""
+    Path(started).write_text(str(os.getpid()), encoding="utf-8")
+    threading.Event().wait()
+    return 0
+
+
+def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_path):
+    """A comparison under way is dropped by a newer one (as when the editor clicks another pair): the older
+    raises Superseded, its process is gone, and the newer one's result comes without waiting for it. One
+    that has finished is not dropped: the process stays."""
+    started = tmp_path / "started"
+    outcome: list[object] = []
+
+    def older() -> None:
+        try:
+            outcome.append(helper.run(partial(_wait_forever, str(started)), supersede=True))
+        except Superseded as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=older)
+    thread.start()
+    while not started.exists():
+        thread.join(0.01)
+    pid = int(started.read_text(encoding="utf-8"))
+    newer = helper.run(review.comparison("poem.txt", "copies/poem-edited.txt", 12), supersede=True)
+    assert newer == review.compare("poem.txt", "copies/poem-edited.txt", 12)
+    thread.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], Superseded)
+    with pytest.raises(ProcessLookupError):
+        for _ in range(1000):  # the killed process is reaped by its pool's thread
+            os.kill(pid, 0)
+            thread.join(0.01)
+    same = helper.run(os.getpid, supersede=True)
+    assert helper.run(os.getpid, supersede=True) == same != pid
+    assert helper.run(os.getpid) == same  # a call without `supersede` drops nothing

@@ -15,20 +15,29 @@ The process is forked from the fork server review processes come from (workers.p
 ReviewProcess.prepare), so it starts in milliseconds with the engine loaded, and it dies with that server,
 which dies with the caller. A call that crashes the process (killed from outside) raises
 concurrent.futures.process.BrokenProcessPool; the next call starts a new process.
+
+A call made with `supersede` (a comparison of a pair the editor has moved past) is dropped by the next such
+call: if it is still under way, its process is ended at once, it raises Superseded, and the newer call runs in
+a new process, so a small comparison asked for during a 1 MB one does not wait seconds for a result nobody
+will see.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from simdesk.core.review.process import ReviewProcess
 from simdesk.core.workers import process_pool, stop_workers
 
 T = TypeVar("T")
+
+
+class Superseded(Exception):
+    """Raised by HelperProcess.run(call, supersede=True) when a newer such call dropped this one."""
 
 
 class HelperProcess:
@@ -39,6 +48,8 @@ class HelperProcess:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
+        self._newest = 0  # how many calls with `supersede` were made: the last one is the one wanted
+        self._superseding: Future[Any] | None = None  # the last of them
 
     @staticmethod
     def prepare() -> None:
@@ -46,23 +57,40 @@ class HelperProcess:
         lives as long as the caller (a window's GUI thread) before the first run()."""
         ReviewProcess.prepare()
 
-    def run(self, call: Callable[[], T], here: bool = False) -> T:
+    def run(self, call: Callable[[], T], here: bool = False, supersede: bool = False) -> T:
         """call() in the helper process (`here`: in this one, as when the texts are this process's own:
-        Texts.process_local); its result, or what it raised. Raises RuntimeError once closed."""
+        Texts.process_local); its result, or what it raised. Raises RuntimeError once closed. With
+        `supersede`, the call made with it before, if not done yet, is dropped: the process is ended (any
+        other call in it fails as if it had crashed), that call raises Superseded, and this one runs in a new
+        process. A call run `here` is not dropped."""
         if here:
             return call()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the helper process is closed")
+            dropped = None
+            if supersede:
+                self._newest += 1
+                if self._superseding is not None and not self._superseding.done():
+                    dropped, self._pool = self._pool, None
             if self._pool is None:
                 self._pool = process_pool(1)
-            pool = self._pool
+            pool, generation = self._pool, self._newest
+            future = pool.submit(call)
+            if supersede:
+                self._superseding = future
+        if dropped is not None:
+            stop_workers(dropped)
+            dropped.shutdown(wait=False)
         try:
-            return pool.submit(call).result()
+            return future.result()
         except BrokenProcessPool:
             with self._lock:
                 if self._pool is pool:
                     self._pool = None
+                newer = supersede and generation != self._newest
+            if newer:
+                raise Superseded from None
             raise
 
     def close(self) -> None:
@@ -75,4 +103,4 @@ class HelperProcess:
             pool.shutdown(wait=False)
 
 
-__all__ = ["HelperProcess"]
+__all__ = ["HelperProcess", "Superseded"]
