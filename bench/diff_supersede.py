@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -88,16 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="a collection the 1 MB pair is made from")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
-    from PySide6.QtWidgets import QApplication
+    from bench.gui_bench import bench_app, bench_settings, one_megabyte_pair, open_window, wait_for
 
-    from bench.gui_bench import bench_settings, one_megabyte_pair, open_window, wait_for
-    from simdesk.gui import refcount_guard
-
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
-    refcount_guard.install()
-    workdir = Path(tempfile.mkdtemp(prefix="simdesk-diff-supersede-"))
-    try:
+    with bench_app("simdesk-diff-supersede-") as workdir:
         pair = one_megabyte_pair(args.folder, workdir / "pair")
         (pair / "edited.txt").unlink()
         (pair / "small.txt").write_text(SMALL, encoding="utf-8")
@@ -137,10 +128,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"diff_small_after_1mb_s {superseding:.2f} s  # target < 1 s; median of {rounds('superseding')}")
         print(f"diff_small_after_1mb_ratio {superseding / waiting:.3f}  # to the baseline, same run")
         window.close()
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    sys.stdout.flush()
-    app.closeAllWindows()
     return 0
 
 

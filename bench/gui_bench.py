@@ -40,6 +40,8 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -570,11 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         "of the slider's steps, of stopping scans and of the 1 MB diffs",
     )
     args = parser.parse_args(argv)
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
-    refcount_guard.install()  # as run_app does
-    workdir = Path(tempfile.mkdtemp(prefix="simdesk-gui-bench-"))
-    try:
+    with bench_app("simdesk-gui-bench-") as workdir:
         if not args.skip_window and not args.diff_only:
             window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only)
             interruption_figures(args.folder, workdir, args.jobs, args.trace_stalls)
@@ -582,11 +580,22 @@ def main(argv: list[str] | None = None) -> int:
             diff_figures(args.folder, workdir, args.trace_stalls)
         if not args.scan_only and not args.diff_only:
             model_figures()
+    return 0
+
+
+@contextmanager
+def bench_app(prefix: str) -> Iterator[Path]:
+    """The application as run_app makes it, and a work folder (removed after); the windows closed after."""
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    refcount_guard.install()  # as run_app does
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield workdir
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     sys.stdout.flush()
     app.closeAllWindows()
-    return 0
 
 
 if __name__ == "__main__":
