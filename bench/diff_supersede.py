@@ -41,7 +41,7 @@ SMALL = "国务院新闻办公室今日举行新闻发布会，介绍今年前�
 class WaitingHelper(HelperProcess):
     """A helper that serves comparisons in turn, a newer one after the one under way (the baseline)."""
 
-    def run(self, call: Callable[[], T], here: bool = False, supersede: bool = False) -> T:
+    def run(self, call: Callable[[], T], here: bool = False, supersede: int | None = None) -> T:
         return super().run(call, here)
 
 

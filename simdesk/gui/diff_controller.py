@@ -74,9 +74,10 @@ class DiffController(QObject):
         self.reader.pause(DIFF_PAUSE_S)
         here = review.texts.process_local
         # a comparison the selection moved past before it started (an arrow key held) is not made; one under
-        # way in the helper is dropped by this one (its process ended: it raises Superseded, shown nowhere)
+        # way in the helper is dropped by this one, numbered higher (its process ended: it raises Superseded,
+        # shown nowhere)
         self.background.call(
-            lambda: None if request != self._request else render(helper.run(comparison(), here, True), label),
+            lambda: None if request != self._request else render(helper.run(comparison(), here, request), label),
             partial(self._show, request, left.path, right.path),
             partial(self._failed, request),
         )

@@ -77,13 +77,13 @@ def _wait_forever(started: str) -> int:
 def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_path):
     """A comparison under way is dropped by a newer one (as when the editor clicks another pair): the older
     raises Superseded, its process is gone, and the newer one's result comes without waiting for it. One
-    that has finished is not dropped: the process stays."""
+    that has finished is not dropped: the process stays. A call numbered below one already made is not run."""
     started = tmp_path / "started"
     outcome: list[object] = []
 
     def older() -> None:
         try:
-            outcome.append(helper.run(partial(_wait_forever, str(started)), supersede=True))
+            outcome.append(helper.run(partial(_wait_forever, str(started)), supersede=1))
         except Superseded as exc:
             outcome.append(exc)
 
@@ -92,7 +92,7 @@ def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_pa
     while not started.exists():
         thread.join(0.01)
     pid = int(started.read_text(encoding="utf-8"))
-    newer = helper.run(review.comparison("poem.txt", "copies/poem-edited.txt", 12), supersede=True)
+    newer = helper.run(review.comparison("poem.txt", "copies/poem-edited.txt", 12), supersede=2)
     assert newer == review.compare("poem.txt", "copies/poem-edited.txt", 12)
     thread.join()
     assert len(outcome) == 1 and isinstance(outcome[0], Superseded)
@@ -100,6 +100,9 @@ def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_pa
         for _ in range(1000):  # the killed process is reaped by its pool's thread
             os.kill(pid, 0)
             thread.join(0.01)
-    same = helper.run(os.getpid, supersede=True)
-    assert helper.run(os.getpid, supersede=True) == same != pid
+    same = helper.run(os.getpid, supersede=3)
+    assert helper.run(os.getpid, supersede=4) == same != pid
     assert helper.run(os.getpid) == same  # a call without `supersede` drops nothing
+    with pytest.raises(Superseded):  # asked for before the one just made: not run
+        helper.run(partial(_wait_forever, str(started)), supersede=3)
+    assert helper.run(os.getpid, supersede=5) == same

@@ -16,10 +16,10 @@ ReviewProcess.prepare), so it starts in milliseconds with the engine loaded, and
 which dies with the caller. A call that crashes the process (killed from outside) raises
 concurrent.futures.process.BrokenProcessPool; the next call starts a new process.
 
-A call made with `supersede` (a comparison of a pair the editor has moved past) is dropped by the next such
-call: if it is still under way, its process is ended at once, it raises Superseded, and the newer call runs in
-a new process, so a small comparison asked for during a 1 MB one does not wait seconds for a result nobody
-will see.
+A call made with `supersede` (a comparison's number: the window numbers them as the editor asks) is dropped
+by a call with a higher number: if it is still under way, its process is ended at once, it raises Superseded,
+and the newer call runs in a new process, so a small comparison asked for during a 1 MB one does not wait
+seconds for a result nobody will see.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ T = TypeVar("T")
 
 
 class Superseded(Exception):
-    """Raised by HelperProcess.run(call, supersede=True) when a newer such call dropped this one."""
+    """Raised by HelperProcess.run(call, supersede=n) when a call with a higher number dropped this one, or
+    had been made before it."""
 
 
 class HelperProcess:
@@ -48,7 +49,7 @@ class HelperProcess:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self._newest = 0  # how many calls with `supersede` were made: the last one is the one wanted
+        self._newest = -1  # the highest `supersede` number so far: that call is the one wanted
         self._superseding: Future[Any] | None = None  # the last of them
 
     @staticmethod
@@ -57,27 +58,31 @@ class HelperProcess:
         lives as long as the caller (a window's GUI thread) before the first run()."""
         ReviewProcess.prepare()
 
-    def run(self, call: Callable[[], T], here: bool = False, supersede: bool = False) -> T:
+    def run(self, call: Callable[[], T], here: bool = False, supersede: int | None = None) -> T:
         """call() in the helper process (`here`: in this one, as when the texts are this process's own:
         Texts.process_local); its result, or what it raised. Raises RuntimeError once closed. With
-        `supersede`, the call made with it before, if not done yet, is dropped: the process is ended (any
-        other call in it fails as if it had crashed), that call raises Superseded, and this one runs in a new
-        process. A call run `here` is not dropped."""
+        `supersede` (a number higher than that of any call made with one before), the call made with one
+        before, if not done yet, is dropped: the process is ended (any other call in it fails as if it had
+        crashed), that call raises Superseded, and this one runs in a new process. With a number lower than
+        one already made (two threads that asked in one order reached here in the other), this call raises
+        Superseded at once. A call run `here` is not dropped."""
         if here:
             return call()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the helper process is closed")
             dropped = None
-            if supersede:
-                self._newest += 1
+            if supersede is not None:
+                if supersede < self._newest:
+                    raise Superseded
+                self._newest = supersede
                 if self._superseding is not None and not self._superseding.done():
                     dropped, self._pool = self._pool, None
             if self._pool is None:
                 self._pool = process_pool(1)
-            pool, generation = self._pool, self._newest
+            pool = self._pool
             future = pool.submit(call)
-            if supersede:
+            if supersede is not None:
                 self._superseding = future
         if dropped is not None:
             stop_workers(dropped)
@@ -88,7 +93,7 @@ class HelperProcess:
             with self._lock:
                 if self._pool is pool:
                     self._pool = None
-                newer = supersede and generation != self._newest
+                newer = supersede is not None and supersede != self._newest
             if newer:
                 raise Superseded from None
             raise
