@@ -131,6 +131,15 @@ class Group:
             classes.setdefault(m.content_hash, []).append(m)
         return tuple(tuple(c) for c in classes.values())
 
+    @property
+    def identical_members(self) -> int:
+        """How many members have an identical copy in the group: the files of its classes of two or more
+        copies (`copies`), the sum of the "N identical copies" the members list shows."""
+        counts: dict[str, int] = {}
+        for m in self.members:
+            counts[m.content_hash] = counts.get(m.content_hash, 0) + 1
+        return sum(n for n in counts.values() if n > 1)
+
 
 @dataclass(frozen=True, slots=True)
 class Relation:

@@ -58,6 +58,7 @@ CHECK = Qt.ItemDataRole.CheckStateRole
 FONT = Qt.ItemDataRole.FontRole
 FOREGROUND = Qt.ItemDataRole.ForegroundRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
+STATUS_TIP = Qt.ItemDataRole.StatusTipRole
 # data() answers these roles only; the view asks for a dozen per cell, so the rest return at once
 ANSWERED = frozenset(int(r) for r in (DISPLAY, CHECK, FONT, FOREGROUND, TOOLTIP, MemberRole, GroupRole, PathRole))
 ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
@@ -166,6 +167,14 @@ def _group_similarity(g: Group) -> str:
         count = fill(QCoreApplication.translate("GroupsModel", "%1 inside"), f"{inside:,}")
         return f"{text} · {count}" if scores else count
     return f"≥ {similarity_percent(g.max_distance):.0f}%" if g.max_distance else "100%"
+
+
+def _group_members(g: Group) -> int | str:
+    """The Members cell of a group row: the count, and how many of them are identical copies."""
+    identical = g.identical_members
+    if not identical:
+        return len(g.members)
+    return fill(QCoreApplication.translate("GroupsModel", "%1 (%2 identical)"), f"{len(g.members):,}", f"{identical:,}")
 
 
 def _member_similarity(m: Member) -> str:
@@ -396,9 +405,13 @@ COLUMNS: tuple[Column, ...] = (
     Column(
         "members",
         QT_TRANSLATE_NOOP("GroupsModel", "Members"),
-        QT_TRANSLATE_NOOP("GroupsModel", "How many documents the group holds"),
+        QT_TRANSLATE_NOOP(
+            "GroupsModel",
+            "How many documents the group holds; in brackets, how many of them have an identical copy in the "
+            "group (the members list shows each set of identical copies as one row, 'N identical copies')",
+        ),
         76,
-        lambda r: len(r.group.members),
+        lambda r: _group_members(r.group),
         lambda r: None,
         "members",
     ),
@@ -702,10 +715,41 @@ class GroupsModel(QAbstractTableModel):
         return None
 
 
+def _class_status(copies: tuple[Member, ...], fates: list[Fate | None], keep: set[str], queued: set[str]) -> str:
+    """The Status of a class of identical copies: what a clean-up does with its files, counted ("keep 1 ·
+    4,999 go"); empty while nothing is marked."""
+    kept = sum(1 for m in copies if m.path in keep)
+    trashed = sum(1 for m in copies if m.path in queued and m.path not in keep)
+    go = sum(1 for f in fates if f is not None and f.fate == "goes" and f.why != "queued")
+    stay = sum(1 for f in fates if f is not None and f.fate == "stays" and f.why != "nothing_kept")
+    parts = [
+        fill(QCoreApplication.translate("GroupsModel", "keep %1"), f"{kept:,}") if kept else "",
+        fill(QCoreApplication.translate("GroupsModel", "%1 to trash"), f"{trashed:,}") if trashed else "",
+        fill(QCoreApplication.translate("GroupsModel", "%1 go"), f"{go:,}") if go else "",
+        fill(QCoreApplication.translate("GroupsModel", "%1 stay"), f"{stay:,}") if stay else "",
+    ]
+    return " · ".join(p for p in parts if p)
+
+
+CLASS_TIP = QT_TRANSLATE_NOOP(
+    "GroupsModel",
+    "%1 files with the same text. A mark on this row (keep, trash) marks its first file, %2; keeping one "
+    "file of the class sends its identical copies to the trash at the clean-up. Double-click or press Right "
+    "to list the files, Left to fold them",
+)
+COLLAPSED, EXPANDED = "▸", "▾"
+FIRST_FILE = object()  # a class row's cell that shows its first file's
+INDENT = "\u2003\u2003"  # a file of an unfolded class, under its class row
+
+
 class MembersModel(QAbstractTableModel):
-    """The members of one group (the groups list's current one), representative first; keep marks are
-    checked in the Document column, queued ones struck out. A keep box ticked or cleared asks for the mark
-    (keep_asked); the window makes it through the review."""
+    """The members of one group (the groups list's current one), representative first, each class of
+    identical copies (Group.copies) as one row "N identical copies" that unfolds to its files (expand,
+    collapse): a row is a (class, file) pair, file -1 for a class row, so a class of 5,000 copies costs one
+    row until unfolded and its files cost a pair each, never a widget. A class row stands for its first file:
+    marks, the comparison and the path. Keep marks are checked in the Document column, queued ones struck
+    out. A keep box ticked or cleared asks for the mark (keep_asked); the window makes it through the
+    review."""
 
     keep_asked = Signal(object, object, bool)  # member, its group as shown, keep
 
@@ -714,6 +758,9 @@ class MembersModel(QAbstractTableModel):
         self.groups = groups
         self.shown: Group | None = None
         self._fates: dict[str, Fate] | None = None  # the shown group's, until a mark or the group changes
+        self._classes: tuple[tuple[Member, ...], ...] = ()
+        self._open: set[str] = set()  # the first paths of the unfolded classes
+        self._rows: list[tuple[int, int]] = []  # (class, file; -1: the class row)
         groups.marks_shown.connect(self._repaint)
 
     def fate(self, member: Member) -> Fate | None:
@@ -726,26 +773,116 @@ class MembersModel(QAbstractTableModel):
         return self._fates.get(member.path)
 
     def set_group(self, group: Group | None) -> None:
-        """Show `group`'s members (None: none). The same group again (by its members) keeps the rows, and
-        so the selection."""
+        """Show `group`'s members (None: none), its classes of identical copies folded. The same group again
+        (by its members) keeps the rows, the unfolded classes, and so the selection."""
         self._fates = None
         if group is not None and self.shown is not None and group.members == self.shown.members:
             self.shown = group
             return
         self.beginResetModel()
         self.shown = group
+        self._classes = group.copies if group is not None else ()
+        self._open = set()
+        self._rows = self._layout()
         self.endResetModel()
 
+    def _layout(self) -> list[tuple[int, int]]:
+        rows: list[tuple[int, int]] = []
+        for c, copies in enumerate(self._classes):
+            if len(copies) == 1:
+                rows.append((c, 0))
+                continue
+            rows.append((c, -1))
+            if copies[0].path in self._open:
+                rows.extend((c, i) for i in range(len(copies)))
+        return rows
+
+    # -- classes of identical copies ------------------------------------------------------------------
+    def copies_at(self, row: int) -> tuple[Member, ...] | None:
+        """The class of identical copies of a class row (None: a file's row)."""
+        if not 0 <= row < len(self._rows) or self._rows[row][1] >= 0:
+            return None
+        return self._classes[self._rows[row][0]]
+
+    def class_row(self, row: int) -> int:
+        """The class row of `row`: itself for a class row, its class's row for a file of an unfolded class,
+        -1 for a file with no identical copy."""
+        if not 0 <= row < len(self._rows):
+            return -1
+        c, i = self._rows[row]
+        if len(self._classes[c]) == 1:
+            return -1
+        return row if i < 0 else row - i - 1
+
+    def expanded(self, row: int) -> bool:
+        copies = self.copies_at(row)
+        return copies is not None and copies[0].path in self._open
+
+    def expand(self, row: int) -> None:
+        """List the files of the class at `row` under it (nothing for another row)."""
+        copies = self.copies_at(row)
+        if copies is None or copies[0].path in self._open:
+            return
+        c = self._rows[row][0]
+        self.beginInsertRows(QModelIndex(), row + 1, row + len(copies))
+        self._open.add(copies[0].path)
+        self._rows[row + 1 : row + 1] = [(c, i) for i in range(len(copies))]
+        self.endInsertRows()
+        self.dataChanged.emit(self.index(row, COL_PATH), self.index(row, COL_PATH))
+
+    def collapse(self, row: int) -> int:
+        """Fold the class of `row` (a class row or one of its files) into its class row; returns that row."""
+        top = self.class_row(row)
+        copies = self.copies_at(top)
+        if copies is None or copies[0].path not in self._open:
+            return top
+        self.beginRemoveRows(QModelIndex(), top + 1, top + len(copies))
+        self._open.discard(copies[0].path)
+        del self._rows[top + 1 : top + 1 + len(copies)]
+        self.endRemoveRows()
+        self.dataChanged.emit(self.index(top, COL_PATH), self.index(top, COL_PATH))
+        return top
+
+    def toggle(self, row: int) -> None:
+        """Unfold a folded class, fold an unfolded one."""
+        if self.expanded(row):
+            self.collapse(row)
+        else:
+            self.expand(row)
+
+    # -- lookups --------------------------------------------------------------------------------------
     def members(self) -> tuple[Member, ...]:
         return self.shown.members if self.shown is not None else ()
 
-    def member(self, index: ModelIndex) -> Member | None:
-        if not index.isValid() or self.shown is None or not 0 <= index.row() < len(self.shown.members):
+    def member_at(self, row: int) -> Member | None:
+        """The file of `row`; a class row's first file."""
+        if not 0 <= row < len(self._rows):
             return None
-        return self.shown.members[index.row()]
+        c, i = self._rows[row]
+        return self._classes[c][max(i, 0)]
+
+    def member(self, index: ModelIndex) -> Member | None:
+        return self.member_at(index.row()) if index.isValid() else None
 
     def row_of_path(self, path: str) -> int:
-        return next((n for n, m in enumerate(self.members()) if m.path == path), -1)
+        """The row showing `path`: its own, or its class's row while the class is folded (-1: not a member)."""
+        found = -1
+        for n, (c, i) in enumerate(self._rows):
+            copies = self._classes[c]
+            if i >= 0 and copies[i].path == path:
+                return n
+            if i < 0 and found < 0 and any(m.path == path for m in copies):
+                found = n
+        return found
+
+    def reveal(self, path: str) -> int:
+        """The row of `path`, its class unfolded when `path` is not the class's first file (the class row
+        stands for that one); -1: not a member."""
+        row = self.row_of_path(path)
+        if (copies := self.copies_at(row)) is not None and copies[0].path != path:
+            self.expand(row)
+            return self.row_of_path(path)
+        return row
 
     def _repaint(self) -> None:
         self._fates = None
@@ -754,7 +891,7 @@ class MembersModel(QAbstractTableModel):
 
     # -- QAbstractTableModel --------------------------------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.members())
+        return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
@@ -775,18 +912,59 @@ class MembersModel(QAbstractTableModel):
             return True
         return False
 
+    def _class_data(self, copies: tuple[Member, ...], row: int, col: int, role: int) -> Any:
+        """A class row's own cells: its count, its files' fates, its fold mark and its tips; FIRST_FILE: the
+        cell of its first file."""
+        keep, queued = self.groups.keep, self.groups.queued
+        first = copies[0]
+        if role == DISPLAY and col == COL_PATH:
+            mark = EXPANDED if self.expanded(row) else COLLAPSED
+            count = fill(QCoreApplication.translate("GroupsModel", "%1 identical copies"), f"{len(copies):,}")
+            return f"{mark} {count} · {file_then_folder(first.path)}"
+        if role == DISPLAY and col == COL_MEMBERS:
+            return f"{len(copies):,}"
+        if role == DISPLAY and col == COL_STATUS:
+            status = _class_status(copies, [self.fate(m) for m in copies], keep, queued)
+            if not status and self.shown is not None and first.path == self.shown.members[0].path:
+                return QCoreApplication.translate("GroupsModel", "representative")
+            return status
+        if role == CHECK and col == COL_PATH:
+            if first.path in keep:
+                return Qt.CheckState.Checked
+            return Qt.CheckState.PartiallyChecked if any(m.path in keep for m in copies) else Qt.CheckState.Unchecked
+        if role in (TOOLTIP, STATUS_TIP) and col in (COL_PATH, COL_STATUS):
+            return fill(QCoreApplication.translate(CONTEXT, str(CLASS_TIP)), f"{len(copies):,}", first.path)
+        if role in (FONT, FOREGROUND) and col != COL_DATE:
+            if all(m.path in queued for m in copies):
+                return self._file_data(first, col, role)
+            font = QFont()
+            font.setBold(col == COL_PATH)
+            return font if role == FONT else None
+        return FIRST_FILE
+
     def data(self, index: ModelIndex, role: int = DISPLAY) -> Any:
         m = self.member(index)
-        if role not in ANSWERED or m is None or self.shown is None:
+        if (role not in ANSWERED and role != STATUS_TIP) or m is None or self.shown is None:
             return None
-        col = index.column()
-        keep, queued = self.groups.keep, self.groups.queued
         if role == MemberRole:
             return m
         if role == GroupRole:
             return self.shown
         if role == PathRole:
             return m.path
+        if (copies := self.copies_at(index.row())) is not None:
+            got = self._class_data(copies, index.row(), index.column(), role)
+            if got is not FIRST_FILE:
+                return got
+        elif role == DISPLAY and index.column() == COL_PATH and self.class_row(index.row()) >= 0:
+            return INDENT + file_then_folder(m.path)
+        return self._file_data(m, index.column(), role)
+
+    def _file_data(self, m: Member, col: int, role: int) -> Any:
+        assert self.shown is not None
+        keep, queued = self.groups.keep, self.groups.queued
+        if role == STATUS_TIP:
+            return None
         row = Row(
             self.shown,
             m,

@@ -3,7 +3,9 @@ selected copies, the pair to compare and the groups a rule acts on; and making a
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex
 from PySide6.QtWidgets import QTableView
 
 from simdesk.core import Group, Member, Scope, action_scope, pair_to_compare
@@ -47,23 +49,28 @@ class ListSelection:
             if self.groups_view.currentIndex().row() != row:
                 self.show_group_row(row)
             self.show_current_members()
+            for p in selected:  # unfold first: an unfolded class moves the rows below it
+                self.members.reveal(p)
             self.select_members(
-                [self.members.index(r, COL_PATH) for p in selected if (r := self.members.row_of_path(p)) >= 0]
+                [self.members.index(r, COL_PATH) for p in selected if (r := self.members.reveal(p)) >= 0]
             )
         else:
             self.show_current_members()
 
-    def member_index(self, path: str) -> QModelIndex:
-        """The members list's row of `path`, making its group the current one (invalid: in no group shown)."""
+    def member_index(self, path: str) -> QPersistentModelIndex:
+        """The members list's row of `path`, making its group the current one and unfolding its class of
+        identical copies (invalid: in no group shown)."""
         row = self.groups.row_of_path(path)
         if row < 0:
-            return QModelIndex()
+            return QPersistentModelIndex()
         if self.groups_view.currentIndex().row() != row:
             self.show_group_row(row)
-        return self.members.index(self.members.row_of_path(path), COL_PATH)
+        # persistent: revealing the next path may unfold a class above it and move this row
+        return QPersistentModelIndex(self.members.index(self.members.reveal(path), COL_PATH))
 
-    def select_members(self, indexes: list[QModelIndex]) -> None:
+    def select_members(self, indexes: Sequence[QModelIndex | QPersistentModelIndex]) -> None:
         """Select these rows of the members list, the first one current."""
+        indexes = [self.members.index(i.row(), COL_PATH) for i in indexes if i.isValid()]
         if not indexes:
             return
         selection = self.members_view.selectionModel()
@@ -73,10 +80,40 @@ class ListSelection:
         self.members_view.scrollTo(indexes[0])
 
     def selected_members(self) -> list[Member]:
-        """The selected members, in the list's order."""
+        """The selected members, in the list's order (a class of identical copies folded in one row: its
+        first file)."""
         rows = sorted(i.row() for i in self.members_view.selectionModel().selectedRows(COL_PATH))
-        members = self.members.members()
-        return [members[r] for r in rows if r < len(members)]
+        chosen: dict[str, Member] = {}
+        for r in rows:
+            if (m := self.members.member_at(r)) is not None:
+                chosen.setdefault(m.path, m)
+        return list(chosen.values())
+
+    def expand_copies(self) -> bool:
+        """Right: list the files of the current class of identical copies; False when the current row is
+        none (nothing done)."""
+        row = self.members_view.currentIndex().row()
+        if self.members.copies_at(row) is None or self.members.expanded(row):
+            return False
+        self.members.expand(row)
+        return True
+
+    def collapse_copies(self) -> bool:
+        """Left: fold the class of the current row (a class row or one of its files) into its class row, which
+        becomes current; False when the current row is in no unfolded class."""
+        row = self.members_view.currentIndex().row()
+        top = self.members.class_row(row)
+        if top < 0 or not self.members.expanded(top):
+            return False
+        self.select_members([self.members.index(self.members.collapse(top), COL_PATH)])
+        return True
+
+    def toggle_copies(self, index: QModelIndex) -> bool:
+        """A double-click on a class row unfolds or folds it; False for a file's row."""
+        if self.members.copies_at(index.row()) is None:
+            return False
+        self.members.toggle(index.row())
+        return True
 
     def selected_members_current_first(self) -> list[Member]:
         """Every selected member, the current one first (Space and Delete toggle as it is)."""

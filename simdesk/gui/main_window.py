@@ -162,7 +162,9 @@ class MainWindow(QMainWindow):
         self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
         self.groups_view.selectionModel().selectionChanged.connect(self.update_actions)
         self.members_view.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.members_view.doubleClicked.connect(lambda _: self.menus.open_document())
+        self.members_view.doubleClicked.connect(
+            lambda index: self.selection.toggle_copies(index) or self.menus.open_document()
+        )
         for view in (self.groups_view, self.members_view):
             view.customContextMenuRequested.connect(partial(self.menus.show_context_menu, view))
         self.members_model.keep_asked.connect(self.review_actions.set_keep)

@@ -75,6 +75,13 @@ class WindowMenus(QObject):
         self.act_open_doc = action("open_document", self.open_document, "Ctrl+Return")
         self.act_reveal = action("reveal", self.reveal_document)
         self.act_copy_path = action("copy_path", self.copy_path, "Ctrl+Shift+C")
+        # Right and Left unfold and fold a class of identical copies, in the members list only (as in a tree)
+        self.act_expand = action("expand_copies", w.selection.expand_copies, "Right")
+        self.act_collapse = action("collapse_copies", w.selection.collapse_copies, "Left")
+        for a in (self.act_expand, self.act_collapse):
+            w.removeAction(a)
+            a.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            w.members_view.addAction(a)
         self.act_next = action("next_change", w.diff_view.next_change, "N")
         self.act_prev = action("previous_change", w.diff_view.previous_change, "P")
         self.act_filter = action("find", w.filter_edit.setFocus, K.Find)
@@ -158,6 +165,8 @@ class WindowMenus(QObject):
             self.act_open_doc: self.tr("&Open in the default application"),
             self.act_reveal: self.tr("&Reveal in the file manager"),
             self.act_copy_path: self.tr("&Copy path"),
+            self.act_expand: self.tr("List the identical copies"),
+            self.act_collapse: self.tr("Fold the identical copies"),
             self.act_next: self.tr("&Next change"),
             self.act_prev: self.tr("&Previous change"),
             self.act_filter: self.tr("&Filter by path, title or text"),
@@ -198,6 +207,9 @@ class WindowMenus(QObject):
             for item in actions:
                 sub.addAction(item) if item is not None else sub.addSeparator()
         menu.addAction(self.act_not_duplicates)
+        members, row = self.window.members_model, self.window.members_view.currentIndex().row()
+        if (top := members.class_row(row)) >= 0:  # the current row is a class of identical copies, or in one
+            menu.addAction(self.act_collapse if members.expanded(top) else self.act_expand)
         menu.addSeparator()
         for a in (self.act_open_doc, self.act_reveal, self.act_copy_path):
             menu.addAction(a)
