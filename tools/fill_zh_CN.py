@@ -172,7 +172,24 @@ ZH = {
     "Similarity %1": "相似度 %1",
     " · boilerplate lines greyed: %1": " · 灰色显示的套话行：%1",
     "The file name, then its folder; a group row names its first document": "先文件名，后所在文件夹；组行显示组中第一个文档",
-    "How many documents the group holds": "组中的文档数",
+    "How many documents the group holds; in brackets, how many of them have an identical copy in the group "
+    "(the members list shows each set of identical copies as one row, 'N identical copies')": (
+        "组中的文档数；括号内是其中在组内有完全相同副本的文档数（成员列表把每一组完全相同的副本显示为一行“N 份完全相同的副本”）"
+    ),
+    "%1 (%2 identical)": "%1（%2 份相同）",
+    "keep %1": "保留 %1",
+    "%1 to trash": "%1 份待删",
+    "%1 go": "%1 份移除",
+    "%1 stay": "%1 份留下",
+    "%1 files with the same text. A mark on this row (keep, trash) marks its first file, %2; keeping one "
+    "file of the class sends its identical copies to the trash at the clean-up. Double-click or press Right "
+    "to list the files, Left to fold them": (
+        "%1 个文件内容完全相同。在这一行上做的标记（保留、删除）标在它的第一个文件 %2 上；保留其中任一文件，"
+        "清理时其余相同副本移入回收站。双击或按右方向键列出这些文件，按左方向键收起"
+    ),
+    "%1 identical copies": "%1 份完全相同的副本",
+    "List the identical copies": "列出完全相同的副本",
+    "Fold the identical copies": "收起完全相同的副本",
     "The size of the file, or of the whole group": "文件大小，或整个组的大小",
     "How much of the text the document shares with the group's first document, checked character by character "
     "(the figure the comparison shows)": "该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QListWidgetItem, QMainWindow, QMessageBox, QStackedWidget
 
@@ -162,9 +162,7 @@ class MainWindow(QMainWindow):
         self.groups_view.selectionModel().currentRowChanged.connect(self._current_group_changed)
         self.groups_view.selectionModel().selectionChanged.connect(self.update_actions)
         self.members_view.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.members_view.doubleClicked.connect(
-            lambda index: self.selection.toggle_copies(index) or self.menus.open_document()
-        )
+        self.members_view.doubleClicked.connect(self._member_double_clicked)
         for view in (self.groups_view, self.members_view):
             view.customContextMenuRequested.connect(partial(self.menus.show_context_menu, view))
         self.members_model.keep_asked.connect(self.review_actions.set_keep)
@@ -259,6 +257,11 @@ class MainWindow(QMainWindow):
 
     def is_scanning(self) -> bool:
         return self.scans.running()
+
+    def _member_double_clicked(self, index: QModelIndex) -> None:
+        """A double-click unfolds or folds a class of identical copies, opens a file."""
+        if not self.selection.toggle_copies(index):
+            self.menus.open_document()
 
     def escape(self) -> None:
         """Esc: cancel the scan under way, else clear the groups chosen in the list."""

@@ -427,3 +427,23 @@ def test_one_scope_rule_for_rules_and_clean_ups(folder, tmp_path):
     assert sorted(r.path for r in plan.removals) == sorted(p for p in POEMS if p != "poem.txt")
     assert review.plan_cleanup(only=[]).files == 0
     assert review.plan_cleanup().files == 3
+
+
+def test_keeping_one_identical_copy_sends_every_other_copy_of_its_class(tmp_path):
+    """Identical copies are one class (Group.copies, paired through their representative only): keeping any
+    one file of the class sends the others, in the verified mode too."""
+    root = small_folder(tmp_path)
+    (root / "crawl").mkdir()
+    for n in range(40):
+        (root / "crawl" / f"page-{n:02d}.txt").write_text(POEM, encoding="utf-8")
+    review = review_of(root, tmp_path, VERIFIED)
+    group = next(g for g in review.grouping() if any(m.path == "crawl/page-00.txt" for m in g.members))
+    poems = next(c for c in group.copies if any(m.path == "crawl/page-00.txt" for m in c))
+    assert len(poems) >= 40 and group.identical_members >= len(poems)
+    kept = "crawl/page-17.txt"  # neither the class's first file nor the group's representative
+    review.decisions.keep_only(group, kept)
+    fates = {f.path: f for f in review.fates(group)}
+    assert all(fates[m.path].fate == "goes" for m in poems if m.path != kept)
+    plan = review.plan_cleanup(None)
+    going = {r.path for r in plan.removals}
+    assert {m.path for m in poems} - going == {kept}

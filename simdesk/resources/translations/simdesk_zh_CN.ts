@@ -145,252 +145,288 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="314" />
+        <location filename="../../gui/groups_model.py" line="323" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="399" />
-        <source>How many documents the group holds</source>
-        <translation>组中的文档数</translation>
-    </message>
-    <message>
-        <location filename="../../gui/groups_model.py" line="408" />
+        <location filename="../../gui/groups_model.py" line="421" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="328" />
+        <location filename="../../gui/groups_model.py" line="337" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="416" />
+        <location filename="../../gui/groups_model.py" line="408" />
+        <source>How many documents the group holds; in brackets, how many of them have an identical copy in the group (the members list shows each set of identical copies as one row, 'N identical copies')</source>
+        <translation>组中的文档数；括号内是其中在组内有完全相同副本的文档数（成员列表把每一组完全相同的副本显示为一行“N 份完全相同的副本”）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="429" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="417" />
+        <location filename="../../gui/groups_model.py" line="430" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="431" />
+        <location filename="../../gui/groups_model.py" line="444" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="440" />
+        <location filename="../../gui/groups_model.py" line="453" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="313" />
+        <location filename="../../gui/groups_model.py" line="322" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="398" />
+        <location filename="../../gui/groups_model.py" line="407" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="407" />
+        <location filename="../../gui/groups_model.py" line="420" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="327" />
+        <location filename="../../gui/groups_model.py" line="336" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="430" />
+        <location filename="../../gui/groups_model.py" line="443" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="439" />
+        <location filename="../../gui/groups_model.py" line="452" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="341" />
+        <location filename="../../gui/groups_model.py" line="350" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="317" />
+        <location filename="../../gui/groups_model.py" line="326" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="152" />
+        <location filename="../../gui/groups_model.py" line="153" />
         <source>The date written in the text</source>
         <translation>正文中写明的日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="153" />
+        <location filename="../../gui/groups_model.py" line="154" />
         <source>No date in the text: the file's modification date</source>
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="166" />
+        <location filename="../../gui/groups_model.py" line="167" />
         <source>%1 inside</source>
         <translation>%1 个被包含</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="174" />
+        <location filename="../../gui/groups_model.py" line="177" />
+        <source>%1 (%2 identical)</source>
+        <translation>%1（%2 份相同）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="183" />
         <source>inside · %1</source>
         <translation>被包含 · %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="187" />
+        <location filename="../../gui/groups_model.py" line="196" />
         <source>All of this document is in %1; it is %2 of that document's length</source>
         <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="195" />
+        <location filename="../../gui/groups_model.py" line="204" />
         <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
         <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="212" />
+        <location filename="../../gui/groups_model.py" line="221" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="214" />
+        <location filename="../../gui/groups_model.py" line="223" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="215" />
+        <location filename="../../gui/groups_model.py" line="224" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="224" />
+        <location filename="../../gui/groups_model.py" line="233" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="226" />
+        <location filename="../../gui/groups_model.py" line="235" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="228" />
+        <location filename="../../gui/groups_model.py" line="237" />
+        <location filename="../../gui/groups_model.py" line="929" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="232" />
+        <location filename="../../gui/groups_model.py" line="241" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="234" />
+        <location filename="../../gui/groups_model.py" line="243" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="237" />
+        <location filename="../../gui/groups_model.py" line="246" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="239" />
+        <location filename="../../gui/groups_model.py" line="248" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="241" />
+        <location filename="../../gui/groups_model.py" line="250" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="243" />
+        <location filename="../../gui/groups_model.py" line="252" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="255" />
+        <location filename="../../gui/groups_model.py" line="264" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="259" />
+        <location filename="../../gui/groups_model.py" line="268" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="264" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="267" />
+        <location filename="../../gui/groups_model.py" line="276" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="273" />
+        <location filename="../../gui/groups_model.py" line="282" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="282" />
+        <location filename="../../gui/groups_model.py" line="291" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="290" />
+        <location filename="../../gui/groups_model.py" line="299" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="342" />
+        <location filename="../../gui/groups_model.py" line="351" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="355" />
+        <location filename="../../gui/groups_model.py" line="364" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="356" />
+        <location filename="../../gui/groups_model.py" line="365" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="370" />
+        <location filename="../../gui/groups_model.py" line="379" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="371" />
+        <location filename="../../gui/groups_model.py" line="380" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="383" />
+        <location filename="../../gui/groups_model.py" line="392" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="384" />
+        <location filename="../../gui/groups_model.py" line="393" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="206" />
+        <location filename="../../gui/groups_model.py" line="726" />
+        <source>keep %1</source>
+        <translation>保留 %1</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="727" />
+        <source>%1 to trash</source>
+        <translation>%1 份待删</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="728" />
+        <source>%1 go</source>
+        <translation>%1 份移除</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="729" />
+        <source>%1 stay</source>
+        <translation>%1 份留下</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="734" />
+        <source>%1 files with the same text. A mark on this row (keep, trash) marks its first file, %2; keeping one file of the class sends its identical copies to the trash at the clean-up. Double-click or press Right to list the files, Left to fold them</source>
+        <translation>%1 个文件内容完全相同。在这一行上做的标记（保留、删除）标在它的第一个文件 %2 上；保留其中任一文件，清理时其余相同副本移入回收站。双击或按右方向键列出这些文件，按左方向键收起</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="922" />
+        <source>%1 identical copies</source>
+        <translation>%1 份完全相同的副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="215" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="183" />
+        <location filename="../../gui/groups_model.py" line="192" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -518,37 +554,37 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="229" />
+        <location filename="../../gui/main_window.py" line="226" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="185" />
+        <location filename="../../gui/main_window.py" line="182" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="186" />
+        <location filename="../../gui/main_window.py" line="183" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="283" />
+        <location filename="../../gui/main_window.py" line="285" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="287" />
+        <location filename="../../gui/main_window.py" line="289" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="358" />
+        <location filename="../../gui/main_window.py" line="360" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="312" />
+        <location filename="../../gui/main_window.py" line="314" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
@@ -925,201 +961,211 @@
 <context>
     <name>WindowMenus</name>
     <message>
-        <location filename="../../gui/window_menus.py" line="133" />
+        <location filename="../../gui/window_menus.py" line="140" />
         <source>&amp;Open folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="134" />
+        <location filename="../../gui/window_menus.py" line="141" />
         <source>Open the &amp;demo collection</source>
         <translation>打开示例文集(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="135" />
+        <location filename="../../gui/window_menus.py" line="142" />
         <source>&amp;Rescan</source>
         <translation>重新扫描(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="136" />
+        <location filename="../../gui/window_menus.py" line="143" />
         <source>&amp;Cancel scan</source>
         <translation>取消扫描(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="137" />
+        <location filename="../../gui/window_menus.py" line="144" />
         <source>Export groups as &amp;JSON…</source>
         <translation>导出分组为 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="138" />
+        <location filename="../../gui/window_menus.py" line="145" />
         <source>Export groups as C&amp;SV…</source>
         <translation>导出分组为 C&amp;SV…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="139" />
+        <location filename="../../gui/window_menus.py" line="146" />
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="140" />
+        <location filename="../../gui/window_menus.py" line="147" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="141" />
+        <location filename="../../gui/window_menus.py" line="148" />
         <source>&amp;Keep this copy</source>
         <translation>保留这一份(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="142" />
+        <location filename="../../gui/window_menus.py" line="149" />
         <source>&amp;Queue for the trash</source>
         <translation>加入待删除(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="143" />
-        <location filename="../../gui/window_menus.py" line="147" />
+        <location filename="../../gui/window_menus.py" line="150" />
+        <location filename="../../gui/window_menus.py" line="154" />
         <source>Keep the &amp;oldest</source>
         <translation>保留最早的(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="144" />
-        <location filename="../../gui/window_menus.py" line="148" />
+        <location filename="../../gui/window_menus.py" line="151" />
+        <location filename="../../gui/window_menus.py" line="155" />
         <source>Keep the &amp;newest</source>
         <translation>保留最新的(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="145" />
-        <location filename="../../gui/window_menus.py" line="149" />
+        <location filename="../../gui/window_menus.py" line="152" />
+        <location filename="../../gui/window_menus.py" line="156" />
         <source>Keep the &amp;largest</source>
         <translation>保留最大的(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="146" />
-        <location filename="../../gui/window_menus.py" line="150" />
+        <location filename="../../gui/window_menus.py" line="153" />
+        <location filename="../../gui/window_menus.py" line="157" />
         <source>Keep the &amp;shortest path</source>
         <translation>保留路径最短的(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="151" />
+        <location filename="../../gui/window_menus.py" line="158" />
         <source>By &amp;rules (criteria in order, reference folder)…</source>
         <translation>按规则(&amp;R)（按顺序的条件、参照文件夹）…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="152" />
+        <location filename="../../gui/window_menus.py" line="159" />
         <source>&amp;Not duplicates</source>
         <translation>不是重复(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="153" />
+        <location filename="../../gui/window_menus.py" line="160" />
         <source>Move the others to the &amp;trash…</source>
         <translation>把其余的移到废纸篓(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="154" />
+        <location filename="../../gui/window_menus.py" line="161" />
         <source>Move the others to a &amp;folder…</source>
         <translation>把其余的移到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="155" />
+        <location filename="../../gui/window_menus.py" line="162" />
         <source>&amp;Undo last clean-up</source>
         <translation>撤销上一次清理(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="156" />
+        <location filename="../../gui/window_menus.py" line="163" />
         <source>Undo the last &amp;marks</source>
         <translation>撤销上次标记(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="157" />
+        <location filename="../../gui/window_menus.py" line="164" />
         <source>Next &amp;undecided group</source>
         <translation>下一个未决定的组(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="158" />
+        <location filename="../../gui/window_menus.py" line="165" />
         <source>&amp;Open in the default application</source>
         <translation>用默认程序打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="159" />
+        <location filename="../../gui/window_menus.py" line="166" />
         <source>&amp;Reveal in the file manager</source>
         <translation>在文件管理器中显示(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="160" />
+        <location filename="../../gui/window_menus.py" line="167" />
         <source>&amp;Copy path</source>
         <translation>复制路径(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="161" />
+        <location filename="../../gui/window_menus.py" line="168" />
+        <source>List the identical copies</source>
+        <translation>列出完全相同的副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_menus.py" line="169" />
+        <source>Fold the identical copies</source>
+        <translation>收起完全相同的副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/window_menus.py" line="170" />
         <source>&amp;Next change</source>
         <translation>下一处改动(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="162" />
+        <location filename="../../gui/window_menus.py" line="171" />
         <source>&amp;Previous change</source>
         <translation>上一处改动(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="163" />
+        <location filename="../../gui/window_menus.py" line="172" />
         <source>&amp;Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="164" />
+        <location filename="../../gui/window_menus.py" line="173" />
         <source>&amp;About simdesk</source>
         <translation>关于 simdesk(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="165" />
+        <location filename="../../gui/window_menus.py" line="174" />
         <source>simdesk &amp;manual</source>
         <translation>simdesk 使用说明(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="169" />
+        <location filename="../../gui/window_menus.py" line="178" />
         <source>The two selected documents never group together again</source>
         <translation>选中的两个文档以后不再分到同一组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="170" />
+        <location filename="../../gui/window_menus.py" line="179" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="171" />
+        <location filename="../../gui/window_menus.py" line="180" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="172" />
+        <location filename="../../gui/window_menus.py" line="181" />
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="173" />
+        <location filename="../../gui/window_menus.py" line="182" />
         <source>Keep in this group</source>
         <translation>本组保留规则</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="175" />
+        <location filename="../../gui/window_menus.py" line="184" />
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="176" />
+        <location filename="../../gui/window_menus.py" line="185" />
         <source>&amp;View</source>
         <translation>查看(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="177" />
+        <location filename="../../gui/window_menus.py" line="186" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="182" />
+        <location filename="../../gui/window_menus.py" line="191" />
         <source>Keep one in %1</source>
         <translation>在%1中各保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/window_menus.py" line="273" />
+        <location filename="../../gui/window_menus.py" line="285" />
         <source>About simdesk</source>
         <translation>关于 simdesk</translation>
     </message>
@@ -1162,37 +1208,37 @@
         <translation>正在分组…</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="63" />
+        <location filename="../../gui/messages.py" line="65" />
         <source>Scan cancelled: %1 documents indexed so far are kept</source>
         <translation>扫描已取消：已索引的 %1 个文档均已保存</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="65" />
+        <location filename="../../gui/messages.py" line="67" />
         <source>Scanned %1 files in %2 s: %3 new, %4 changed, %5 deleted, %6 problems</source>
         <translation>用 %2 秒扫描了 %1 个文件：新增 %3，修改 %4，删除 %5，问题 %6</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="76" />
+        <location filename="../../gui/messages.py" line="78" />
         <source>simdesk finds near-duplicate text documents (Chinese first) with 64-bit SimHash fingerprints kept in a SQLite index, and helps you clean them up safely.</source>
         <translation>simdesk 用保存在 SQLite 索引中的 64 位 SimHash 指纹查找近似重复的文本文档（中文优先），并帮助你安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="116" />
+        <location filename="../../gui/messages.py" line="118" />
         <source>; in %1 of them some copies stay: the copy kept does not hold them</source>
         <translation>；其中 %1 个组有副本保留：所保留的一份不包含它们</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="143" />
+        <location filename="../../gui/messages.py" line="145" />
         <source>%1 other copies in these groups are still undecided: they stay where they are.</source>
         <translation>这些组中另有 %1 个副本尚未决定：它们留在原处。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="148" />
+        <location filename="../../gui/messages.py" line="150" />
         <source>%1 groups are left alone because every copy in them is queued: mark one copy to keep.</source>
         <translation>有 %1 个组未作处理，因为组内每一份都被加入了待删除：请标记一份保留。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="155" />
+        <location filename="../../gui/messages.py" line="157" />
         <source>Clean up</source>
         <translation>清理</translation>
     </message>
@@ -1207,122 +1253,122 @@
         <translation>正在逐一核对候选文本对：%1%</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="97" />
+        <location filename="../../gui/messages.py" line="99" />
         <source>the %1 selected groups</source>
         <translation>选中的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="100" />
+        <location filename="../../gui/messages.py" line="102" />
         <source>the 1 group the filter shows</source>
         <translation>筛选后显示的 1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="102" />
+        <location filename="../../gui/messages.py" line="104" />
         <source>the %1 groups the filter shows</source>
         <translation>筛选后显示的 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="104" />
+        <location filename="../../gui/messages.py" line="106" />
         <source>the only group</source>
         <translation>唯一的组</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="104" />
+        <location filename="../../gui/messages.py" line="106" />
         <source>all %1 groups</source>
         <translation>全部 %1 个组</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="110" />
+        <location filename="../../gui/messages.py" line="112" />
         <source>One copy marked to keep in 1 group</source>
         <translation>已在 1 个组中标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="112" />
+        <location filename="../../gui/messages.py" line="114" />
         <source>One copy marked to keep in each of %1 groups</source>
         <translation>已在 %1 个组中各标记保留一份</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="114" />
+        <location filename="../../gui/messages.py" line="116" />
         <source> (of %1)</source>
         <translation>（范围：%1）</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="119" />
+        <location filename="../../gui/messages.py" line="121" />
         <source>; 1 group left alone (no copy in the reference folder)</source>
         <translation>；1 个组未处理（参照文件夹中没有副本）</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="121" />
+        <location filename="../../gui/messages.py" line="123" />
         <source>; %1 groups left alone (no copy in the reference folder)</source>
         <translation>；%1 个组未改动（参照文件夹中没有副本）</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="126" />
+        <location filename="../../gui/messages.py" line="128" />
         <source>1 file</source>
         <translation>1 个文件</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="126" />
+        <location filename="../../gui/messages.py" line="128" />
         <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="161" />
+        <location filename="../../gui/messages.py" line="163" />
         <source>Nothing to remove in %1. Mark the copy to keep in a group (Space) and the others go, or queue single copies (Delete).</source>
         <translation>%1中没有要移除的文件。在组中标记要保留的副本（空格键），其余副本即会移除；也可以把单个副本加入待删队列（Delete 键）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="171" />
+        <location filename="../../gui/messages.py" line="173" />
         <source>Move %1 (%2) from %3 to the trash?</source>
         <translation>把%3中的 %1（%2）移到废纸篓？</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="173" />
+        <location filename="../../gui/messages.py" line="175" />
         <source>Move %1 (%2) from %3 to %4?</source>
         <translation>把%3中的 %1（%2）移到 %4？</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="180" />
+        <location filename="../../gui/messages.py" line="182" />
         <source>Each file is checked to be unchanged since the scan first; changed files are skipped.</source>
         <translation>每个文件都会先核对自扫描以来没有改动；改动过的文件会跳过。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="190" />
+        <location filename="../../gui/messages.py" line="192" />
         <source>%1 files sent to the trash (%2).</source>
         <translation>%1 个文件已移到废纸篓（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="190" />
+        <location filename="../../gui/messages.py" line="192" />
         <source>%1 files moved (%2).</source>
         <translation>已移动 %1 个文件（%2）。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="194" />
+        <location filename="../../gui/messages.py" line="196" />
         <source>%1 skipped.</source>
         <translation>跳过 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="196" />
+        <location filename="../../gui/messages.py" line="198" />
         <source>%1 failed.</source>
         <translation>失败 %1 个。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="204" />
+        <location filename="../../gui/messages.py" line="206" />
         <source>Clean-up finished</source>
         <translation>清理完成</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="211" />
+        <location filename="../../gui/messages.py" line="213" />
         <source>Nothing to undo.</source>
         <translation>没有可撤销的清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="214" />
+        <location filename="../../gui/messages.py" line="216" />
         <source>%1 files restored, %2 not restored.</source>
         <translation>已恢复 %1 个文件，%2 个未能恢复。</translation>
     </message>
     <message>
-        <location filename="../../gui/messages.py" line="224" />
+        <location filename="../../gui/messages.py" line="226" />
         <source>Undo last clean-up</source>
         <translation>撤销上一次清理</translation>
     </message>
