@@ -52,6 +52,7 @@ from simdesk.gui.translations import fill
 MemberRole = Qt.ItemDataRole.UserRole + 1
 GroupRole = Qt.ItemDataRole.UserRole + 2
 PathRole = Qt.ItemDataRole.UserRole + 3
+FoldRole = Qt.ItemDataRole.UserRole + 4  # a members list's row: True for a class of identical copies
 
 DISPLAY = Qt.ItemDataRole.DisplayRole
 CHECK = Qt.ItemDataRole.CheckStateRole
@@ -761,6 +762,7 @@ class MembersModel(QAbstractTableModel):
         self._classes: tuple[tuple[Member, ...], ...] = ()
         self._open: set[str] = set()  # the first paths of the unfolded classes
         self._rows: list[tuple[int, int]] = []  # (class, file; -1: the class row)
+        self._positions: list[list[int]] = []  # each class's files' positions in the group's members
         groups.marks_shown.connect(self._repaint)
 
     def fate(self, member: Member) -> Fate | None:
@@ -782,6 +784,8 @@ class MembersModel(QAbstractTableModel):
         self.beginResetModel()
         self.shown = group
         self._classes = group.copies if group is not None else ()
+        position = {m.path: n for n, m in enumerate(self.members())}
+        self._positions = [[position[m.path] for m in copies] for copies in self._classes]
         self._open = set()
         self._rows = self._layout()
         self.endResetModel()
@@ -875,6 +879,21 @@ class MembersModel(QAbstractTableModel):
                 found = n
         return found
 
+    def _key(self, row: int) -> int:
+        """What an index of `row` carries (internalId) to find its row again after a class above it unfolds
+        or folds: the position of its file in the group's members, twice, plus 1 for a class row."""
+        c, i = self._rows[row]
+        return 2 * self._positions[c][max(i, 0)] + (1 if i < 0 else 0)
+
+    def current_row(self, index: ModelIndex) -> int:
+        """The row that `index` (made before classes were unfolded or folded) shows now; -1: none."""
+        if not index.isValid():
+            return -1
+        key = index.internalId()
+        if 0 <= index.row() < len(self._rows) and self._key(index.row()) == key:
+            return index.row()
+        return next((r for r in range(len(self._rows)) if self._key(r) == key), -1)
+
     def reveal(self, path: str) -> int:
         """The row of `path`, its class unfolded when `path` is not the class's first file (the class row
         stands for that one); -1: not a member."""
@@ -890,6 +909,11 @@ class MembersModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
 
     # -- QAbstractTableModel --------------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:
+        if parent.isValid() or not 0 <= row < len(self._rows) or not 0 <= column < len(COLUMNS):
+            return QModelIndex()
+        return self.createIndex(row, column, self._key(row))
+
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
@@ -944,7 +968,7 @@ class MembersModel(QAbstractTableModel):
 
     def data(self, index: ModelIndex, role: int = DISPLAY) -> Any:
         m = self.member(index)
-        if (role not in ANSWERED and role != STATUS_TIP) or m is None or self.shown is None:
+        if (role not in ANSWERED and role not in (STATUS_TIP, FoldRole)) or m is None or self.shown is None:
             return None
         if role == MemberRole:
             return m
@@ -952,6 +976,8 @@ class MembersModel(QAbstractTableModel):
             return self.shown
         if role == PathRole:
             return m.path
+        if role == FoldRole:
+            return self.copies_at(index.row()) is not None
         if (copies := self.copies_at(index.row())) is not None:
             got = self._class_data(copies, index.row(), index.column(), role)
             if got is not FIRST_FILE:

@@ -57,20 +57,20 @@ class ListSelection:
         else:
             self.show_current_members()
 
-    def member_index(self, path: str) -> QPersistentModelIndex:
+    def member_index(self, path: str) -> QModelIndex:
         """The members list's row of `path`, making its group the current one and unfolding its class of
         identical copies (invalid: in no group shown)."""
         row = self.groups.row_of_path(path)
         if row < 0:
-            return QPersistentModelIndex()
+            return QModelIndex()
         if self.groups_view.currentIndex().row() != row:
             self.show_group_row(row)
-        # persistent: revealing the next path may unfold a class above it and move this row
-        return QPersistentModelIndex(self.members.index(self.members.reveal(path), COL_PATH))
+        return self.members.index(self.members.reveal(path), COL_PATH)
 
     def select_members(self, indexes: Sequence[QModelIndex | QPersistentModelIndex]) -> None:
         """Select these rows of the members list, the first one current."""
-        indexes = [self.members.index(i.row(), COL_PATH) for i in indexes if i.isValid()]
+        # an index made before a class above it unfolded points at its row as it is now
+        indexes = [self.members.index(r, COL_PATH) for i in indexes if (r := self.members.current_row(i)) >= 0]
         if not indexes:
             return
         selection = self.members_view.selectionModel()

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from simdesk.gui.diff_view import DiffView
-from simdesk.gui.groups_model import COL_MEMBERS, COLUMNS, GroupsModel, MembersModel
+from simdesk.gui.groups_model import COL_MEMBERS, COL_PATH, COLUMNS, FoldRole, GroupsModel, MembersModel
 from simdesk.gui.problems_model import ProblemsModel
 from simdesk.gui.settings import Settings
 from simdesk.gui.threshold_bar import ThresholdBar
@@ -42,6 +42,16 @@ class ElideEnd(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideRight
+
+
+class ElideClassEnd(QStyledItemDelegate):
+    """The members list's Document cell: a path cut in its middle, a row of identical copies ('▸ 300
+    identical copies · page.txt — crawl') at its end, so that its count stays readable."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        if index.data(FoldRole):
+            option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 class WelcomePage(QWidget):
@@ -109,6 +119,7 @@ class ReviewPage(QSplitter):
         self.groups_view.setSortingEnabled(True)
         self.groups_view.horizontalHeader().setSortIndicator(COL_MEMBERS, Qt.SortOrder.DescendingOrder)
         self.members_view = self._list_view(members, "members")
+        self.members_view.setItemDelegateForColumn(COL_PATH, ElideClassEnd(self))
         # the members' columns follow the groups' widths and order, which the settings remember
         groups_header, members_header = self.groups_view.horizontalHeader(), self.members_view.horizontalHeader()
         groups_header.sectionResized.connect(lambda col, _old, new: members_header.resizeSection(col, new))

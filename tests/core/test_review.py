@@ -225,6 +225,8 @@ def test_the_pair_to_compare():
     assert pair_to_compare([a], group) == (a, b)  # the representative itself: with the next member
     assert pair_to_compare([], group) == (a, b)
     assert pair_to_compare([], Group(2, True, (a,))) is None and pair_to_compare([], None) is None
+    d = Member(3, "d", 2, 1, "utf-8", 0, "other text")  # after two identical copies: compared with those
+    assert pair_to_compare([], Group(3, False, (a, b, d))) == (a, d) == pair_to_compare([a], Group(3, False, (a, b, d)))
 
 
 # -- the review's progress: decided groups and undecided copies -------------------------------------------

@@ -458,8 +458,10 @@ def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, 
     assert group.members[1].path in window.diff_view.right_title.text()
     members.setFocus()
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([window.members_model.index(0, 0)])  # its first member
+        window.select_members([window.members_model.index(0, 0)])  # its first row: its identical copies
     first = window.members_model.member(members.currentIndex()).path
+    qtbot.keyClick(members, Qt.Key.Key_Right)  # unfolded: their files listed below
+    qtbot.keyClick(members, Qt.Key.Key_Down)  # the first file, the one the row stands for
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
         qtbot.keyClick(members, Qt.Key.Key_Down)
     second = window.members_model.member(members.currentIndex())

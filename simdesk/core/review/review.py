@@ -557,14 +557,16 @@ class Review:
 
 def pair_to_compare(selected: Sequence[Member], group: Group | None) -> tuple[Member, Member] | None:
     """What to compare side by side: the first two selected members; or the one selected and its group's
-    representative; or the group's first two members."""
+    representative; or the representative and the group's first member with another text (an identical
+    copy shows no change), else its second member."""
     if len(selected) >= 2:
         return selected[0], selected[1]
     if group is None or len(group.members) < 2:
         return None
-    if len(selected) == 1 and selected[0].path != group.members[0].path:
-        return group.members[0], selected[0]
-    return group.members[0], group.members[1]
+    first = group.members[0]
+    if len(selected) == 1 and selected[0].path != first.path:
+        return first, selected[0]
+    return first, next((m for m in group.members[1:] if m.content_hash != first.content_hash), group.members[1])
 
 
 def undo_last(log: Path | None = None) -> UndoReport:
