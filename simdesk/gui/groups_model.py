@@ -354,7 +354,7 @@ COLUMNS: tuple[Column, ...] = (
             "What a clean-up does with the copy: keep; goes to the trash, because the "
             "copy kept holds its text (the share in kept); stays, and why",
         ),
-        120,
+        150,
         _group_status,
         _member_status,
         None,
