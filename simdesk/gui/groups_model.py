@@ -1,6 +1,6 @@
 """Two flat Qt table models over a core Grouping: the groups, one row per group, and the members of the
 group that is current, side by side. Both show the columns of one table, COLUMNS: adding a column is one
-entry there.
+entry there. The members list shows each class of identical copies as one row that unfolds to its files.
 
 A row of the groups list is a position in an order array (numpy) over the grouping's groups; a Group object
 is built by `Grouping.group(k)` only when the view asks for a cell of its row, so 100,000 groups cost what
