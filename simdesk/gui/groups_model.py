@@ -829,9 +829,9 @@ class MembersModel(QAbstractTableModel):
             return
         c = self._rows[row][0]
         self.beginInsertRows(QModelIndex(), row + 1, row + len(copies))
-        self._open.add(copies[0].path)
         self._rows[row + 1 : row + 1] = [(c, i) for i in range(len(copies))]
         self.endInsertRows()
+        self._open.add(copies[0].path)  # its fold mark changes after the insertion, with its own signal
         self.dataChanged.emit(self.index(row, COL_PATH), self.index(row, COL_PATH))
 
     def collapse(self, row: int) -> int:
@@ -841,9 +841,9 @@ class MembersModel(QAbstractTableModel):
         if copies is None or copies[0].path not in self._open:
             return top
         self.beginRemoveRows(QModelIndex(), top + 1, top + len(copies))
-        self._open.discard(copies[0].path)
         del self._rows[top + 1 : top + 1 + len(copies)]
         self.endRemoveRows()
+        self._open.discard(copies[0].path)
         self.dataChanged.emit(self.index(top, COL_PATH), self.index(top, COL_PATH))
         return top
 

@@ -47,7 +47,7 @@ def poem_class_row(window) -> int:
     return next(r for r in class_rows(window) if any(m.path == PAGE.format(0) for m in model.copies_at(r)))
 
 
-def test_a_class_of_300_copies_is_one_row_that_unfolds_to_its_files(qtbot, window, tmp_path):
+def test_a_class_of_300_copies_is_one_row_that_unfolds_to_its_files(qtbot, qtmodeltester, window, tmp_path):
     open_crawl(qtbot, window, tmp_path)
     model, view = window.members_model, window.members_view
     group = model.shown
@@ -67,8 +67,10 @@ def test_a_class_of_300_copies_is_one_row_that_unfolds_to_its_files(qtbot, windo
     window.select_members([model.index(row + 5, COL_PATH)])
     qtbot.keyClick(view, Qt.Key.Key_Left)  # from a file of the class: folded, its class row current
     assert model.rowCount() < 10 and view.currentIndex().row() == row
+    qtmodeltester.check(model)
     view.doubleClicked.emit(model.index(row, COL_PATH))  # a double-click unfolds too
     assert model.rowCount() > COPIES
+    qtmodeltester.check(model)
 
 
 def test_the_groups_list_counts_the_identical_copies_the_members_list_shows(qtbot, window, tmp_path):

@@ -3,11 +3,6 @@
 <context>
     <name>DiffController</name>
     <message>
-        <location filename="../../gui/diff_controller.py" line="73" />
-        <source>Comparing…</source>
-        <translation>正在比较…</translation>
-    </message>
-    <message>
         <location filename="../../gui/diff_controller.py" line="98" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
@@ -87,57 +82,58 @@
         <translation>选择一个组，或组中的两个文档，即可并排比较。</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="562" />
+        <location filename="../../gui/diff_view.py" line="574" />
         <source>Reference: %1</source>
         <translation>参照：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="563" />
+        <location filename="../../gui/diff_view.py" line="575" />
         <source>Candidate: %1</source>
         <translation>对比：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="515" />
+        <location filename="../../gui/diff_view.py" line="503" />
+        <location filename="../../gui/diff_view.py" line="526" />
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="599" />
+        <location filename="../../gui/diff_view.py" line="611" />
         <source>1 change</source>
         <translation>1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="599" />
+        <location filename="../../gui/diff_view.py" line="611" />
         <source>%1 changes</source>
         <translation>%1 处改动</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="619" />
+        <location filename="../../gui/diff_view.py" line="631" />
         <source>All of the right text is in the left one; it is %1 of its length</source>
         <translation>右侧文本全部包含在左侧文本中，长度为左侧的 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="623" />
+        <location filename="../../gui/diff_view.py" line="635" />
         <source>All of the left text is in the right one; it is %1 of its length</source>
         <translation>左侧文本全部包含在右侧文本中，长度为右侧的 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="625" />
+        <location filename="../../gui/diff_view.py" line="637" />
         <source>Similarity %1</source>
         <translation>相似度 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="602" />
+        <location filename="../../gui/diff_view.py" line="614" />
         <source> · change %1 of %2</source>
         <translation> · 第 %1 处，共 %2 处</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="604" />
+        <location filename="../../gui/diff_view.py" line="616" />
         <source> · boilerplate lines greyed: %1</source>
         <translation> · 灰色显示的套话行：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/diff_view.py" line="606" />
+        <location filename="../../gui/diff_view.py" line="618" />
         <source> · long text: some changed lines are marked whole</source>
         <translation> · 长文本：部分改动行整行标出</translation>
     </message>
@@ -145,288 +141,288 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="323" />
+        <location filename="../../gui/groups_model.py" line="324" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="421" />
+        <location filename="../../gui/groups_model.py" line="422" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="337" />
+        <location filename="../../gui/groups_model.py" line="338" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="408" />
+        <location filename="../../gui/groups_model.py" line="409" />
         <source>How many documents the group holds; in brackets, how many of them have an identical copy in the group (the members list shows each set of identical copies as one row, 'N identical copies')</source>
         <translation>组中的文档数；括号内是其中在组内有完全相同副本的文档数（成员列表把每一组完全相同的副本显示为一行“N 份完全相同的副本”）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="429" />
+        <location filename="../../gui/groups_model.py" line="430" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="430" />
+        <location filename="../../gui/groups_model.py" line="431" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="444" />
+        <location filename="../../gui/groups_model.py" line="445" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="453" />
+        <location filename="../../gui/groups_model.py" line="454" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="322" />
+        <location filename="../../gui/groups_model.py" line="323" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="407" />
+        <location filename="../../gui/groups_model.py" line="408" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="420" />
+        <location filename="../../gui/groups_model.py" line="421" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="336" />
+        <location filename="../../gui/groups_model.py" line="337" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="443" />
+        <location filename="../../gui/groups_model.py" line="444" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="452" />
+        <location filename="../../gui/groups_model.py" line="453" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="350" />
+        <location filename="../../gui/groups_model.py" line="351" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="326" />
+        <location filename="../../gui/groups_model.py" line="327" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="153" />
+        <location filename="../../gui/groups_model.py" line="154" />
         <source>The date written in the text</source>
         <translation>正文中写明的日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="154" />
+        <location filename="../../gui/groups_model.py" line="155" />
         <source>No date in the text: the file's modification date</source>
         <translation>正文中没有日期：这是文件的修改日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="167" />
+        <location filename="../../gui/groups_model.py" line="168" />
         <source>%1 inside</source>
         <translation>%1 个被包含</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="177" />
+        <location filename="../../gui/groups_model.py" line="178" />
         <source>%1 (%2 identical)</source>
         <translation>%1（%2 份相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="183" />
+        <location filename="../../gui/groups_model.py" line="184" />
         <source>inside · %1</source>
         <translation>被包含 · %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="196" />
+        <location filename="../../gui/groups_model.py" line="197" />
         <source>All of this document is in %1; it is %2 of that document's length</source>
         <translation>本文档全部包含在 %1 中，长度为该文档的 %2</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="204" />
+        <location filename="../../gui/groups_model.py" line="205" />
         <source>Similarity of the texts, checked character by character: %1. %2 of this document's text is in %3, %4 of that one's is in this one</source>
         <translation>逐字核对的文本相似度：%1。本文档 %2 的文本在 %3 中，该文档 %4 的文本在本文档中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="221" />
+        <location filename="../../gui/groups_model.py" line="222" />
         <source>identical</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="223" />
+        <location filename="../../gui/groups_model.py" line="224" />
         <source>similar</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="224" />
+        <location filename="../../gui/groups_model.py" line="225" />
         <source>, %1 kept</source>
         <translation>，保留 %1 份</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="233" />
+        <location filename="../../gui/groups_model.py" line="234" />
         <source>keep</source>
         <translation>保留</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="235" />
+        <location filename="../../gui/groups_model.py" line="236" />
         <source>to trash</source>
         <translation>移入废纸篓</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="237" />
-        <location filename="../../gui/groups_model.py" line="929" />
+        <location filename="../../gui/groups_model.py" line="238" />
+        <location filename="../../gui/groups_model.py" line="953" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="241" />
+        <location filename="../../gui/groups_model.py" line="242" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="243" />
+        <location filename="../../gui/groups_model.py" line="244" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="246" />
+        <location filename="../../gui/groups_model.py" line="247" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="248" />
+        <location filename="../../gui/groups_model.py" line="249" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="250" />
+        <location filename="../../gui/groups_model.py" line="251" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="252" />
+        <location filename="../../gui/groups_model.py" line="253" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="264" />
+        <location filename="../../gui/groups_model.py" line="265" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="268" />
+        <location filename="../../gui/groups_model.py" line="269" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="273" />
+        <location filename="../../gui/groups_model.py" line="274" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="276" />
+        <location filename="../../gui/groups_model.py" line="277" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="282" />
+        <location filename="../../gui/groups_model.py" line="283" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="291" />
+        <location filename="../../gui/groups_model.py" line="292" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="299" />
+        <location filename="../../gui/groups_model.py" line="300" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="351" />
+        <location filename="../../gui/groups_model.py" line="352" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="364" />
+        <location filename="../../gui/groups_model.py" line="365" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="365" />
+        <location filename="../../gui/groups_model.py" line="366" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="379" />
+        <location filename="../../gui/groups_model.py" line="380" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="380" />
+        <location filename="../../gui/groups_model.py" line="381" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="392" />
+        <location filename="../../gui/groups_model.py" line="393" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="393" />
+        <location filename="../../gui/groups_model.py" line="394" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="726" />
+        <location filename="../../gui/groups_model.py" line="727" />
         <source>keep %1</source>
         <translation>保留 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="727" />
+        <location filename="../../gui/groups_model.py" line="728" />
         <source>%1 to trash</source>
         <translation>%1 份待删</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="728" />
+        <location filename="../../gui/groups_model.py" line="729" />
         <source>%1 go</source>
         <translation>%1 份移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="729" />
+        <location filename="../../gui/groups_model.py" line="730" />
         <source>%1 stay</source>
         <translation>%1 份留下</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="734" />
+        <location filename="../../gui/groups_model.py" line="735" />
         <source>%1 files with the same text. A mark on this row (keep, trash) marks its first file, %2; keeping one file of the class sends its identical copies to the trash at the clean-up. Double-click or press Right to list the files, Left to fold them</source>
         <translation>%1 个文件内容完全相同。在这一行上做的标记（保留、删除）标在它的第一个文件 %2 上；保留其中任一文件，清理时其余相同副本移入回收站。双击或按右方向键列出这些文件，按左方向键收起</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="922" />
+        <location filename="../../gui/groups_model.py" line="946" />
         <source>%1 identical copies</source>
         <translation>%1 份完全相同的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="215" />
+        <location filename="../../gui/groups_model.py" line="216" />
         <source>Similarity of the texts, checked character by character</source>
         <translation>逐字核对得到的文本相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="192" />
+        <location filename="../../gui/groups_model.py" line="193" />
         <source>Share of the 64 fingerprint bits that agree (approximate)</source>
         <translation>64 位指纹中相同位的比例（近似值）</translation>
     </message>
@@ -705,93 +701,93 @@
 <context>
     <name>ReviewPage</name>
     <message>
-        <location filename="../../gui/window_pages.py" line="182" />
+        <location filename="../../gui/window_pages.py" line="193" />
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="186" />
+        <location filename="../../gui/window_pages.py" line="197" />
         <source>Filter by path, title or text</source>
         <translation>按路径、标题或正文筛选</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="187" />
+        <location filename="../../gui/window_pages.py" line="198" />
         <source>All groups</source>
         <translation>全部组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="187" />
+        <location filename="../../gui/window_pages.py" line="198" />
         <source>Undecided groups</source>
         <translation>未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="187" />
+        <location filename="../../gui/window_pages.py" line="198" />
         <source>Decided groups</source>
         <translation>已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="190" />
+        <location filename="../../gui/window_pages.py" line="201" />
         <source>Show every group, or only the groups with copies no decision covers yet, or only the decided ones</source>
         <translation>显示全部组，或只显示还有副本未决定的组，或只显示已决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="192" />
+        <location filename="../../gui/window_pages.py" line="203" />
         <source>Groups</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="202" />
+        <location filename="../../gui/window_pages.py" line="213" />
         <source>Similarity threshold</source>
         <translation>相似度阈值</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="204" />
+        <location filename="../../gui/window_pages.py" line="215" />
         <source>Moves the least similarity a pair needs to be grouped; the groups follow at once</source>
         <translation>调整两个文档归为一组所需的最低相似度；分组随即更新</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="206" />
+        <location filename="../../gui/window_pages.py" line="217" />
         <source>Filter groups</source>
         <translation>筛选分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="207" />
-        <location filename="../../gui/window_pages.py" line="209" />
+        <location filename="../../gui/window_pages.py" line="218" />
+        <location filename="../../gui/window_pages.py" line="220" />
         <source>Decided or undecided groups</source>
         <translation>已决定或未决定的组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="208" />
+        <location filename="../../gui/window_pages.py" line="219" />
         <source>S&amp;how:</source>
         <translation>显示(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="210" />
+        <location filename="../../gui/window_pages.py" line="221" />
         <source>Groups of similar documents</source>
         <translation>相似文档的分组</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="212" />
+        <location filename="../../gui/window_pages.py" line="223" />
         <source>One row per group; its documents are listed below. A rule keeps one copy in each selected group</source>
         <translation>每行一个组，其文档列在下方。规则会在每个选中的组中保留一份副本</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="214" />
+        <location filename="../../gui/window_pages.py" line="225" />
         <source>Documents of the current group</source>
         <translation>当前组的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="216" />
+        <location filename="../../gui/window_pages.py" line="227" />
         <source>Space keeps the selected copies, Delete queues them for the trash</source>
         <translation>空格保留选中的副本，Delete 把它们放入待删除队列</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="218" />
+        <location filename="../../gui/window_pages.py" line="229" />
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="219" />
+        <location filename="../../gui/window_pages.py" line="230" />
         <source>Side-by-side comparison</source>
         <translation>并排比较</translation>
     </message>
@@ -933,27 +929,27 @@
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../gui/window_pages.py" line="76" />
+        <location filename="../../gui/window_pages.py" line="86" />
         <source>Find near-duplicate documents</source>
         <translation>查找近似重复的文档</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="79" />
+        <location filename="../../gui/window_pages.py" line="89" />
         <source>Open a folder of text documents (or drop it on this window). simdesk indexes it, groups the documents that are nearly the same, and lets you compare them side by side and clean up safely.</source>
         <translation>打开一个文本文档文件夹（或把它拖到本窗口）。simdesk 会为它建立索引，把几乎相同的文档分组，让你并排比较并安全地清理。</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="83" />
+        <location filename="../../gui/window_pages.py" line="93" />
         <source>Open the demo collection</source>
         <translation>打开示例文集</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="84" />
+        <location filename="../../gui/window_pages.py" line="94" />
         <source>Open a folder…</source>
         <translation>打开文件夹…</translation>
     </message>
     <message>
-        <location filename="../../gui/window_pages.py" line="85" />
+        <location filename="../../gui/window_pages.py" line="95" />
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
