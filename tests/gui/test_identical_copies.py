@@ -127,6 +127,26 @@ def test_marks_on_a_class_row_mark_its_first_file(qtbot, window, tmp_path):
     assert window.groups_model.queued == queued
     model.collapse(row)
     assert "2 to trash" in model.index(row, COL_STATUS).data()
+    # the keep box of the class row: its first file, again
+    model.setData(model.index(row, COL_PATH), Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
+    assert first not in window.groups_model.keep
+    model.setData(model.index(row, COL_PATH), Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert first in window.groups_model.keep
+
+
+def test_the_context_menu_unfolds_and_folds_the_current_class(qtbot, window, tmp_path):
+    open_crawl(qtbot, window, tmp_path)
+    model = window.members_model
+    row = poem_class_row(window)
+    window.select_members([model.index(row, COL_PATH)])
+    menu = window.menus.context_menu()
+    unfold = next(a for a in menu.actions() if a.objectName() == "expand_copies")
+    unfold.trigger()
+    assert model.expanded(row)
+    window.select_members([model.index(row + 2, COL_PATH)])  # a file of the class
+    fold = next(a for a in window.menus.context_menu().actions() if a.objectName() == "collapse_copies")
+    fold.trigger()
+    assert not model.expanded(row) and window.members_view.currentIndex().row() == row
 
 
 def test_a_filter_then_a_rule_over_the_groups_shown(qtbot, window, tmp_path):
