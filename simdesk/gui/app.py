@@ -83,7 +83,8 @@ def headlines_shown(window) -> bool:
     last = view.rowAt(view.viewport().height() - 1)
     last = model.rowCount() - 1 if last < 0 else last
     members = [model.group_at(r).members[0] for r in range(first, last + 1)]
-    members += list(window.members_model.members())
+    listed = window.members_model  # a folded class of identical copies shows its first file only
+    members += [m for r in range(listed.rowCount()) if (m := listed.member_at(r)) is not None]
     return not review.headlines.missing(members)
 
 
