@@ -3,7 +3,7 @@
 <context>
     <name>DiffController</name>
     <message>
-        <location filename="../../gui/diff_controller.py" line="98" />
+        <location filename="../../gui/diff_controller.py" line="100" />
         <source>Cannot compare: %1</source>
         <translation>无法比较：%1</translation>
     </message>
@@ -550,37 +550,37 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="226" />
+        <location filename="../../gui/main_window.py" line="231" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="182" />
+        <location filename="../../gui/main_window.py" line="187" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="183" />
+        <location filename="../../gui/main_window.py" line="188" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="285" />
+        <location filename="../../gui/main_window.py" line="290" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="289" />
+        <location filename="../../gui/main_window.py" line="294" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="360" />
+        <location filename="../../gui/main_window.py" line="365" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="314" />
+        <location filename="../../gui/main_window.py" line="319" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
