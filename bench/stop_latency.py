@@ -4,11 +4,15 @@ whether anything is left behind (a worker, the fork server, the resource tracker
 line. The moments are fractions of the uninterrupted scan's duration measured first in the same run, so a
 loaded machine shifts them together.
 
-    python -m bench.stop_latency [--copies 5002] [--work /tmp/simdesk-stop] [--window]
+    python -m bench.stop_latency [--copies 5002] [--contents] [--work /tmp/simdesk-stop] [--window]
+    python -m bench.stop_latency --cancel-at 100 200 [--contents]    # the window's Cancel alone, at these seconds
 
 Prints `name value unit` lines: stop_<signal>_at_<percent>pct seconds, and stop_worst seconds. With `--window`,
 also cancel_at_<percent>pct: the window's Cancel (ReviewProcess.cancel, the review in its own process as the
-window runs it) to the end of its events.
+window runs it) to the end of its events, with the groups the cancelled review shows; `--cancel-at`: the same
+at moments in seconds, without the whole scan and the signals. The collection: a crowd of `--copies`
+near-identical texts (bench.corpus), or with `--contents` bench.crowds' `contents` (`--copies` - 2 files of 3
+short contents and a near-copy pair).
 """
 
 from __future__ import annotations
@@ -66,8 +70,9 @@ def stop_at(root: Path, db: Path, sig: int, delay: float) -> tuple[float, int, s
     return took, proc.returncode, proc.communicate()[1], int(left)
 
 
-def cancel_at(root: Path, db: Path, delay: float) -> float:
-    """Seconds from the window's Cancel, `delay` s into a review of `root`, to the end of its events."""
+def cancel_at(root: Path, db: Path, delay: float) -> tuple[float, int]:
+    """(seconds from the window's Cancel, `delay` s into a review of `root`, to the end of its events, groups
+    in the last review it sent)."""
     import threading
 
     from simdesk.core import ReviewProcess, ReviewRequest
@@ -76,10 +81,12 @@ def cancel_at(root: Path, db: Path, delay: float) -> float:
         p.unlink()
     run = ReviewProcess(ReviewRequest(root, db))
     ended = threading.Event()
+    shown = [-1]
 
     def drain() -> None:
-        for _ in run.events():
-            pass
+        for kind, value in run.events():
+            if kind in ("loaded", "finished"):
+                shown[0] = len(value.grouping())
         ended.set()
 
     run.start()
@@ -88,19 +95,43 @@ def cancel_at(root: Path, db: Path, delay: float) -> float:
     sent = time.perf_counter()
     run.cancel()
     ended.wait(300)
-    return time.perf_counter() - sent
+    return time.perf_counter() - sent, shown[0]
+
+
+def collection(work: Path, copies: int, contents: bool) -> Path:
+    """The crowd the runs use, made under `work` once."""
+    if contents:
+        from bench import crowds
+
+        return crowds.ensure(work, "contents", copies - 2)[0]
+    root = work / f"crowd-{copies}"
+    if not root.exists():
+        corpus.build(root, "small", seed=5, crowd=(1, copies), documents=copies)
+    return root
+
+
+def print_cancel(name: str, root: Path, db: Path, delay: float) -> None:
+    took, groups = cancel_at(root, db, delay)
+    print(f"{name} {took:.2f} s ({groups} groups shown, load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=5002)
     parser.add_argument("--work", type=Path, default=Path("/tmp/simdesk-stop"))
+    parser.add_argument("--contents", action="store_true", help="bench.crowds' 3 short contents and a pair")
     parser.add_argument("--window", action="store_true", help="also the window's Cancel")
+    parser.add_argument("--cancel-at", type=float, nargs="+", help="only the window's Cancel, at these seconds")
     args = parser.parse_args()
-    root = args.work / f"crowd-{args.copies}"
-    if not root.exists():
-        corpus.build(root, "small", seed=5, crowd=(1, args.copies), documents=args.copies)
+    root = collection(args.work, args.copies, args.contents)
     db = args.work / "stop.sqlite"
+    if args.cancel_at:
+        from simdesk.core import ReviewProcess
+
+        ReviewProcess.prepare()
+        for delay in args.cancel_at:
+            print_cancel(f"cancel_at_{delay:g}s", root, db, delay)
+        return
     began = time.perf_counter()
     full = start(root, db)
     full.wait()
@@ -123,7 +154,7 @@ def main() -> None:
 
         ReviewProcess.prepare()
         for f in FRACTIONS:
-            print(f"cancel_at_{int(f * 100)}pct {cancel_at(root, db, whole * f):.2f} s", flush=True)
+            print_cancel(f"cancel_at_{int(f * 100)}pct", root, db, whole * f)
 
 
 if __name__ == "__main__":

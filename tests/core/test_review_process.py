@@ -1,6 +1,7 @@
 """core.review_process without a toolkit: a folder's review run in a process of its own reports what the
-same review in this process gives, a failure arrives as a message, stop() ends the process quietly; and the
-groups a cancelled analysis keeps (analysis.kept_grouper) equal the analysed ones once everything is scored."""
+same review in this process gives, a failure arrives as a message, stop() ends the process quietly; the
+groups a cancelled analysis keeps (analysis.kept_grouper) equal the analysed ones once everything is scored,
+and an index keeping more verified pairs than a cancel can group at once shows its identical copies alone."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from simdesk.core import Index, ReviewProcess, ReviewRequest, ReviewSettings, ScanOptions, open_review
-from simdesk.core.matching.analysis import analyse, kept_grouper
+from simdesk.core.matching.analysis import analyse, cancelled_grouper, kept_grouper
 from simdesk.core.workers import CancelToken
 from tests.folders import POEMS, SNOWS, small_folder
 
@@ -149,3 +150,19 @@ def test_a_process_ended_while_its_workers_read_leaves_no_semaphore(tmp_path, ho
     kinds = [kind for kind, _ in events]
     assert run._process.exitcode is not None and "finished" not in kinds
     assert not any(path.exists() for path in semaphores)
+
+
+def test_a_cancel_groups_the_kept_pairs_only_when_they_are_few(small_corpus, tmp_path):
+    with Index(tmp_path / "index.sqlite") as index:
+        full = open_review(small_corpus, index, VERIFIED).grouper
+        verify = VERIFIED.verify_settings()
+        kept = len(index.scores())
+        assert kept > 0 and index.keeps_more_scores_than(kept - 1) and not index.keeps_more_scores_than(kept)
+        few = cancelled_grouper(index, verify, kept_pairs=kept)
+        many = cancelled_grouper(index, verify, kept_pairs=kept - 1)
+        by_hash: dict[str, set[str]] = {}
+        for doc in index.documents():
+            by_hash.setdefault(doc.content_hash, set()).add(doc.path)
+    identical = sorted(sorted(paths) for paths in by_hash.values() if len(paths) > 1)
+    assert groups(few.at(12)) == groups(full.at(12)) != identical
+    assert identical and groups(many.at(12)) == identical

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -15,9 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from simdesk.cli import main as cli_main
+from simdesk.core import ReviewSettings, open_review
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
+from tests.folders import small_folder
 from tests.reliability.conftest import run_unprivileged, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
@@ -86,20 +89,36 @@ def test_dev_null_is_refused_in_one_line(tmp_path):
     )
 
 
-def test_an_index_with_a_damaged_page_past_its_header_is_one_line(tmp_path):
-    root = folder(tmp_path, files=40)
-    db = tmp_path / "i.sqlite"
-    with Index(db) as index:
-        scan(root, index, ScanOptions(jobs=1))
+def test_a_damaged_page_anywhere_in_the_index_is_one_line(tmp_path):
+    """Every page of an index overwritten in turn, as a disk fault would: the header page makes the file no
+    SQLite database (refused, untouched); any other, read by this scan or not (the segments, the scores),
+    is the damaged index's one line, exit 2, naming the rebuild."""
+    root = small_folder(tmp_path)
+    clean = tmp_path / "clean.sqlite"
+    with Index(clean) as index:
+        review = open_review(root, index, ReviewSettings(min_similarity=0, threshold=3))
+        review.decisions.set_keep("poem.txt")
+        review.decisions.mark_not_duplicates("poem.txt", "snow.txt")
+        review.decisions.save()
+        review.decisions.close()
         page_size = index.conn.execute("PRAGMA page_size").fetchone()[0]
-        root_page = index.conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'documents'").fetchone()[0]
-    assert root_page > 1 and not (tmp_path / "i.sqlite-wal").exists()  # checkpointed on close
-    with open(db, "r+b") as fh:  # the documents table's page: the header (page 1) is intact
-        fh.seek((root_page - 1) * page_size)
-        fh.write(b"\xff" * page_size)
-    message = one_line_failure(simdesk("scan", root, "--db", db))
-    assert message.startswith(f"simdesk: error: the index {db} is damaged (")
-    assert "move it aside and scan again" in message
+        pages = index.conn.execute("PRAGMA page_count").fetchone()[0]
+        tables = dict(index.conn.execute("SELECT rootpage, name FROM sqlite_master WHERE rootpage > 0"))
+    assert {"segments", "scores", "line_hashes"} <= set(tables.values()) and pages > 10
+    for page in range(1, pages + 1):
+        db = tmp_path / f"page-{page}.sqlite"
+        shutil.copy(clean, db)
+        with open(db, "r+b") as fh:
+            fh.seek((page - 1) * page_size)
+            fh.write(b"\xff" * page_size)
+        message = one_line_failure(simdesk("scan", root, "--db", db, "-t", 3))
+        if page == 1:
+            assert message.endswith(
+                "is not a simdesk index (not an SQLite database); simdesk does not write to it: give --db another file"
+            )
+        else:
+            assert message.startswith(f"simdesk: error: the index {db} is damaged ("), (page, tables.get(page))
+            assert "open the folder in the window to rebuild it" in message
 
 
 def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):

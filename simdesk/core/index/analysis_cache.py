@@ -134,6 +134,11 @@ class AnalysisCache:
             for a, b, s, x, y in self.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores")
         }
 
+    def keeps_more_scores_than(self, limit: int) -> bool:
+        """Whether more than `limit` verified relations are kept (reads at most limit + 1 rows)."""
+        sql = "SELECT count(*) FROM (SELECT 1 FROM scores LIMIT ?)"
+        return int(self.conn.execute(sql, (limit + 1,)).fetchone()[0]) > limit
+
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         """Keep (document id, document id, their relation) for each verified pair."""
 

@@ -268,14 +268,14 @@ def _scan_locked(
             if cancel.cancelled:
                 break
             take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from))
-    else:
+    elif not cancel.cancelled:
         with process_pool(workers) as pool:
             queue = iter(_chunks(to_read))
             running: set[Future] = set()
             try:
                 for chunk in queue:  # keep a bounded number of chunks in flight
                     running.add(pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from))
-                    if len(running) >= workers * 4:
+                    if len(running) >= workers * 4 or cancel.cancelled:  # the first submit starts the workers
                         break
                 while running:
                     finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)

@@ -28,7 +28,7 @@ import sqlite_utils
 
 from simdesk.core.index import schema
 from simdesk.core.index.analysis_cache import AnalysisCache
-from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, connect
+from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, check_pages, connect
 from simdesk.core.index.documents import Documents, Snapshot
 from simdesk.core.index.recognise import recognise
 from simdesk.core.index.stored_decisions import StoredDecisions
@@ -63,6 +63,7 @@ class Index:
             if kind == "new":
                 schema.create(conn, self.db)
             else:
+                check_pages(conn, self.path)
                 rebuild = schema.upgrade(conn, self.db, kind, self.path)
                 if rebuild is not None:
                     self.rebuilt = True
@@ -194,6 +195,9 @@ class Index:
 
     def scores(self) -> dict[tuple[int, int], Relation]:
         return self.cache.scores()
+
+    def keeps_more_scores_than(self, limit: int) -> bool:
+        return self.cache.keeps_more_scores_than(limit)
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         self.cache.store_scores(rows)

@@ -71,7 +71,7 @@ from simdesk.core.matching.copies import (
     swap_shares,
     with_copies,
 )
-from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper
+from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper, exact_grouper
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
 from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
@@ -128,6 +128,12 @@ SINGLE_BAND_RADIUS = 24
 # them when they share a band key fewer than minhash.MAX_BUCKET texts hold: a copy keeps its numbers).
 CROWD_LIMIT = 16
 CROWD_WINDOW = 16
+# A cancelled analysis answers with the groups the index holds (kept_grouper) when it keeps at most this many
+# verified pairs: grouping them at every threshold then takes a fraction of a second. A crowd of near-identical
+# texts keeps far more, in long chains (5,002 texts 200 s into their analysis: 339,295 pairs, 3-6 s a
+# threshold under load, over a minute for all 13): it answers with the identical copies alone (exact_grouper),
+# at once, and the next scan shows the rest, scoring only the pairs not kept yet.
+CANCELLED_KEPT_PAIRS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -873,6 +879,20 @@ def kept_grouper(
     )
 
 
+def cancelled_grouper(
+    index: Index,
+    verify: VerifySettings = DEFAULT_VERIFY,
+    snap: Snapshot | None = None,
+    boilerplate: frozenset[int] | None = None,
+    kept_pairs: int = CANCELLED_KEPT_PAIRS,
+) -> Grouper:
+    """What a cancelled analysis or scan shows, within a second: the groups the index holds (kept_grouper) when
+    it keeps at most `kept_pairs` verified pairs, else the identical copies alone (exact_grouper)."""
+    if index.keeps_more_scores_than(kept_pairs):
+        return exact_grouper(index, verify.min_similarity)
+    return kept_grouper(index, verify, snap, boilerplate)
+
+
 def analyse(
     root: Path,
     index: Index,
@@ -884,7 +904,7 @@ def analyse(
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
     any scaled distance 0..long_radius and any minimum score in memory. Texts are read under `root`, or by
     URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META). Cancelled,
-    it keeps the scores computed so far and returns the groups the index holds (kept_grouper)."""
+    it keeps the scores computed so far and returns what cancelled_grouper returns."""
     texts = texts_of(root, index, verify.max_bytes)
     started = time.perf_counter()
 
@@ -905,7 +925,7 @@ def analyse(
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
     if cancel.cancelled:
-        return kept_grouper(index, verify, snap, boilerplate)
+        return cancelled_grouper(index, verify, snap, boilerplate)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
     report("pairing")
     paired, known = index.paired_fingerprints()
@@ -917,11 +937,11 @@ def analyse(
     i, j, d, scaled = candidates(fps, snap, copies, dirty, keys, empty, index.scores, verify)
     del keys, empty, paired  # ~100 MB at a million documents, not held while verifying
     if cancel.cancelled:
-        return kept_grouper(index, verify, snap, boilerplate)
+        return cancelled_grouper(index, verify, snap, boilerplate)
     beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
     scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
-        return kept_grouper(index, verify, snap, boilerplate)
+        return cancelled_grouper(index, verify, snap, boilerplate)
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
     report("done", len(i), len(i))

@@ -14,7 +14,7 @@ boilerplate and pairing all keep Python's lock. See docs/performance.md for the 
 
 The process is forked from a fork server that has the engine loaded (workers.process_context), so it starts
 in milliseconds and copies none of the caller's threads or toolkit. `cancel()` stops the scan within a
-second; the process then sends the review of what was indexed (analysis.kept_grouper) and ends. `stop()`
+second; the process then sends the review of what was indexed (analysis.cancelled_grouper) and ends. `stop()`
 ends it at once (another folder opened, a rescan, the window closed): what it committed stays in the index
 (the scan commits every second), the rest is read again by the next scan. It never outlives its caller: it
 is killed when the fork server ends, which is killed when the thread that started it ends (parent_watch);
@@ -109,8 +109,8 @@ def run_review(request: ReviewRequest, emit: Callable[[str, object], None], canc
                 return
             time.sleep(BUSY_POLL_S)
             waited += BUSY_POLL_S
-        if not after.unchanged:
-            after.prepare(request.threshold)
+        if not after.unchanged:  # cancelled: sent at once, the other thresholds grouped when the slider asks
+            after.prepare(request.threshold, every=not cancel.cancelled)
         emit("finished", after)
 
 

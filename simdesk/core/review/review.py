@@ -47,7 +47,7 @@ from simdesk.core.cleanup.undo import UndoReport, undo_last_cleanup
 from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY
 from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
-from simdesk.core.matching.analysis import VerifySettings, analyse, kept_grouper
+from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
 from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
 from simdesk.core.reading.texts import Texts, texts_of
@@ -262,15 +262,16 @@ class Review:
         t = self.settings.shown_threshold if threshold is None else threshold
         return self.grouper.at(min(t, self.grouper.max_threshold))
 
-    def prepare(self, threshold: int | None = None, groups: int = 100) -> None:
-        """Group at `threshold` and build the first `groups` groups and the histogram now, then group at
-        every other threshold (all memoised), so a view shows them, and a slider moves, without computing
-        anything the first time (each grouping of 20,000 documents takes 5-30 ms)."""
+    def prepare(self, threshold: int | None = None, groups: int = 100, every: bool = True) -> None:
+        """Group at `threshold` and build the first `groups` groups and the histogram now, then, with `every`,
+        group at every other threshold (all memoised), so a view shows them, and a slider moves, without
+        computing anything the first time (each grouping of 20,000 documents takes 5-30 ms; a cancelled
+        review, which must come at once, leaves them to the slider)."""
         grouping = self.grouping(threshold)
         self.grouper.histogram()
         for k in range(min(groups, len(grouping))):
             grouping.group(k)
-        for other in range(self.grouper.max_threshold + 1):
+        for other in range(self.grouper.max_threshold + 1 if every else 0):
             self.grouping(other).row_groups  # noqa: B018 (memoised: where each document is, for a regroup)
 
     def undecided(self, group: Group, threshold: int | None = None) -> list[Member]:
@@ -590,8 +591,9 @@ def open_review(
 
     `shown`, a review of the same folder on screen already: when the scan changed no document, its pairs
     are reused instead of analysed again (seconds on a large folder). Cancelling keeps what was indexed; the
-    review then holds the groups the index has without comparing any more texts (analysis.kept_grouper:
-    the identical copies and the pairs verified so far). Raises what scan() raises (an unreadable root; a busy index).
+    review then holds, within a second, the groups the index has without comparing any more texts
+    (analysis.cancelled_grouper: the identical copies, and the pairs verified so far unless they are too many
+    to group at once). Raises what scan() raises (an unreadable root; a busy index).
 
     `on_exact`, in verified mode: called, once the index is up to date and before any text is compared, with
     a review of the identical copies alone (groups the verified review holds too), so a first scan shows
@@ -609,7 +611,7 @@ def open_review(
     if kept is not None:
         grouper = kept.grouper
     elif settings.verified and cancel.cancelled:  # what the index holds, at once: no text compared
-        grouper = kept_grouper(index, settings.verify_settings())
+        grouper = cancelled_grouper(index, settings.verify_settings())
     elif settings.verified:
         if on_exact is not None:
             on_exact(_review_of(root, index, settings, exact_grouper(index, settings.min_similarity), result))
