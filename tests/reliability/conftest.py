@@ -22,10 +22,27 @@ REPO = Path(__file__).resolve().parents[2]
 NOBODY = 65534
 
 
+def simdesk_argv(*args: object) -> list[str | bytes]:
+    """The real command's argv, `python -m simdesk ARGS` (each as text; a path given as bytes, one not valid
+    UTF-8, as it is), for subprocess.run or Popen."""
+    return [sys.executable, "-m", "simdesk", *(a if isinstance(a, bytes) else str(a) for a in args)]
+
+
+def scan_args(folder: Path | bytes, db: Path, *extra: object) -> list[object]:
+    """`scan FOLDER --threshold 3 --db DB EXTRA...`: the scan the reliability tests run (simdesk_argv's or
+    simdesk's arguments)."""
+    return ["scan", folder, "--threshold", 3, "--db", db, *extra]
+
+
+def apply_args(bundle: Path, decisions: Path, move_to: Path, log: Path) -> list[object]:
+    """`cluster-apply BUNDLE --decisions D --move-to M --log L` (simdesk_argv's or simdesk's arguments)."""
+    return ["cluster-apply", bundle, "--decisions", decisions, "--move-to", move_to, "--log", log]
+
+
 def simdesk(*args: object, timeout: float = 300, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run the real command (`python -m simdesk ...`) to completion; stdout and stderr as text."""
     return subprocess.run(
-        [sys.executable, "-m", "simdesk", *map(str, args)],
+        simdesk_argv(*args),
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -36,7 +53,7 @@ def simdesk(*args: object, timeout: float = 300, env: dict | None = None) -> sub
 
 def scan_json(folder: Path, db: Path, *extra: object) -> tuple[dict, subprocess.CompletedProcess]:
     """`simdesk scan FOLDER --threshold 3 --format json --db DB` in a subprocess: (parsed JSON, process)."""
-    proc = simdesk("scan", folder, "--threshold", 3, "--format", "json", "--db", db, *extra)
+    proc = simdesk(*scan_args(folder, db, "--format", "json", *extra))
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout), proc
 
@@ -51,7 +68,7 @@ def as_dropped_user(env: dict) -> list[str]:
         pytest.skip("setpriv is needed to drop root's privileges")
     prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
     probe = subprocess.run(
-        [*prefix, sys.executable, "-m", "simdesk", "--version"],
+        [*prefix, *simdesk_argv("--version")],
         cwd=REPO,
         capture_output=True,
         text=True,

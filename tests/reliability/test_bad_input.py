@@ -21,7 +21,7 @@ from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.reading.documents import walk
 from simdesk.core.records import ScanOptions
-from tests.reliability.conftest import REPO, run_unprivileged
+from tests.reliability.conftest import REPO, run_unprivileged, scan_args, simdesk_argv
 from tests.reliability.corpus import ARTICLE, HUGE_BYTES, POEM, build_bad_folder
 
 ONE = ScanOptions(jobs=1)
@@ -65,21 +65,7 @@ _PEAK_PARENT = (
 
 def scan_json_with_peak(folder: Path, db: Path, out: Path) -> tuple[dict, subprocess.CompletedProcess, float]:
     """`simdesk scan FOLDER --threshold 3 --format json --db DB --jobs 1`: (parsed JSON, process, peak RSS in MB)."""
-    argv = [
-        sys.executable,
-        "-m",
-        "simdesk",
-        "scan",
-        str(folder),
-        "--threshold",
-        "3",
-        "--format",
-        "json",
-        "--db",
-        str(db),
-        "--jobs",
-        "1",
-    ]
+    argv = simdesk_argv(*scan_args(folder, db, "--format", "json", "--jobs", 1))
     subprocess.run([sys.executable, "-c", _PEAK_PARENT, str(out), *argv], check=True, timeout=300, cwd=REPO)
     returncode, stdout, stderr, peak_kb = json.loads(out.read_text())
     assert returncode == 0, stderr
@@ -179,7 +165,7 @@ def test_unreadable_files_and_folders_are_problems_for_an_unprivileged_user(shar
     (warm / "bin.txt").write_bytes(b"\xff\xfe\xfa" * 50)
     CliRunner().invoke(
         cli_main,
-        ["scan", str(warm), "-t", "3", "--format", "json", "--db", str(shared_tmp / "w.db"), "-j", "1"],
+        [str(a) for a in scan_args(warm, shared_tmp / "w.db", "--format", "json", "-j", 1)],
         catch_exceptions=False,
     )
     (root / "secret.txt").chmod(0o000)
@@ -188,7 +174,7 @@ def test_unreadable_files_and_folders_are_problems_for_an_unprivileged_user(shar
     def scan_as_nobody():
         result = CliRunner().invoke(
             cli_main,
-            ["scan", str(root), "-t", "3", "--format", "json", "--db", str(db_dir / "i.sqlite"), "-j", "1"],
+            [str(a) for a in scan_args(root, db_dir / "i.sqlite", "--format", "json", "-j", 1)],
             catch_exceptions=False,
         )
         return {"code": result.exit_code, "out": result.stdout, "uid": os.getuid()}
@@ -220,7 +206,7 @@ def run_cli_scan(root: Path, db: Path) -> dict:
     import json
 
     result = CliRunner().invoke(
-        cli_main, ["scan", str(root), "-t", "3", "--format", "json", "--db", str(db), "-j", "1"], catch_exceptions=False
+        cli_main, [str(a) for a in scan_args(root, db, "--format", "json", "-j", 1)], catch_exceptions=False
     )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.folders import OTHER, POEM
-from tests.reliability.conftest import REPO, as_dropped_user, simdesk
+from tests.reliability.conftest import REPO, as_dropped_user, scan_args, simdesk, simdesk_argv
 
 
 def no_traceback(proc: subprocess.CompletedProcess) -> None:
@@ -54,19 +54,7 @@ def test_a_folder_whose_path_is_not_utf8_is_scanned(tmp_path):
         with open(os.path.join(root, name), "w", encoding="utf-8") as fh:
             fh.write(text)
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "simdesk",
-            "scan",
-            root,
-            "-t",
-            "3",
-            "--format",
-            "json",
-            "--db",
-            str(tmp_path / "i.sqlite"),
-        ],
+        simdesk_argv(*scan_args(root, tmp_path / "i.sqlite", "--format", "json")),
         cwd=REPO,
         capture_output=True,
     )
@@ -78,7 +66,7 @@ def test_a_folder_whose_path_is_not_utf8_is_scanned(tmp_path):
 def test_stdout_on_a_full_device_is_one_line(folder, tmp_path):
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            [sys.executable, "-m", "simdesk", "scan", str(folder), "-t", "3", "--db", str(tmp_path / "i.sqlite")],
+            simdesk_argv(*scan_args(folder, tmp_path / "i.sqlite")),
             cwd=REPO,
             stdout=full,
             stderr=subprocess.PIPE,
@@ -112,7 +100,7 @@ def test_a_read_only_folder_is_scanned_and_its_clean_up_fails_per_file(folder, t
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
     as_user = as_dropped_user(env)
     proc = subprocess.run(
-        [*as_user, sys.executable, "-m", "simdesk", "clean", str(root), "--keep", "oldest", "-t", "3"],
+        [*as_user, *simdesk_argv("clean", root, "--keep", "oldest", "-t", 3)],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -11,7 +11,6 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from simdesk.core.evaluation import load_truth
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
-from tests.reliability.conftest import REPO, simdesk
+from tests.reliability.conftest import REPO, scan_args, simdesk, simdesk_argv
 from tests.reliability.corpus import POEM
 
 STATS = re.compile(r"(\d+) new, (\d+) changed, (\d+) moved, (\d+) deleted, (\d+) unchanged, (\d+) problems")
@@ -30,20 +29,7 @@ STATS = re.compile(r"(\d+) new, (\d+) changed, (\d+) moved, (\d+) deleted, (\d+)
 def start_scan(folder: Path, db: Path, *extra: str) -> subprocess.Popen:
     """`simdesk scan` in its own process group (so a kill takes its worker processes too, as a crash would)."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "simdesk",
-            "scan",
-            str(folder),
-            "--threshold",
-            "3",
-            "--format",
-            "json",
-            "--db",
-            str(db),
-            *extra,
-        ],
+        simdesk_argv(*scan_args(folder, db, "--format", "json", *extra)),
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -122,7 +108,7 @@ def reference_index(folder: Path, db: Path) -> dict:
 def resume(folder: Path, db: Path, reference: dict) -> None:
     """The scan after the kills: finishes, and fingerprints only what was not committed before."""
     had = committed(db)
-    proc = simdesk("scan", folder, "--threshold", "3", "--format", "json", "--db", db, "--jobs", "2")
+    proc = simdesk(*scan_args(folder, db, "--format", "json", "--jobs", 2))
     assert proc.returncode == 0, proc.stderr
     new, changed, moved, deleted, unchanged, problems = map(int, STATS.search(proc.stderr).groups())
     assert unchanged == len(had) and new == len(reference) - len(had) and changed == deleted == 0
@@ -175,7 +161,7 @@ def test_a_second_scan_of_the_same_index_says_busy_and_exits_2(tmp_path):
         while not committed(db) and time.monotonic() < deadline:  # the first scan is writing
             time.sleep(0.05)
         assert committed(db) and first.poll() is None
-        second = simdesk("scan", folder, "--threshold", "3", "--db", db, timeout=60)
+        second = simdesk(*scan_args(folder, db), timeout=60)
         assert second.returncode == 2
         assert second.stderr.splitlines() == [
             "simdesk: error: the index is busy: another simdesk is scanning this folder; try again when it has finished"

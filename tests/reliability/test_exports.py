@@ -8,13 +8,12 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from simdesk.core.review.report import FORMULA_START, SIGNED_FORMULA, groups_csv, safe_cell
-from tests.reliability.conftest import REPO, simdesk
+from tests.reliability.conftest import REPO, scan_args, simdesk, simdesk_argv
 from tests.reliability.corpus import ARTICLE, POEM
 
 DANGEROUS = ["=HYPERLINK(1).txt", "+SUM(1).txt", "-2+3.txt", "@cmd.txt", "\tTAB.txt", "\rCR.txt"]
@@ -58,19 +57,7 @@ def test_safe_cell_keeps_ordinary_text_that_starts_with_a_dash():
 
 def test_cli_csv_has_no_cell_a_spreadsheet_would_run(formula_folder, tmp_path):
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "simdesk",
-            "scan",
-            str(formula_folder),
-            "--threshold",
-            "3",
-            "--format",
-            "csv",
-            "--db",
-            str(tmp_path / "i.sqlite"),
-        ],
+        simdesk_argv(*scan_args(formula_folder, tmp_path / "i.sqlite", "--format", "csv")),
         capture_output=True,
         cwd=REPO,
     )
@@ -102,7 +89,7 @@ def test_cli_query_csv_is_neutralised(formula_folder, tmp_path):
 
 
 def test_json_keeps_the_names_exact(formula_folder, tmp_path):
-    proc = simdesk("scan", formula_folder, "--threshold", "3", "--format", "json", "--db", tmp_path / "i.sqlite")
+    proc = simdesk(*scan_args(formula_folder, tmp_path / "i.sqlite", "--format", "json"))
     names = {m["path"] for g in json.loads(proc.stdout)["groups"] for m in g["members"]}
     assert set(DANGEROUS) <= names  # JSON is data, not a spreadsheet: nothing to neutralise
 

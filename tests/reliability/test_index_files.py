@@ -21,7 +21,7 @@ from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
 from tests.folders import small_folder
-from tests.reliability.conftest import run_unprivileged, simdesk
+from tests.reliability.conftest import run_unprivileged, scan_args, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
 
@@ -111,7 +111,7 @@ def test_a_damaged_page_anywhere_in_the_index_is_one_line(tmp_path):
         with open(db, "r+b") as fh:
             fh.seek((page - 1) * page_size)
             fh.write(b"\xff" * page_size)
-        message = one_line_failure(simdesk("scan", root, "--db", db, "-t", 3))
+        message = one_line_failure(simdesk(*scan_args(root, db)))
         if page == 1:
             assert message.endswith(
                 "is not a simdesk index (not an SQLite database); simdesk does not write to it: give --db another file"

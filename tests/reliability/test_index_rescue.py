@@ -14,7 +14,7 @@ from simdesk.core.index.rescue import readable_decisions, rebuild_index
 from simdesk.core.paths import index_path
 from simdesk.gui.index_problem import DIALOG_NAME
 from tests.folders import small_folder
-from tests.reliability.conftest import simdesk
+from tests.reliability.conftest import scan_args, simdesk
 
 
 def decided_then_damaged(root: Path, db: Path) -> None:
@@ -37,7 +37,7 @@ def test_a_damaged_index_is_one_line_and_its_rebuild_keeps_the_decisions(tmp_pat
     root = small_folder(tmp_path)
     db = tmp_path / "i.sqlite"
     decided_then_damaged(root, db)
-    proc = simdesk("scan", root, "--db", db, "-t", 3)
+    proc = simdesk(*scan_args(root, db))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     line = proc.stderr.strip().splitlines()[-1]
     assert line.startswith(f"simdesk: error: the index {db} is damaged") and "decisions" in line

@@ -13,7 +13,7 @@ from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
 from tests.core.test_index_layout import as_schema_9
-from tests.reliability.conftest import scan_json, simdesk
+from tests.reliability.conftest import scan_args, scan_json, simdesk
 from tests.reliability.corpus import ARTICLE, POEM
 
 # The layout simdesk wrote at schema version 1, with a document in it whose size and time
@@ -67,7 +67,7 @@ def test_an_older_schema_is_rebuilt_with_a_message_on_stderr(tmp_path):
         assert index.document("a.txt").content_hash != "stale" and index.document("a.txt").fingerprint != 7
         assert not index.rebuilt  # rebuilt once; the message is not repeated
         assert index.keep_marks() == {"a.txt"}  # the decision outlived the new layout
-    again = simdesk("scan", root, "--threshold", "3", "--db", db)
+    again = simdesk(*scan_args(root, db))
     assert "another version" not in again.stderr and "3 unchanged" in again.stderr
 
 
@@ -89,7 +89,7 @@ def test_a_schema_9_index_is_migrated_in_place_through_the_cli_with_its_decision
         assert index.ignored_pairs() == {("a.txt", "c.txt")} and list(index.reviewed()["a.txt"]) == ["b.txt"]
     matches = {m["path"]: m["distance"] for m in json.loads(before.stdout)["matches"]}
     assert matches["b.txt"] == 0 and "a.txt" in matches
-    again = simdesk("scan", root, "--threshold", "3", "--db", db)
+    again = simdesk(*scan_args(root, db))
     assert "another version" not in again.stderr and "3 unchanged" in again.stderr
 
 

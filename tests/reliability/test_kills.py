@@ -11,7 +11,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from simdesk.cluster.sources import open_source
 from simdesk.core.cleanup.plan import execute, plan_cleanup
 from simdesk.core.cleanup.undo import undo_last_cleanup
 from tests.folders import OTHER, POEM
-from tests.reliability.conftest import REPO
+from tests.reliability.conftest import REPO, apply_args, simdesk_argv
 from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed
 
 GROUPS = 40
@@ -52,7 +51,7 @@ def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.R
     Returns True when one was still running when killed."""
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "simdesk", *args],
+            simdesk_argv(*args),
             cwd=REPO,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -181,35 +180,14 @@ def apply_kill_loop(tmp_path: Path, kills: int, seed: int) -> tuple[int, int]:
     for k in range(kills):
         if k % 2:
             subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "simdesk",
-                    "cluster-apply",
-                    str(tmp_path / "b"),
-                    "--decisions",
-                    str(decisions),
-                    "--move-to",
-                    str(trash),
-                    "--log",
-                    str(log),
-                ],
+                simdesk_argv(*apply_args(tmp_path / "b", decisions, trash, log)),
                 cwd=REPO,
                 check=True,
                 capture_output=True,
             )
-            args = ["cluster-apply", str(tmp_path / "b"), "--undo", str(log)]
+            args = ["cluster-apply", tmp_path / "b", "--undo", log]
         else:
-            args = [
-                "cluster-apply",
-                str(tmp_path / "b"),
-                "--decisions",
-                str(decisions),
-                "--move-to",
-                str(trash),
-                "--log",
-                str(log),
-            ]
+            args = apply_args(tmp_path / "b", decisions, trash, log)
         landed += kill_when_moving(args, os.environ.copy(), log, rng, before_lines=lines(log))
         now, moved = contents(root), contents(trash) if trash.exists() else {}
         lost += sum(1 for p, data in before.items() if now.get(p) != data and moved.get(p) != data)

@@ -22,7 +22,7 @@ from simdesk.core.reading import documents
 from simdesk.core.reading.documents import NOT_REGULAR, DecodeError, FileEntry, read_bytes
 from simdesk.core.records import Problem, ScanOptions
 from tests.folders import POEM
-from tests.reliability.conftest import REPO, simdesk
+from tests.reliability.conftest import REPO, scan_args, simdesk, simdesk_argv
 
 
 def within(seconds: float, fn, *args):
@@ -161,19 +161,7 @@ def processes_left_after_killing(proc: subprocess.Popen, helpers: int) -> dict[i
 def test_no_worker_or_fork_server_outlives_a_killed_scan(tmp_path):
     root = big_folder(tmp_path / "docs")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "simdesk",
-            "scan",
-            str(root),
-            "-t",
-            "3",
-            "--jobs",
-            "2",
-            "--db",
-            str(tmp_path / "i.sqlite"),
-        ],
+        simdesk_argv(*scan_args(root, tmp_path / "i.sqlite", "--jobs", 2)),
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

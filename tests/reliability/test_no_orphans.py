@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.conftest import REPO
+from tests.reliability.conftest import REPO, scan_args, simdesk_argv
 from tests.reliability.test_no_hang import big_folder, group_processes
 
 
@@ -22,7 +22,7 @@ def left_after_a_kill_at(root: Path, db: Path, delay: float) -> dict[int, bytes]
     """Start a scan with two workers, SIGKILL it after `delay` s, and return the processes of its session
     still there 5 s later (then killed)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "simdesk", "scan", str(root), "-t", "3", "--jobs", "2", "--db", str(db)],
+        simdesk_argv(*scan_args(root, db, "--jobs", 2)),
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -74,19 +74,7 @@ def test_ctrl_c_and_sigterm_end_a_scan_with_one_line_and_nothing_left(tmp_path, 
     alone. Either way: exit 128+signal, one line on stderr, no process of the group left."""
     root = big_folder(tmp_path / "docs")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "simdesk",
-            "scan",
-            str(root),
-            "-t",
-            "3",
-            "--jobs",
-            "2",
-            "--db",
-            str(tmp_path / "i.sqlite"),
-        ],
+        simdesk_argv(*scan_args(root, tmp_path / "i.sqlite", "--jobs", 2)),
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

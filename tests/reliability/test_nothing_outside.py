@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from simdesk.core.cleanup.plan import CleanupBusy, CleanupPlan, Removal, execute
 from simdesk.core.cleanup.undo import undo_last_cleanup
 from simdesk.core.reading.documents import content_hash
 from tests.folders import OTHER, POEM
-from tests.reliability.conftest import REPO
+from tests.reliability.conftest import REPO, simdesk_argv
 from tests.reliability.test_no_file_lost import cli_env, contents, scanned, trashed
 
 
@@ -37,19 +36,7 @@ def two_cleans_at_once(root: Path, home: Path, tmp: Path) -> list[subprocess.Com
     """`simdesk clean --keep oldest` and `--keep newest` on `root`, started together (each its own index)."""
     procs = [
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "simdesk",
-                "clean",
-                str(root),
-                "--keep",
-                rule,
-                "-t",
-                "3",
-                "--db",
-                str(tmp / f"{rule}.sqlite"),
-            ],
+            simdesk_argv("clean", root, "--keep", rule, "-t", 3, "--db", tmp / f"{rule}.sqlite"),
             cwd=REPO,
             env=cli_env(home),
             text=True,
