@@ -60,6 +60,44 @@ def process_context(
     return ctx
 
 
+def start_worker_server() -> None:
+    """Start the fork server process_pool's workers come from, if it is not running, and return at once: it
+    loads the engine (~1 s of CPU, 2 s and more under load) while the caller goes on (a scan lists its
+    folder), so that starting the workers, which waits for the server and looks at no cancel meanwhile,
+    then takes milliseconds."""
+    if sys.platform.startswith("linux"):
+        from multiprocessing import forkserver
+
+        process_context()
+        forkserver.ensure_running()
+
+
+def worker_server_ready(cancel: CancelToken) -> bool:
+    """Wait until the fork server of process_pool's workers forks (starting it if it is not running), looking
+    at the cancel token every CANCEL_POLL_S: False when cancelled first. Starting a pool waits for the server
+    without looking at any token (seconds under load while it loads the engine); a short-lived process forked
+    from it here, on a thread left behind when cancelled, makes that wait one a cancel ends."""
+    if not sys.platform.startswith("linux"):
+        return not cancel.cancelled
+    forked = threading.Event()
+
+    def probe() -> None:
+        process = process_context().Process(target=_return, name="simdesk-probe")
+        process.start()
+        forked.set()
+        process.join()
+
+    threading.Thread(target=probe, name="simdesk-worker-probe", daemon=True).start()
+    while not forked.wait(CANCEL_POLL_S):
+        if cancel.cancelled:
+            return False
+    return not cancel.cancelled
+
+
+def _return() -> None:
+    """A process that ends at once (worker_server_ready)."""
+
+
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere), and that
     end with this process even when it is killed (parent_watch)."""

@@ -8,12 +8,14 @@ from itertools import combinations
 
 import numpy as np
 
-from simdesk.core.fingerprint.minhash import DESKTOP, band_pairs, signature, text_bands
-from simdesk.core.fingerprint.similarity import profile, shingles
+from simdesk.core.fingerprint.minhash import DESKTOP, band_keys, band_pairs, signature, text_bands
+from simdesk.core.fingerprint.similarity import profile, shingle_pieces, shingles
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, pair_radius, text_similarity
-from simdesk.core.reading.normalize import normalize
+from simdesk.core.reading.boilerplate import folded_line_hashes
+from simdesk.core.reading.documents import decode_bytes
+from simdesk.core.reading.normalize import fold, normalize, normalize_folded
 from simdesk.core.records import ScanOptions
 
 # English passages put into Chinese texts: SimHash weighs their words more than the Chinese ones
@@ -224,3 +226,48 @@ def test_a_pair_sharing_one_band_needs_its_fingerprints_near_unless_both_texts_a
     i, j, d, scaled = with_band_pairs(none, fps, chars, keys, empty, None, VerifySettings())
     assert sorted(zip(i.tolist(), j.tolist())) == [(2, 3), (4, 5), (6, 7)]
     assert d.tolist() == [SINGLE_BAND_RADIUS + 1, SINGLE_BAND_RADIUS, SINGLE_BAND_RADIUS + 1]
+
+
+def test_shingles_made_a_piece_at_a_time_equal_those_of_the_whole_text(small_corpus):
+    """A long text's shingles are made a piece at a time (similarity.shingle_pieces, bounded memory): the
+    same set, and so the same band keys, as the whole text's, on the corpus's real texts with English passages
+    put in, Thai, Japanese, texts shorter than a shingle, and pieces smaller than a word."""
+    texts = [decode_bytes(p.read_bytes())[0] for p in sorted(small_corpus.rglob("*.txt"))[:40]]
+    texts += [t[:400] + PASSAGES[0] + t[400:] + PASSAGES[1] for t in texts[:10]]
+    texts += ["ภาษาไทยไม่มีช่องว่าง and some words", "日本語のテキストです", "中文", "a", "one two", "中 word 文 x"]
+    whole = "\n".join(texts)
+    for text in [*texts, whole]:
+        norm = normalize(text)
+        expected = band_keys_of(norm)
+        for piece in (1, 2, 3, 7, 64, 1000, 1 << 20):
+            parts = list(shingle_pieces(norm, piece=piece))
+            union = np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint32)
+            assert np.array_equal(union, shingles(norm)), (text[:20], piece)
+            assert np.array_equal(text_bands(norm, piece=piece), expected), (text[:20], piece)
+
+
+def band_keys_of(norm: str) -> np.ndarray:
+    """The band keys of the whole text's shingles in one go (what text_bands did before pieces)."""
+    sh = shingles(norm)
+    if not len(sh):
+        return np.empty(0, dtype="<u4")
+    return band_keys(signature(sh, DESKTOP.perms), DESKTOP.rows).astype("<u4")
+
+
+def test_long_texts_fold_normalise_and_hash_their_lines_a_piece_at_a_time_as_in_one_go(small_corpus):
+    """fold, normalisation and the line hashes of a long text go a piece at a time (bounded memory): on the corpus's real
+    texts, with traditional Chinese, full-width forms, invisible characters, links and every line break
+    str.splitlines knows, pieces of any size give what the whole text gives."""
+    texts = [decode_bytes(p.read_bytes())[0] for p in sorted(small_corpus.rglob("*.txt"))[:30]]
+    texts += [
+        "臺灣軟體，ＡＢＣ Рython imp\u00adoses www.example.com/x 電子郵件 a@b.cn\r\n第二行\u2028第三行\x0c四\r五\n\n",
+        "一行没有换行的中文，也没有空格。" * 50,
+        "ab",
+        "",
+    ]
+    for text in [*texts, "\n".join(texts)]:
+        folded = fold(text)
+        for piece in (1, 5, 64, 1000):
+            assert fold(text, piece=piece) == folded, piece
+            assert normalize_folded(folded, piece=piece) == normalize_folded(folded), piece
+            assert np.array_equal(folded_line_hashes(folded, piece=piece), folded_line_hashes(folded)), piece

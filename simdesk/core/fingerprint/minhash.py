@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import mmh3
 import numpy as np
 
-from simdesk.core.fingerprint.similarity import shingles
+from simdesk.core.fingerprint.similarity import SHINGLE_PIECE, shingle_pieces
 
 MAX_PERM = 128
 SEED = 0x5D35
@@ -91,13 +91,20 @@ def band_keys(sig: np.ndarray, rows: int) -> np.ndarray:
     )
 
 
-def text_bands(norm: str) -> np.ndarray:
+def text_bands(norm: str, piece: int = SHINGLE_PIECE) -> np.ndarray:
     """The desktop's band keys (DESKTOP, the low 32 bits of each) of a normalised text's shingles (little-endian
-    uint32; the index keeps the low 24 bits of each); none for a text without shingles."""
-    sh = shingles(norm)
-    if not len(sh):
+    uint32; the index keeps the low 24 bits of each); none for a text without shingles. The shingles are made
+    `piece` characters at a time (similarity.shingle_pieces): a minimum over parts is the minimum over the
+    whole, so the keys are those of the whole text's shingles in memory for a piece."""
+    sig = np.full(DESKTOP.perms, EMPTY_ROW, dtype=np.uint64)
+    found = False
+    for part in shingle_pieces(norm, piece=piece):
+        if len(part):
+            found = True
+            np.minimum(sig, signature(np.unique(part), DESKTOP.perms), out=sig)
+    if not found:
         return np.empty(0, dtype="<u4")
-    return band_keys(signature(sh, DESKTOP.perms), DESKTOP.rows).astype("<u4")
+    return band_keys(sig, DESKTOP.rows).astype("<u4")
 
 
 def band_pairs(

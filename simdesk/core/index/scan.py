@@ -33,7 +33,14 @@ from simdesk.core.reading.documents import (
 )
 from simdesk.core.reading.normalize import fold, normalize_folded, without_links
 from simdesk.core.records import Document, Problem, Progress, ScanOptions, ScanStats
-from simdesk.core.workers import CancelToken, process_pool, stop_workers, worker_count
+from simdesk.core.workers import (
+    CancelToken,
+    process_pool,
+    start_worker_server,
+    stop_workers,
+    worker_count,
+    worker_server_ready,
+)
 
 if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index's sqlite-utils (and the pandas
     # it imports when installed) cost ~1 s of CPU per worker for nothing they use
@@ -101,8 +108,10 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     is folded once for all of them, and normalised once for the votes and the shingles."""
     folded = fold(tf.text)
     unlinked = without_links(folded)  # links go for the line keys and verification's normalisation alike
+    lines = folded_line_hashes(unlinked, links_dropped=True).tobytes()
     norm = normalize_folded(unlinked, strip_links=False)  # = normalize_folded(folded): verification's
     tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
+    del folded, unlinked  # a huge text's shingles are made with two copies of it held (the text, its normal form)
     return Document(
         rel,
         tf.size,
@@ -111,7 +120,7 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
         tf.encoding,
         len(tf.text),
         from_votes(tallies),
-        folded_line_hashes(unlinked, links_dropped=True).tobytes(),
+        lines,
         pack_votes(tallies),
         text_bands(norm).tobytes(),
     )
@@ -196,6 +205,8 @@ def _scan_locked(
         if p.error.startswith("folder cannot"):  # unreachable for now: its documents are kept
             folder_problems.append(p.path.rstrip("/") + "/")
 
+    if worker_count(options.jobs) > 1:
+        start_worker_server()  # loads the engine while the folder is listed: a cancel then finds no wait
     entries: list[FileEntry] = []
     for entry in walk(
         root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem, lambda: cancel.cancelled
@@ -268,7 +279,7 @@ def _scan_locked(
             if cancel.cancelled:
                 break
             take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from))
-    elif not cancel.cancelled:
+    elif worker_server_ready(cancel):
         with process_pool(workers) as pool:
             queue = iter(_chunks(to_read))
             running: set[Future] = set()

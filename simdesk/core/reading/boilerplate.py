@@ -23,6 +23,7 @@ one sorted array per document (`line_hashes`, kept in the index) and one set per
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -82,11 +83,38 @@ def line_hashes(text: str) -> np.ndarray:
     return folded_line_hashes(fold(text))
 
 
-def folded_line_hashes(folded: str, links_dropped: bool = False) -> np.ndarray:
-    """`line_hashes` of a text already folded (`links_dropped`: as in folded_line_keys)."""
+KEY_PIECE = 1 << 20  # characters of a long text's lines keyed and hashed at a time (folded_line_hashes)
+# The line breaks of str.splitlines
+LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def folded_line_hashes(folded: str, links_dropped: bool = False, piece: int = KEY_PIECE) -> np.ndarray:
+    """`line_hashes` of a text already folded (`links_dropped`: as in folded_line_keys). A text longer than
+    `piece` is keyed and hashed a piece of a line at a time (the same hashes: a key drops characters one by
+    one, and the hash is fed piece by piece), in memory for a piece rather than a few copies of the whole."""
+    if len(folded) > piece:
+        return _long_line_hashes(folded if links_dropped else without_links(folded), piece)
     keys = {k for k in folded_line_keys(folded, links_dropped) if MIN_KEY_CHARS <= len(k)}
     # a few dozen keys: sorted in Python, then one array (np.unique cost more than the hashing)
     return np.array(sorted(set(map(line_hash, keys))), dtype=np.uint32)
+
+
+def _long_line_hashes(text: str, piece: int) -> np.ndarray:
+    """folded_line_hashes of a long text whose links are dropped, each line `piece` characters at a time."""
+    found = set()
+    start = 0
+    breaks = ((m.start(), m.end()) for m in LINE_BREAKS.finditer(text))
+    for end, after in itertools.chain(breaks, [(len(text), len(text))]):
+        hasher, chars = mmh3.mmh3_32(b"", SEED), 0
+        for at in range(start, end, piece):
+            key = KEY_DROP.sub("", text[at : min(at + piece, end)])
+            hasher.update(key.encode("utf-8"))
+            chars += len(key)
+        if chars >= MIN_KEY_CHARS:
+            h = hasher.uintdigest()
+            found.add(h | 1 if chars > MAX_KEY_CHARS else h & ~1)
+        start = after
+    return np.array(sorted(found), dtype=np.uint32)
 
 
 def min_document_frequency(documents: int) -> int:
