@@ -75,7 +75,7 @@ def cancel_at(root: Path, db: Path, delay: float) -> tuple[float, int]:
     in the last review it sent)."""
     import threading
 
-    from simdesk.core import ReviewProcess, ReviewRequest
+    from simdesk.core import Review, ReviewProcess, ReviewRequest
 
     for p in db.parent.glob(db.name + "*"):
         p.unlink()
@@ -84,8 +84,8 @@ def cancel_at(root: Path, db: Path, delay: float) -> tuple[float, int]:
     shown = [-1]
 
     def drain() -> None:
-        for kind, value in run.events():
-            if kind in ("loaded", "finished"):
+        for _kind, value in run.events():
+            if isinstance(value, Review):  # "loaded" or "finished"
                 shown[0] = len(value.grouping())
         ended.set()
 
