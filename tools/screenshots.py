@@ -1,7 +1,7 @@
 """The window's screenshots in docs/: a re-flowed repost compared as normalised and raw, an edited pair in a
 dark theme and in Chinese, a 1 MB pair. Each is taken offscreen on a collection made here:
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots.py docs/ [MEDIUM [INDEX]]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.screenshots docs/ [MEDIUM [INDEX]]
 
 - the small test collection (bench.corpus, seed 7) with a re-flowed repost of one of its articles: the
   same text wrapped at another width, with half-width commas and a repost notice that twelve documents of

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from simdesk.cli import main as cli_main
 from simdesk.core import ReviewSettings, open_review
+from simdesk.core.index.connection import IndexError_
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
@@ -92,7 +93,8 @@ def test_dev_null_is_refused_in_one_line(tmp_path):
 def test_a_damaged_page_anywhere_in_the_index_is_one_line(tmp_path):
     """Every page of an index overwritten in turn, as a disk fault would: the header page makes the file no
     SQLite database (refused, untouched); any other, read by this scan or not (the segments, the scores),
-    is the damaged index's one line, exit 2, naming the rebuild."""
+    is the damaged index's one line, naming the rebuild, found when the index is opened. The command line
+    gives that line and exit 2 for the header, the segments' and the scores' pages."""
     root = small_folder(tmp_path)
     clean = tmp_path / "clean.sqlite"
     with Index(clean) as index:
@@ -105,20 +107,34 @@ def test_a_damaged_page_anywhere_in_the_index_is_one_line(tmp_path):
         pages = index.conn.execute("PRAGMA page_count").fetchone()[0]
         tables = dict(index.conn.execute("SELECT rootpage, name FROM sqlite_master WHERE rootpage > 0"))
     assert {"segments", "scores", "line_hashes"} <= set(tables.values()) and pages > 10
-    for page in range(1, pages + 1):
+    header = "is not a simdesk index (not an SQLite database); simdesk does not write to it: give --db another file"
+
+    def damaged_copy(page: int) -> Path:
         db = tmp_path / f"page-{page}.sqlite"
         shutil.copy(clean, db)
         with open(db, "r+b") as fh:
             fh.seek((page - 1) * page_size)
             fh.write(b"\xff" * page_size)
+        return db
+
+    for page in range(1, pages + 1):
+        db = damaged_copy(page)
+        with pytest.raises(IndexError_) as refused:
+            Index(db).close()
+        message = str(refused.value)
+        if page == 1:
+            assert message.endswith(header)
+        else:
+            assert message.startswith(f"the index {db} is damaged ("), (page, tables.get(page))
+            assert "open the folder in the window to rebuild it" in message
+    by_name = {name: page for page, name in tables.items()}
+    for page in (1, by_name["segments"], by_name["scores"]):
+        db = damaged_copy(page)
         message = one_line_failure(simdesk(*scan_args(root, db)))
         if page == 1:
-            assert message.endswith(
-                "is not a simdesk index (not an SQLite database); simdesk does not write to it: give --db another file"
-            )
+            assert message.endswith(header)
         else:
             assert message.startswith(f"simdesk: error: the index {db} is damaged ("), (page, tables.get(page))
-            assert "open the folder in the window to rebuild it" in message
 
 
 def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
