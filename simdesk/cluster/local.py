@@ -23,7 +23,7 @@ from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
 from simdesk.core.matching.copies import copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pairs import pairs_within
-from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.records import Document, Problem
 from simdesk.core.workers import process_pool, worker_count
 
@@ -94,9 +94,8 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
         d = copied_values(d, copied, 0)
         grouping = Grouper(replace(snap, copy_of=same.rep), i, j, d, max_threshold=plan.radius).at(plan.radius)
         return pairs_table(col.doc_ids, i, j, d, d, None), groups_table(grouping)
-    per_doc = col.line_hashes()
-    boilerplate = boilerplate_set(per_doc, len(col))
-    lines = LineHashes.of(per_doc)
+    lines = LineHashes.of(col.line_hashes())
+    boilerplate = class_boilerplate(lines, identical_copies([d.content_hash for d in col.docs]).representatives)
     hits = [hh for _, hh in lines.hits(without_notices(boilerplate))]  # notices stay in fingerprints
     wanted = {int(h) for hh in hits for h in hh.tolist()}
     if wanted:

@@ -195,7 +195,7 @@ def spark_scan(
 
     with BundleWriter(out) as w:
         if plan.verified:
-            docs, pairs, groups = _verified(spark, source, docs, n, plan, settings)
+            docs, pairs, groups = _verified(spark, source, docs, plan, settings)
             write_table(w.folder, "pairs", pairs)
             write_table(w.folder, "groups", groups)
             counted = (pairs.num_rows, len(set(groups.column("group").to_pylist())))
@@ -276,7 +276,7 @@ def _plain_pairs(docs, radius: int):
     )
 
 
-def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: FeatureSettings):
+def _verified(spark, source: Source, docs, plan: ScanPlan, settings: FeatureSettings):
     """(documents with clean_fp, pairs table, groups table) of verified mode: boilerplate counted in Spark,
     each document's boilerplate-free fingerprint on the executors, the candidates and the rules that keep them
     on the driver (cluster.verified: the desktop's analysis, over the documents' small columns), and each
@@ -297,7 +297,12 @@ def _verified(spark, source: Source, docs, n: int, plan: ScanPlan, settings: Fea
             )
 
     lines = docs.select("doc_id", "lines").mapInArrow(explode_lines, "doc_id long, h long")
-    common = lines.groupBy("h").count().where(F.col("count") >= min_document_frequency(n)).select("h")
+    # identical copies count once (boilerplate.class_boilerplate): one document per content hash, any one of
+    # them (identical texts have identical line hashes), and the collection's size is the number of classes
+    classes = docs.select("doc_id", "content_hash", "lines").dropDuplicates(["content_hash"]).select("doc_id", "lines")
+    frequency = min_document_frequency(classes.count())
+    counted = classes.mapInArrow(explode_lines, "doc_id long, h long")
+    common = counted.groupBy("h").count().where(F.col("count") >= frequency).select("h")
     boilerplate = frozenset(r["h"] for r in common.collect())
     line_votes: dict[int, np.ndarray] = {}
     if boilerplate:

@@ -74,7 +74,7 @@ from simdesk.core.matching.copies import (
 from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper, exact_grouper
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
-from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set, without_notices
+from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
 from simdesk.core.workers import (
@@ -761,17 +761,18 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     return steps
 
 
-def collection_boilerplate(index: Index, documents: int | None = None) -> frozenset[int]:
+def collection_boilerplate(index: Index, hashes: list[str] | None = None) -> frozenset[int]:
     """The boilerplate line hashes of an indexed collection, from the line hashes stored at scan time (the
-    set verification strips; the diff needs it to show the same similarity as the groups)."""
+    set verification strips; the diff needs it to show the same similarity as the groups). Identical copies
+    count once (boilerplate.class_boilerplate); `hashes`: the content hash of each snapshot row, when the caller
+    has read them."""
     lines = index.line_hashes()
-    return _collection_boilerplate(lines, len(lines) if documents is None else documents)
+    return _collection_boilerplate(lines, index.snapshot().hashes if hashes is None else hashes)
 
 
-def _collection_boilerplate(lines: LineHashes, documents: int) -> frozenset[int]:
-    """collection_boilerplate from the line hashes already read."""
-    # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
-    return boilerplate_set([lines.values], documents)
+def _collection_boilerplate(lines: LineHashes, hashes: list[str]) -> frozenset[int]:
+    """collection_boilerplate from the line hashes and content hashes already read (snapshot rows)."""
+    return class_boilerplate(lines, identical_copies(hashes).representatives)
 
 
 def verify_rules(verify: VerifySettings) -> str:
@@ -875,7 +876,7 @@ def kept_grouper(
         scores=s,
         min_similarity=verify.min_similarity,
         held=h,
-        boilerplate=collection_boilerplate(index, len(snap)) if boilerplate is None else boilerplate,
+        boilerplate=collection_boilerplate(index, snap.hashes) if boilerplate is None else boilerplate,
     )
 
 
@@ -921,7 +922,7 @@ def analyse(
     cancel = cancel or CancelToken()
     report("boilerplate")
     state = index.analysis_state()
-    boilerplate = _collection_boilerplate(state[0], len(snap))
+    boilerplate = _collection_boilerplate(state[0], snap.hashes)
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
     if cancel.cancelled:

@@ -1,7 +1,9 @@
 """Boilerplate and shared notices: lines that recur across many documents of a collection.
 
 A line is frequent when its key (normalised: no punctuation, spaces or digits) has 2 characters or more and
-occurs in at least `min_document_frequency(n)` documents of the n in the collection (`boilerplate_set`).
+occurs in at least `min_document_frequency(n)` documents of the n in the collection (`boilerplate_set`). The
+identical copies of a text (one content hash) count once, and the collection's size is its number of distinct
+texts (`class_boilerplate`): a page copied a thousand times is one text, its lines are not boilerplate.
 
 - A frequent line whose key has at most 80 characters (MAX_KEY_CHARS) is boilerplate (repost notices,
   signatures, copyright footers, attributions). Boilerplate is dropped before fingerprinting for pair
@@ -184,6 +186,23 @@ class LineHashes:
                 yield row, self.values[b0:b1][mask[b0:b1]]
             else:
                 yield row, empty
+
+    def rows(self, rows: np.ndarray) -> LineHashes:
+        """The line hashes of `rows` only (ascending), in one array as here."""
+        keep = np.zeros(len(self), dtype=bool)
+        keep[rows] = True
+        lengths = np.diff(self.bounds)[keep]
+        bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=bounds[1:])
+        return LineHashes(self.values[np.repeat(keep, np.diff(self.bounds))], bounds)
+
+
+def class_boilerplate(lines: LineHashes, representatives: np.ndarray) -> frozenset[int]:
+    """boilerplate_set of a collection whose identical copies count once: `representatives` holds one row
+    of `lines` per class of identical content (copies.identical_copies), and the collection's size is the number
+    of classes. Identical texts have identical line hashes, so any row of a class stands for it."""
+    # each row's hashes are unique, so the flat array counts documents as boilerplate_set does per row
+    return boilerplate_set([lines.rows(representatives).values], len(representatives))
 
 
 def boilerplate_lines(text: str, boilerplate: Collection[int], folded: str | None = None) -> frozenset[int]:
