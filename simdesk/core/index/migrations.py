@@ -53,6 +53,8 @@ def schema_9(db: sqlite_utils.Database) -> None:
         "ON l.doc_id = d.id WHERE d.size >= 0"
     ).fetchall()
     lines = LineHashes.of([np.frombuffer(blob, dtype="<u4") for _, _, blob in rows])
+    # the set schema 8's keys were made with: every document counted, each identical copy too (the
+    # analysis now counts a class of copies once, boilerplate.class_boilerplate, and recomputes what differs)
     found = boilerplate_set([lines.values], len(rows))  # each row's hashes are unique: the flat array counts
     flagged = []
     for (doc_id, key, _), (_, hits) in zip(rows, lines.hits(found)):
