@@ -14,6 +14,7 @@ import pytest
 
 from simdesk.core import Index, ReviewSettings, ScanOptions, open_review
 from simdesk.core.cleanup.plan import KEEP_RULES
+from simdesk.core.fingerprint.similarity import held_share, profile
 from tests.folders import ARTICLES, QUOTE, story_folder
 
 
@@ -121,3 +122,56 @@ def test_a_share_not_measured_never_lets_a_copy_go_from_verified_groups(truncate
     assert [f.fate for f in verified[1:]] == ["stays", "stays"] and verified[1].why == "below"
     plain = member_fates(group, keep, set(), None, lambda copy, keeper: nan, least=None)
     assert [f.fate for f in plain[1:]] == ["goes", "goes"]
+
+
+def _held(a: str, b: str) -> float:
+    """The share of text a that text b holds (no boilerplate: the texts as given)."""
+    return held_share(profile(a), profile(b))
+
+
+# Short texts: each of the kept text's shingles counts once, and a character kept in order counts alone only
+# between typos. A one-character typo costs that character wherever it falls, a swapped clause order and a
+# repost with other punctuation are held whole.
+SAYING = "好鼓一打就响，好灯一拨就亮。"
+
+
+@pytest.mark.parametrize(
+    ("copy", "least"),
+    [
+        ("好鼓一打就响，好灯一拔就亮。", 11 / 12),  # a typo two characters from the end
+        ("好鼓一大就响，好灯一拨就亮。", 11 / 12),  # in the middle
+        ("好古一打就响，好灯一拨就亮。", 11 / 12),  # next to the start
+        ("好灯一拨就亮，好鼓一打就响。", 1.0),  # the clauses swapped
+        ("好鼓一打就响!好灯一拨就亮!!", 1.0),  # other punctuation
+        ("好鼓 一打就响  好灯一拨就亮", 1.0),
+    ],
+)
+def test_a_short_copy_is_held_but_for_its_typo(copy, least):
+    assert _held(SAYING, copy) >= least - 1e-9 and _held(copy, SAYING) >= least - 1e-9
+
+
+def test_a_phrase_repeated_in_every_clause_holds_the_other_text_once():
+    """Every clause of the longer saying has 之计在于, whose shingles the shorter one has twice: the shorter
+    keeps 13 of the longer one's 28 characters, not 21; the longer holds all of the shorter but 晨."""
+    short, longer = "一日之计在于晨，一年之计在于春", "一年之计在于春，一日之计在于寅，一家之计在于和，一生之计在于勤"
+    assert _held(longer, short) == pytest.approx(13 / 28)
+    assert _held(short, longer) == pytest.approx(13 / 14)
+
+
+def test_two_stanzas_sharing_their_first_line_do_not_hold_each_other():
+    """ "桃之夭夭" and the attribution are shared; 其 matches alone between unrelated lines and counts for nothing."""
+    a, b = "桃之夭夭，灼灼其华。\n-- 佚名《桃夭》", "桃之夭夭，其叶蓁蓁。\n-- 佚名《桃夭》"
+    assert _held(a, b) < 0.7 and _held(b, a) < 0.7
+    a, b = "桃之夭夭，灼灼其华。之子于归，宜其室家。", "桃之夭夭，其叶蓁蓁。之子于归，宜其家人。"
+    assert _held(a, b) < 0.7 and _held(b, a) < 0.7
+
+
+@pytest.mark.parametrize("rule", KEEP_RULES)
+def test_no_keep_rule_removes_a_saying_whose_clauses_the_kept_one_repeats(tmp_path, rule):
+    root = tmp_path / "sayings"
+    root.mkdir()
+    (root / "a.txt").write_text("一日之计在于晨，一年之计在于春。\n", encoding="utf-8")
+    (root / "k.txt").write_text("一年之计在于春，一日之计在于寅，一家之计在于和，一生之计在于勤。\n", encoding="utf-8")
+    review = _scan(root, tmp_path)
+    review.keep_by_rule_everywhere(rule)
+    assert review.plan_cleanup().removals == ()

@@ -112,7 +112,7 @@ MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one ch
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "12"  # stored in the index: a change of the rule re-verifies every pair (12: fills of any length, names; 11: held shares; 10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
+VERSION = "13"  # stored in the index: a change of the rule re-verifies every pair (13: short shares count a shingle once; 12: fills of any length, names; 11: held shares; 10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
 
 # Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
 # FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
@@ -193,7 +193,10 @@ class Run:
             return 0
         at = np.searchsorted(other, self.hashes)
         at[at == len(other)] = 0
-        found = other[at] == self.hashes
+        return self.covered_by(other[at] == self.hashes)
+
+    def covered_by(self, found: np.ndarray) -> int:
+        """How many of the run's units lie in a shingle marked in `found` (one flag per shingle)."""
         if self.units < self.width:
             return int(found.sum())
         cover = np.zeros(self.units, dtype=bool)
@@ -413,9 +416,12 @@ def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = N
 def held_share(a: Profile, b: Profile, crowd: float | None = None, fill: str | None = None) -> float:
     """The share of A's text (without the collection's boilerplate) found in B, 0..1: the share of A's units
     (Chinese characters, words) lying in a shingle of A found in B (_covered_share: a mistyped character
-    costs itself, a cut ending its length); for two short texts also the share of A's characters B keeps in
-    order (the longest common subsequence of the two normalised texts over A's length: a typo'd copy keeps 99% of a
-    letter, a letter keeps 79% of one 40 characters longer), the larger of the two. Limited as the
+    costs itself, a cut ending its length). For two short texts, the larger of that share with each of B's
+    shingles used once (_counted_share: a phrase every clause of A repeats is found in B no more often than B
+    has it) and the share of A's characters B keeps in order (_kept_share, the longest common subsequence of the
+    two normalised texts over A's length, a character matching alone counted only between typos: a typo near a
+    short text's end uncovers three characters but costs one; a typo'd copy keeps 99% of a letter, a letter
+    keeps 79% of one 40 characters longer). Limited as the
     similarity is by a template filled twice (numbers, ids or names where the other has others, at any length
     up to FILL_CHARS: not a copy) and by a shared notice; at least the large copy groups' score (crowd_score:
     each copy's own shingles are found in the other whole). Not symmetric: a quote is held whole by the
@@ -428,9 +434,7 @@ def held_share(a: Profile, b: Profile, crowd: float | None = None, fill: str | N
         if fill in SLOT_FILLS:
             share = min(share, FILL_SCORE)
         elif not fill:
-            left, right = a.short.replace(" ", ""), b.short.replace(" ", "")
-            kept = (len(left) + len(right) - Indel.distance(left, right)) / 2  # the common subsequence's length
-            share = max(share, kept / len(left) if left else 0.0)
+            share = max(_counted_share(a, b), _kept_share(a.short.replace(" ", ""), b.short.replace(" ", "")))
         if fill:
             return float(min(share, notice_gate(a, b)))
     share = min(share, notice_gate(a, b))
@@ -448,6 +452,49 @@ def _covered_share(a: Profile, other: np.ndarray) -> float:
     keeps 85%; a paragraph moved elsewhere is still found."""
     units = sum(r.units for r in a.runs)
     return sum(r.covered(other) for r in a.runs) / units if units else 0.0
+
+
+def _counted_share(a: Profile, b: Profile) -> float:
+    """_covered_share with each of B's shingles used once (as often as B has it): a clause moved elsewhere is
+    still found, but a phrase that B's clauses repeat ("一年之计在于春，一日之计在于寅，一家之计在于和…")
+    covers no more of A than the times B has it (13 of those 28 characters are in "一日之计在于晨，一年之计在于春",
+    not 21)."""
+    units = sum(r.units for r in a.runs)
+    if not units:
+        return 0.0
+    left: dict[int, int] = {}
+    for r in b.runs:
+        for h in r.hashes.tolist():
+            left[h] = left.get(h, 0) + 1
+    covered = 0
+    for r in a.runs:
+        found = np.zeros(len(r.hashes), dtype=bool)
+        for k, h in enumerate(r.hashes.tolist()):
+            if left.get(h, 0):
+                left[h] -= 1
+                found[k] = True
+        covered += r.covered_by(found)
+    return covered / units
+
+
+def _kept_share(left: str, right: str) -> float:
+    """The share of `left`'s characters `right` keeps in order (their longest common subsequence over left's
+    length), a character that matches alone counted only between typos (at most one character either side
+    changed on each text, or a text's end): a typo costs itself wherever it falls ("好灯一拨就亮" /
+    "好灯一拔就亮"), but "桃之夭夭，灼灼其华" keeps no 其 of "桃之夭夭，其叶蓁蓁"."""
+    if not left:
+        return 0.0
+    blocks = [(m.a, m.b, m.size) for m in Indel.opcodes(left, right).as_matching_blocks() if m.size]
+    kept = 0
+    for k, (i, j, size) in enumerate(blocks):
+        if size == 1:
+            before = blocks[k - 1] if k else (0, 0, 0)
+            after = blocks[k + 1] if k + 1 < len(blocks) else (len(left), len(right), 0)
+            gaps = (i - before[0] - before[2], j - before[1] - before[2], after[0] - i - 1, after[1] - j - 1)
+            if max(gaps) > 1:
+                continue
+        kept += size
+    return kept / len(left)
 
 
 def _found_share(a: np.ndarray, b: np.ndarray) -> float:
