@@ -30,8 +30,7 @@ THRESHOLDS = range(13)
 
 
 def synthetic_grouper(rows: int, pairs: int, seed: int = 7):
-    from simdesk.core.index.documents import Snapshot
-    from simdesk.core.matching.groups import Grouper
+    from simdesk.core import Grouper, Snapshot
 
     rng = np.random.default_rng(seed)
     codes = np.unique(rng.integers(0, rows * rows, size=int(pairs * 2.3)))
@@ -58,8 +57,7 @@ def synthetic_grouper(rows: int, pairs: int, seed: int = 7):
 def measure(args: argparse.Namespace) -> dict[str, object]:
     """This process's version: the time of each threshold's grouping and a digest of its groups."""
     if args.index is not None:
-        from simdesk.core.index.store import Index
-        from simdesk.core.matching.analysis import analyse
+        from simdesk.core import Index, analyse
 
         grouper = analyse(args.folder, Index(args.index))
     else:
