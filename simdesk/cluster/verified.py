@@ -20,7 +20,6 @@ import numpy as np
 from simdesk.cluster.plan import Collection, ScanPlan, groups_table, pairs_table
 from simdesk.core.fingerprint.minhash import DESKTOP
 from simdesk.core.fingerprint.similarity import Profile
-from simdesk.core.index.documents import Snapshot
 from simdesk.core.index.layout import BAND_KEY_BYTES
 from simdesk.core.matching.analysis import (
     VerifySettings,
@@ -28,9 +27,9 @@ from simdesk.core.matching.analysis import (
     candidate_relation,
     candidates,
     kept_candidates,
+    verified_grouper,
 )
 from simdesk.core.matching.copies import Copies, copied_shares, copied_values, identical_copies, with_copies
-from simdesk.core.matching.groups import Grouper
 
 
 @dataclass(frozen=True)
@@ -88,28 +87,6 @@ def scored(
             scores[k] = rel.score
             held[k] = (rel.a_in_b, rel.b_in_a)
     return scores, held
-
-
-def verified_grouper(
-    snap: Snapshot,
-    i: np.ndarray,
-    j: np.ndarray,
-    scaled: np.ndarray,
-    scores: np.ndarray,
-    held: np.ndarray,
-    verify: VerifySettings,
-) -> Grouper:
-    """core.groups over verified pairs of snapshot rows, regrouping at any scaled distance up to the long radius."""
-    return Grouper(
-        snap,
-        i,
-        j,
-        scaled,
-        max_threshold=verify.long_radius,
-        scores=scores,
-        min_similarity=verify.min_similarity,
-        held=held,
-    )
 
 
 def verified_tables(col: Collection, found: Candidates, scores: np.ndarray, held: np.ndarray, plan: ScanPlan):

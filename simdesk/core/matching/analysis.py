@@ -38,7 +38,7 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -820,6 +820,33 @@ def with_band_pairs(
     return i, j, d, np.minimum(np.r_[scaled, bscaled[len(scaled) :]], verify.long_radius).astype(np.int8)
 
 
+def verified_grouper(
+    snap: Snapshot,
+    i: np.ndarray,
+    j: np.ndarray,
+    scaled: np.ndarray,
+    scores: np.ndarray,
+    held: np.ndarray,
+    verify: VerifySettings,
+    ignored: Iterable[tuple[str, str]] = (),
+    boilerplate: frozenset[int] = frozenset(),
+) -> Grouper:
+    """groups.Grouper over verified pairs of snapshot rows (their scaled distances, scores and shares),
+    regrouping at any scaled distance up to the long radius: the desktop's and the cluster engines'."""
+    return Grouper(
+        snap,
+        i,
+        j,
+        scaled,
+        max_threshold=verify.long_radius,
+        ignored=ignored,
+        scores=scores,
+        min_similarity=verify.min_similarity,
+        boilerplate=boilerplate,
+        held=held,
+    )
+
+
 def kept_grouper(
     index: Index,
     verify: VerifySettings = DEFAULT_VERIFY,
@@ -866,18 +893,9 @@ def kept_grouper(
     clean = Snapshot(
         snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings, copies.rep
     )
-    return Grouper(
-        clean,
-        i,
-        j,
-        scaled,
-        max_threshold=verify.long_radius,
-        ignored=index.ignored_pairs(),
-        scores=s,
-        min_similarity=verify.min_similarity,
-        held=h,
-        boilerplate=collection_boilerplate(index, snap.hashes) if boilerplate is None else boilerplate,
-    )
+    if boilerplate is None:
+        boilerplate = collection_boilerplate(index, snap.hashes)
+    return verified_grouper(clean, i, j, scaled, s, h, verify, index.ignored_pairs(), boilerplate)
 
 
 def cancelled_grouper(
@@ -950,15 +968,5 @@ def analyse(
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
-    return Grouper(
-        replace(clean, copy_of=copies.rep),
-        i,
-        j,
-        scaled,
-        max_threshold=verify.long_radius,
-        ignored=index.ignored_pairs(),
-        scores=scores,
-        min_similarity=verify.min_similarity,
-        boilerplate=boilerplate,
-        held=held,
-    )
+    snapshot = replace(clean, copy_of=copies.rep)
+    return verified_grouper(snapshot, i, j, scaled, scores, held, verify, index.ignored_pairs(), boilerplate)
