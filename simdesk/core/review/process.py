@@ -211,7 +211,7 @@ class ReviewProcess:
             if self._stopped:
                 self._kill()
             elif self._end_at is not None:  # cancelled while starting
-                self._send_cancel()
+                self._send("cancel")
 
     @property
     def pid(self) -> int | None:
@@ -221,14 +221,15 @@ class ReviewProcess:
         """Stop the scan, keeping what was indexed: the process sends the review of it, then ends (it is
         ended after `grace_s` if it has not)."""
         with self._lock:
-            self._send_cancel()
+            self._send("cancel")
             end_at = time.monotonic() + grace_s
             self._end_at = end_at if self._end_at is None else min(self._end_at, end_at)
 
-    def _send_cancel(self) -> None:
+    def _send(self, word: str) -> None:
+        """Tell the process `word` ("cancel" or "stop") on its control pipe, unless it has ended."""
         if self._control is not None:
             try:
-                self._control.send("cancel")
+                self._control.send(word)
             except OSError:  # the process has ended
                 pass
 
@@ -244,11 +245,7 @@ class ReviewProcess:
         """Tell the process to end at once (once), and kill it STOP_GRACE_S later if it has not."""
         if self._kill_at is None:
             self._kill_at = time.monotonic() + STOP_GRACE_S
-            if self._control is not None:
-                try:
-                    self._control.send("stop")
-                except OSError:  # the process has ended
-                    pass
+            self._send("stop")
 
     def _kill(self) -> None:
         if self._process is not None and self._process.pid is not None and self._process.is_alive():
