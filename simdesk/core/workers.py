@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -60,16 +61,35 @@ def process_context(
     return ctx
 
 
+def ensure_fork_server() -> None:
+    """Start the fork server of the context process_context last set up, if it is not running, with Ctrl-C
+    held back meanwhile (Linux only). A terminal sends Ctrl-C to every process of the command: landing in
+    the new server's first milliseconds, before it ignores it (parent_watch.die_with_parent), it made that
+    interpreter print a start-up traceback beside the command's one line. The server starts with SIGINT
+    blocked, so such a Ctrl-C stays pending there until it is ignored and then vanishes; in this thread the
+    mask is restored at once and a Ctrl-C that came meanwhile is delivered then, not lost. The resource
+    tracker, which the server's start starts first, is started before: multiprocessing starts it the same
+    way, but then unblocks SIGINT in the calling thread instead of restoring its mask."""
+    if not sys.platform.startswith("linux"):
+        return
+    from multiprocessing import forkserver, resource_tracker
+
+    resource_tracker.ensure_running()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def start_worker_server() -> None:
     """Start the fork server process_pool's workers come from, if it is not running, and return at once: it
     loads the engine (~1 s of CPU, 2 s and more under load) while the caller goes on (a scan lists its
     folder), so that starting the workers, which waits for the server and looks at no cancel meanwhile,
     then takes milliseconds."""
     if sys.platform.startswith("linux"):
-        from multiprocessing import forkserver
-
         process_context()
-        forkserver.ensure_running()
+        ensure_fork_server()
 
 
 def worker_server_ready(cancel: CancelToken) -> bool:
@@ -82,7 +102,9 @@ def worker_server_ready(cancel: CancelToken) -> bool:
     forked = threading.Event()
 
     def probe() -> None:
-        process = process_context().Process(target=_return, name="simdesk-probe")
+        context = process_context()
+        ensure_fork_server()
+        process = context.Process(target=_return, name="simdesk-probe")
         process.start()
         forked.set()
         process.join()
@@ -101,7 +123,9 @@ def _return() -> None:
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that start with jieba loaded (a fork server on Linux; spawned elsewhere), and that
     end with this process even when it is killed (parent_watch)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=process_context(), initializer=die_with_fork_server)
+    context = process_context()
+    ensure_fork_server()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_fork_server)
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:

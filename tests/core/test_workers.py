@@ -25,3 +25,36 @@ def test_a_cancel_kills_the_workers_and_the_pool_thread_ends_without_an_error():
     finally:
         threading.excepthook = previous
     assert errors == []
+
+
+SERVER_UNDER_CTRL_C = """
+import os, signal
+from multiprocessing import forkserver
+from simdesk.core.workers import process_pool, start_worker_server
+
+start_worker_server()
+server = forkserver._forkserver._forkserver_pid
+os.kill(server, signal.SIGINT)  # a terminal's Ctrl-C reaching the server while it still loads the engine
+status = open(f"/proc/{server}/status").read()
+blocked = int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+print("server blocks SIGINT:", bool(blocked & (1 << (signal.SIGINT - 1))))
+print("caller blocks SIGINT:", signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+with process_pool(1) as pool:
+    print("worker ran:", pool.submit(os.getpid).result() != os.getpid())
+"""
+
+
+def test_a_ctrl_c_reaching_the_fork_server_as_it_starts_prints_nothing_and_is_not_lost_here():
+    """The fork server starts with SIGINT blocked (a Ctrl-C in its first milliseconds, before it ignores it,
+    made it print a start-up traceback and die); the starting thread's mask is restored at once."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", SERVER_UNDER_CTRL_C], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        "server blocks SIGINT: True",
+        "caller blocks SIGINT: False",
+        "worker ran: True",
+    ]
+    assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, run.stderr

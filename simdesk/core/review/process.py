@@ -26,13 +26,11 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.util
 import os
-import sys
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -41,7 +39,7 @@ from simdesk.core.index.store import Index
 from simdesk.core.parent_watch import die_with_fork_server
 from simdesk.core.records import Progress
 from simdesk.core.review.review import Review, ReviewSettings, open_review
-from simdesk.core.workers import CancelToken, process_context
+from simdesk.core.workers import CancelToken, ensure_fork_server, process_context
 
 BUSY_WAIT_S = 60.0  # how long a scan waits for another scan of the same index to end
 BUSY_POLL_S = 0.2
@@ -189,14 +187,14 @@ class ReviewProcess:
         lives as long as this process (a window's GUI thread): the server dies with the thread that started
         it. Returns at once; start() waits for the server to be ready."""
         process_context(REVIEW_PRELOAD)
-        if sys.platform.startswith("linux"):
-            forkserver.ensure_running()
+        ensure_fork_server()
 
     def start(self) -> None:
         """Start the process (forked from the server prepare() starts, started here when it is not running:
         the caller's threads and toolkit are never copied). Blocks until the process runs, without holding
         up cancel() or stop() meanwhile (they apply as soon as it runs)."""
         ctx = process_context(REVIEW_PRELOAD)
+        ensure_fork_server()
         events_in, events_out = ctx.Pipe(duplex=False)
         control_in, control_out = ctx.Pipe(duplex=False)
         process = ctx.Process(
