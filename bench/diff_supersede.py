@@ -59,7 +59,7 @@ def shown(window, a: str, b: str, timeout_s: float = 120) -> float:
     from bench.gui_bench import wait_for
 
     t0 = time.perf_counter()
-    window.select_members([window.member_index(a), window.member_index(b)])
+    window.selection.select_members([window.selection.member_index(a), window.selection.member_index(b)])
     while True:
         wait_for(window.diff_shown, timeout_s)
         titles = window.diff_view.left_title.toolTip() + window.diff_view.right_title.toolTip()
@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
             fresh.close()
             for name, helper in (("waiting", WaitingHelper()), ("superseding", own)):
                 window.diff.helper = helper
-                window.select_members([window.member_index("reference.txt"), window.member_index("reflowed.txt")])
+                window.selection.select_members(
+                    [window.selection.member_index("reference.txt"), window.selection.member_index("reflowed.txt")]
+                )
                 spin(SETTLE_S)
                 times[name].append(shown(window, "small.txt", "small-copy.txt"))
                 settle(window)

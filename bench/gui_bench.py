@@ -467,7 +467,9 @@ def diff_figures(folder: Path, workdir: Path, trace: Path | None = None) -> None
             meter = traced(trace, f"1 MB diff, {copy}, {mode}")
             meter.start()
             t0, cpu0 = time.perf_counter(), time.process_time()
-            window.select_members([window.member_index("reference.txt"), window.member_index(f"{copy}.txt")])
+            window.selection.select_members(
+                [window.selection.member_index("reference.txt"), window.selection.member_index(f"{copy}.txt")]
+            )
             wait_for(window.diff_shown, 60)
             window.diff_view.grab()
             shown, cpu = time.perf_counter() - t0, time.process_time() - cpu0

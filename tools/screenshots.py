@@ -139,7 +139,7 @@ def shoot(
                 pair = (None, edited[0].path)
                 break
     assert pair is not None
-    window.select_members([member_index(window, p) for p in pair if p is not None])
+    window.selection.select_members([member_index(window, p) for p in pair if p is not None])
     wait_for(window.diff_shown)
     view = window.diff_view
     deadline = time.perf_counter() + 10

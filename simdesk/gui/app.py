@@ -100,10 +100,10 @@ def take_screenshot(window, out: Path, on_exit: Callable[[int], None]) -> None:
         if model.rowCount() == 0:
             save()  # nothing to compare: still a picture of the window as it is
             return
-        window.show_group_row(largest_group_row(model))  # its members listed below it
+        window.selection.show_group_row(largest_group_row(model))  # its members listed below it
         deadline = time.monotonic() + SCREENSHOT_WAIT_S
         window.diff_shown.connect(lambda: QTimer.singleShot(300, window, when_read))
-        window.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
+        window.selection.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
 
     def when_read() -> None:
         if headlines_shown(window) or time.monotonic() > deadline:

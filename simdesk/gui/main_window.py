@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.diff = DiffController(
             self.diff_view, s.current_pair, shown, threshold, bg, self.comparer, self.reader, settings
         )
-        r = self.review_actions = ReviewActions(
+        self.review_actions = ReviewActions(
             self,
             shown,
             threshold,
@@ -112,20 +112,7 @@ class MainWindow(QMainWindow):
             bg,
             self.writer,
         )
-        m = self.menus = WindowMenus(self)
-        # the window's surface that tests, the driver and benchmarks use
-        self.act_keep, self.act_queue, self.act_trash = m.act_keep, m.act_queue, m.act_trash
-        self.act_keep_rules, self.act_keep_rules_all = m.act_keep_rules, m.act_keep_rules_all
-        self.act_keep_chain, self.act_not_duplicates = m.act_keep_chain, m.act_not_duplicates
-        self.act_next_undecided, self.act_manual, self.act_undo = m.act_next_undecided, m.act_manual, m.act_undo
-        self.menu_file, self.menu_review, self.menu_document = m.menu_file, m.menu_review, m.menu_document
-        self.menu_view, self.menu_help = m.menu_view, m.menu_help
-        self.context_menu, self.show_context_menu = m.context_menu, m.show_context_menu
-        self.undo_marks, self.keep_by_rule_everywhere = r.undo_marks, r.keep_by_rule_everywhere
-        self.rule_scope_text, self.save_decisions = r.rule_scope_text, r.save_decisions
-        self.export_to, self.move_marked_to = r.export_to, r.move_marked_to
-        self.current_group, self.show_group_row, self.member_index = s.current_group, s.show_group_row, s.member_index
-        self.select_members, self.rule_scope, self.pause_headlines = s.select_members, s.rule_scope, self.reader.pause
+        self.menus = WindowMenus(self)
         self._wire()
         self.retranslate()
         self.setAcceptDrops(True)
@@ -166,7 +153,7 @@ class MainWindow(QMainWindow):
         for view in (self.groups_view, self.members_view):
             view.customContextMenuRequested.connect(partial(self.menus.show_context_menu, view))
         self.members_model.keep_asked.connect(self.review_actions.set_keep)
-        self.review_actions.decisions_changed.connect(self.save_decisions)
+        self.review_actions.decisions_changed.connect(self.review_actions.save_decisions)
         self.review_actions.decisions_changed.connect(self.counter.count_soon)
         self.review_actions.cleanup_done.connect(self.cleanup_done)
         self.review_actions.cleanup_done.connect(lambda _report: self.rescan())  # the index learns what left
@@ -313,7 +300,7 @@ class MainWindow(QMainWindow):
         if review is None:
             return
         self.helper.prepare()  # here, on the GUI thread: the helper's fork server lives as long as it
-        self.save_decisions()
+        self.review_actions.save_decisions()
         if review.notice and (old is None or old.notice != review.notice):
             self.say(lambda: review.notice)
             notice = self.tr("The index was updated")

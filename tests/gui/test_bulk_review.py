@@ -14,7 +14,7 @@ def select_poem_copies(qtbot, window, root) -> list[str]:
     open_and_wait(qtbot, window, root)
     representative = window.groups_model.group(group_index_containing(window, POEMS[0])).members[0].path
     copies = [p for p in POEMS if p != representative]
-    window.select_members([member_index(window, p) for p in copies])
+    window.selection.select_members([member_index(window, p) for p in copies])
     window.groups_view.setFocus()
     return copies
 
@@ -38,15 +38,15 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
     assert window.groups_model.rowCount() == 1
     window.groups_view.clearSelection()
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
-        window.act_keep_rules_all["shortest_path"].trigger()
+        window.menus.act_keep_rules_all["shortest_path"].trigger()
     keep = window.groups_model.keep
     assert keep & set(SNOWS) and not keep & set(POEMS)  # the poems were filtered out: left alone
     assert window.statusBar().currentMessage() == "One copy marked to keep in 1 group (of the 1 group the filter shows)"
     # with the filter cleared, a group looked at (one row selected by the click) narrows nothing: every group
     window.filter_edit.setText("")
-    window.select_members([member_index(window, POEMS[0])])
+    window.selection.select_members([member_index(window, POEMS[0])])
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
-        window.act_keep_rules_all["shortest_path"].trigger()
+        window.menus.act_keep_rules_all["shortest_path"].trigger()
     assert window.groups_model.keep & set(POEMS) and window.groups_model.keep & set(SNOWS)
     assert window.statusBar().currentMessage() == "One copy marked to keep in each of 2 groups (of all 2 groups)"
 
@@ -54,9 +54,13 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
 def test_the_groups_list_has_a_context_menu_with_the_review_actions(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    menu = window.context_menu()
+    menu = window.menus.context_menu()
     actions = menu.actions()
-    assert window.act_keep in actions and window.act_queue in actions and window.act_not_duplicates in actions
+    assert (
+        window.menus.act_keep in actions
+        and window.menus.act_queue in actions
+        and window.menus.act_not_duplicates in actions
+    )
     assert window.groups_view.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
 
 
@@ -72,7 +76,7 @@ def test_ctrl_z_undoes_the_last_marks(qtbot, window, tmp_path):
     assert not set(copies) & (window.groups_model.queued | window.groups_model.keep)
     # the undone marks are saved like any other: a new window on the folder finds none
     window.writer.wait()
-    window.save_decisions()
+    window.review_actions.save_decisions()
     window.writer.wait()
     reopened = type(window)(window.settings, window.data_dir)
     qtbot.addWidget(reopened)
@@ -89,10 +93,10 @@ def test_a_rule_in_one_group_moves_on_to_the_next_undecided_group(qtbot, window,
     model = window.groups_model
     window.groups_view.setCurrentIndex(model.index(0, 0))
     first = model.group(model.index(0, 0))
-    window.act_keep_rules["shortest_path"].trigger()  # decides the first group
+    window.menus.act_keep_rules["shortest_path"].trigger()  # decides the first group
     assert model.keep & {m.path for m in first.members}
     now = model.group(window.groups_view.currentIndex())
     assert now is not None and now.id != first.id  # moved on to the other group
-    window.act_keep_rules["shortest_path"].trigger()
-    window.act_next_undecided.trigger()
+    window.menus.act_keep_rules["shortest_path"].trigger()
+    window.menus.act_next_undecided.trigger()
     assert "Every group shown is decided" in window.statusBar().currentMessage()

@@ -46,11 +46,11 @@ def test_a_bundle_behaves_in_the_window_as_a_scanned_folder(qtbot, window, corpu
     # the diff of a pair: the files compared as the desktop compares them
     a, b = sorted(shown_groups(window)[0])[:2]
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([member_index(window, a), member_index(window, b)])
+        window.selection.select_members([member_index(window, a), member_index(window, b)])
     assert window.diff_view.result.rows == compare_files(corpus / a, corpus / b).rows
 
     # a keep mark, saved in the index, exported as decisions.parquet
-    window.select_members([member_index(window, a)])
+    window.selection.select_members([member_index(window, a)])
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Space)
 
@@ -83,11 +83,11 @@ def test_a_bundle_of_an_object_store_shows_texts_fetched_by_uri(qtbot, window, c
     assert model.grouping.documents_in_groups > 2 * len(window.review.headlines) > 0
     a, b = sorted(shown_groups(window)[0])[:2]
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([member_index(window, a), member_index(window, b)])
+        window.selection.select_members([member_index(window, a), member_index(window, b)])
     assert window.diff_view.result.rows == compare_files(corpus / a, corpus / b).rows
     fs.rm(f"/window-store/{b}")
     window.diff_view.clear()
-    window.select_members([member_index(window, a), member_index(window, b)])
+    window.selection.select_members([member_index(window, a), member_index(window, b)])
     qtbot.waitUntil(lambda: "cannot be fetched" in window.diff_view.summary.text(), timeout=10_000)
     assert f"window-store/{b}: cannot be fetched: no such object" in window.diff_view.summary.text()
     assert window.diff_view.result is None

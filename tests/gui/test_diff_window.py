@@ -45,7 +45,7 @@ def rewrapped_folder(tmp_path: Path) -> Path:
 
 def show_pair(qtbot, window, a: str, b: str) -> None:
     with qtbot.waitSignal(window.diff_shown, timeout=20_000):
-        window.select_members([member_index(window, a), member_index(window, b)])
+        window.selection.select_members([member_index(window, a), member_index(window, b)])
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_table_and_diff_header_show_one_similarity(qtbot, verified, data_dir, co
     model, members = window.groups_model, window.members_model
     checked = 0
     for r in range(model.rowCount()):
-        window.show_group_row(r)
+        window.selection.show_group_row(r)
         for k in range(1, members.rowCount()):
             m = members.index(k, 0).data(MemberRole)
             if m.score is None or m.score >= 0.995:
@@ -238,8 +238,8 @@ def test_help_has_a_short_manual_in_the_interface_language(qtbot, settings, data
     settings.set("ui/language", language)
     window = make_window(settings, data_dir)
     qtbot.addWidget(window)
-    assert window.act_manual in window.menu_help.actions()
-    window.act_manual.trigger()
+    assert window.menus.act_manual in window.menus.menu_help.actions()
+    window.menus.act_manual.trigger()
     dialog = window.findChild(ManualDialog)
     assert dialog is not None and dialog.isVisible()
     assert needle in dialog.browser.toPlainText()

@@ -15,7 +15,7 @@ from tests.gui.window_driver import open_and_wait
 
 
 def open_rules_dialog(qtbot, window) -> KeepRulesDialog:
-    window.act_keep_chain.trigger()
+    window.menus.act_keep_chain.trigger()
     qtbot.waitUntil(lambda: window.findChild(KeepRulesDialog, "keep_rules") is not None, timeout=5000)
     return window.findChild(KeepRulesDialog, "keep_rules")
 
@@ -39,7 +39,7 @@ def test_the_rules_dialog_builds_a_chain_the_window_applies_and_counts(qtbot, wi
     wait_for_count(qtbot, window, 0, 2)
     # the trash confirmation counts the copies no decision covers in the groups it touches
     window.review.decisions.set_queued("copies/poem-gbk.txt")  # one poem copy queued, two undecided
-    window.act_trash.trigger()
+    window.menus.act_trash.trigger()
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "confirm_cleanup") is not None, timeout=10_000)
     box = window.findChild(QMessageBox, "confirm_cleanup")
     assert "Move 1 file (" in box.text() and "from all 2 groups to the trash?" in box.text()
@@ -130,7 +130,7 @@ def test_titles_dates_sources_and_a_filter_over_the_texts(qtbot, window, tmp_pat
     assert model.rowCount() == 3
     window.groups_view.setCurrentIndex(model.index(rows[report], 0))
     with qtbot.waitSignal(window.reviewed, timeout=10_000):
-        window.act_keep_rules["shortest_path"].trigger()
+        window.menus.act_keep_rules["shortest_path"].trigger()
     qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=10_000)
     assert not any(report in g for g in shown_groups(window))
     window.decided_filter.setCurrentIndex(2)  # decided
@@ -164,7 +164,7 @@ def test_the_headline_reader_waits_while_the_editor_acts(qtbot, window, tmp_path
     root = small_folder(tmp_path)
     (root / "report.txt").write_text(REPORT, encoding="utf-8")
     (root / "copies" / "report-copy.txt").write_text(REPORT, encoding="utf-8")
-    window.pause_headlines(3600)  # from the start: nothing is read while it lasts
+    window.reader.pause(3600)  # from the start: nothing is read while it lasts
     open_and_wait(qtbot, window, root)
     qtbot.wait(300)
     headlines = window.review.headlines

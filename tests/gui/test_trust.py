@@ -96,7 +96,7 @@ def test_replacing_a_large_comparison_at_any_moment_shows_the_last_click(qtbot, 
     reached: list[str] = []
     for moment in MOMENTS:
         with qtbot.waitSignal(window.diff_shown, timeout=60_000):
-            window.show_group_row(big)
+            window.selection.show_group_row(big)
         assert "big/" in view.left_title.text()
         before = len(shown)
         view.mode_button.toggle()  # the large pair compared again, in the other mode
@@ -108,7 +108,7 @@ def test_replacing_a_large_comparison_at_any_moment_shows_the_last_click(qtbot, 
         if not passed_by():
             reached.append(moment)
         clicked = len(shown)
-        window.show_group_row(small)
+        window.selection.show_group_row(small)
         qtbot.waitUntil(
             lambda: len(shown) > clicked and not window.background.busy() and not view.building(),  # noqa: B023
             timeout=60_000,
@@ -143,7 +143,7 @@ def select_groups(window, paths: list[str]) -> None:
 
     selection = window.groups_view.selectionModel()
     flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-    window.show_group_row(group_index_containing(window, paths[0]).row())
+    window.selection.show_group_row(group_index_containing(window, paths[0]).row())
     for path in paths[1:]:
         selection.select(group_index_containing(window, path), flags)
 
@@ -151,19 +151,24 @@ def select_groups(window, paths: list[str]) -> None:
 def test_a_click_looks_a_multi_selection_chooses_and_esc_clears(qtbot, window, tmp_path):
     root = four_groups(tmp_path)
     open_and_wait(qtbot, window, root)
-    window.show_group_row(group_index_containing(window, "snow.txt").row())  # looking at one group
-    assert window.rule_scope().kind == "all" and window.rule_scope_text() == "Applies to every group (4)"
+    window.selection.show_group_row(group_index_containing(window, "snow.txt").row())  # looking at one group
+    assert (
+        window.selection.rule_scope().kind == "all"
+        and window.review_actions.rule_scope_text() == "Applies to every group (4)"
+    )
     select_groups(window, ["snow.txt", "songs/a.txt"])
-    assert window.rule_scope().groups == tuple(
+    assert window.selection.rule_scope().groups == tuple(
         sorted(window.groups_model.group(group_index_containing(window, p)).id for p in ("snow.txt", "songs/a.txt"))
     )
-    assert window.rule_scope_text() == "Applies to the 2 selected groups"
-    assert "Keep one in the 2 selected groups" in [a.text() for a in window.context_menu().actions()]  # it says so
+    assert window.review_actions.rule_scope_text() == "Applies to the 2 selected groups"
+    assert "Keep one in the 2 selected groups" in [
+        a.text() for a in window.menus.context_menu().actions()
+    ]  # it says so
     qtbot.waitUntil(lambda: window.scans.current is None, timeout=10_000)  # else Esc cancels the scan
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Escape)
-    assert window.rule_scope().kind == "all"
-    assert window.current_group() is not None  # the group looked at stays shown
+    assert window.selection.rule_scope().kind == "all"
+    assert window.selection.current_group() is not None  # the group looked at stays shown
 
 
 def test_a_rule_with_the_undecided_filter_leaves_the_decided_groups_alone(qtbot, window, tmp_path):
@@ -174,10 +179,10 @@ def test_a_rule_with_the_undecided_filter_leaves_the_decided_groups_alone(qtbot,
     window.review_actions.set_keep(next(m for m in poem.members if m.path == "copies/poem-gbk.txt"), poem, True)
     window.decided_filter.setCurrentIndex(1)  # undecided groups
     qtbot.waitUntil(lambda: window.groups_model.rowCount() == 3, timeout=10_000)
-    window.show_group_row(0)  # looking at one of them narrows nothing
-    assert window.rule_scope_text() == "Applies to the 3 groups the filter shows"
+    window.selection.show_group_row(0)  # looking at one of them narrows nothing
+    assert window.review_actions.rule_scope_text() == "Applies to the 3 groups the filter shows"
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
-        window.keep_by_rule_everywhere("shortest_path")
+        window.review_actions.keep_by_rule_everywhere("shortest_path")
     # the hidden, decided group keeps the editor's mark; each group shown keeps its shortest path
     assert window.groups_model.keep == {"copies/poem-gbk.txt", "snow.txt", "songs/a.txt", "notes/x.txt"}
     assert "(of the 3 groups the filter shows)" in window.statusBar().currentMessage()
@@ -189,10 +194,12 @@ def test_trash_with_a_text_filter_moves_only_what_the_question_names(qtbot, wind
     root = four_groups(tmp_path)
     open_and_wait(qtbot, window, root)
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
-        window.keep_by_rule_everywhere("shortest_path")  # one copy kept in every group: 5 others would go
+        window.review_actions.keep_by_rule_everywhere(
+            "shortest_path"
+        )  # one copy kept in every group: 5 others would go
     window.filter_edit.setText("songs")
     qtbot.waitUntil(lambda: window.groups_model.rowCount() == 1, timeout=10_000)
-    window.act_trash.trigger()
+    window.menus.act_trash.trigger()
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "confirm_cleanup") is not None, timeout=10_000)
     box = window.findChild(QMessageBox, "confirm_cleanup")
     assert box.text().startswith("Move 1 file (") and "from the 1 group the filter shows to the trash?" in box.text()
@@ -230,10 +237,10 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
     from simdesk.gui.translations import install_language
 
     open_and_wait(qtbot, window, small_folder(tmp_path))
-    window.show_group_row(0)
+    window.selection.show_group_row(0)
     english = set()
     for _ in range(10):
-        menu = window.show_context_menu(window.groups_view, QPoint(10, 10))
+        menu = window.menus.show_context_menu(window.groups_view, QPoint(10, 10))
         qtbot.waitUntil(menu.isVisible, timeout=5000)
         english.update(menu_texts(menu))
         assert "Keep the &oldest" in english and "Keep one in all 2 groups" in english
@@ -245,17 +252,17 @@ def test_ten_right_clicks_then_a_language_switch(qtbot, window, tmp_path):
     assert message.startswith("Scanned") and histogram.startswith("0 bits:")
     try:
         install_language(QApplication.instance(), "zh_CN")
-        qtbot.waitUntil(lambda: window.menu_file.title() == "文件(&F)", timeout=5000)
-        menu = window.show_context_menu(window.members_view, QPoint(10, 10))
+        qtbot.waitUntil(lambda: window.menus.menu_file.title() == "文件(&F)", timeout=5000)
+        menu = window.menus.show_context_menu(window.members_view, QPoint(10, 10))
         qtbot.waitUntil(menu.isVisible, timeout=5000)
         shown = menu_texts(menu)
         menu.close()
         for bar_menu in (
-            window.menu_file,
-            window.menu_review,
-            window.menu_document,
-            window.menu_view,
-            window.menu_help,
+            window.menus.menu_file,
+            window.menus.menu_review,
+            window.menus.menu_document,
+            window.menus.menu_view,
+            window.menus.menu_help,
         ):
             shown.extend(t for t in menu_texts(bar_menu) if t not in window.settings.get("ui/recent_folders"))
         assert shown and not set(shown) & english, set(shown) & english
@@ -306,7 +313,7 @@ def test_long_file_names_are_elided_and_never_widen_the_window(qtbot, window, tm
     open_and_wait(qtbot, window, root)
     paths = [(deep / name).relative_to(root).as_posix() for name in names]
     with qtbot.waitSignal(window.diff_shown, timeout=20_000):
-        window.select_members([member_index(window, paths[0]), member_index(window, paths[1])])
+        window.selection.select_members([member_index(window, paths[0]), member_index(window, paths[1])])
     qtbot.wait(50)
     screen = QGuiApplication.primaryScreen().availableGeometry().width()
     assert window.width() == 1400 and window.minimumSizeHint().width() <= min(screen, 1400)
@@ -358,7 +365,7 @@ def test_a_repost_cut_at_other_sentence_ends_shows_one_row_pair(qtbot, window, t
     (root / "misc" / "repost.txt").write_text(repost, encoding="utf-8")
     open_and_wait(qtbot, window, root)
     with qtbot.waitSignal(window.diff_shown, timeout=20_000):
-        window.select_members([member_index(window, "poem.txt"), member_index(window, "misc/repost.txt")])
+        window.selection.select_members([member_index(window, "poem.txt"), member_index(window, "misc/repost.txt")])
     rows = window.diff_view.result.rows
     assert len(rows) <= 6  # rows of whole lines at least, never a row per sentence of either side
     marked = {r.left[a:b] for r in rows for a, b in r.left_spans} | {
@@ -417,7 +424,7 @@ def test_an_empty_keep_box_is_seen_in_a_dark_theme(qtbot, window, tmp_path):
     app.setPalette(full_dark_palette())
     try:
         open_and_wait(qtbot, window, small_folder(tmp_path))
-        window.show_group_row(0)
+        window.selection.show_group_row(0)
         view = window.members_view
         rect = view.visualRect(window.members_model.index(1, 0))
         qtbot.wait(50)

@@ -51,13 +51,13 @@ def test_verified_groups_match_the_engines_default(qtbot, verified_window, corpu
     assert "≥ 70% similar" in label and "bits" not in label
     assert "bits" not in window.threshold_bar.histogram.toolTip()
     # members show their verified similarity, not the fingerprint's
-    window.show_group_row(0)
+    window.selection.show_group_row(0)
     member = window.members_model.index(1, COL_SIMILARITY)
     assert "Similarity of the texts" in member.data(Qt.ItemDataRole.ToolTipRole)
 
     out = tmp_path / "groups.json"
     with qtbot.waitSignal(window.exported, timeout=10_000):
-        window.export_to(out, "json")
+        window.review_actions.export_to(out, "json")
     exported = json.loads(out.read_text(encoding="utf-8"))
     assert exported["groups"] == engine["groups"] and exported["min_similarity"] == engine["min_similarity"]
 

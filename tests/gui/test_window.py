@@ -25,7 +25,7 @@ from tests.gui.window_driver import (
 
 def press_on_member(qtbot, window, path: str, key) -> None:
     idx = member_index(window, path)
-    window.select_members([idx])
+    window.selection.select_members([idx])
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, key)
 
@@ -175,7 +175,9 @@ def test_diff_highlights_a_planted_change(qtbot, window, tmp_path):
     open_and_wait(qtbot, window, root)
     window.set_threshold(12)  # a short poem: one character moves its fingerprint several bits
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([member_index(window, "poem.txt"), member_index(window, "copies/poem-edited.txt")])
+        window.selection.select_members(
+            [member_index(window, "poem.txt"), member_index(window, "copies/poem-edited.txt")]
+        )
     view = window.diff_view
     # reference left: the one first in the group's order (the representative comes first)
     assert "poem.txt" in view.left_title.text() + view.right_title.text()
@@ -227,7 +229,7 @@ def test_diff_of_a_long_document_does_not_block(qtbot, window, tmp_path):
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(10)
     with qtbot.waitSignal(window.diff_shown, timeout=30_000):
-        window.select_members([member_index(window, "a.txt")])
+        window.selection.select_members([member_index(window, "a.txt")])
     timer.stop()
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     assert ticks and max(gaps, default=0) < 2.0
@@ -244,7 +246,7 @@ def test_space_keeps_and_trash_moves_exactly_the_unmarked_copies(qtbot, window, 
     qtbot.waitUntil(lambda: _keep_marks(window) == {"poem.txt"}, timeout=5000)  # persisted in the index
 
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
-        window.act_trash.trigger()
+        window.menus.act_trash.trigger()
         text = answer_box(qtbot, window, "confirm_cleanup")
     assert "2 files" in text
     report = done.args[0]
@@ -263,7 +265,7 @@ def test_trash_refuses_to_remove_every_copy(qtbot, window, tmp_path, trash_home)
     for path in ("snow.txt", "copies/snow-copy.txt"):
         press_on_member(qtbot, window, path, Qt.Key.Key_Delete)
     assert window.groups_model.queued == {"snow.txt", "copies/snow-copy.txt"}
-    window.act_trash.trigger()
+    window.menus.act_trash.trigger()
     text = answer_box(qtbot, window, "confirm_cleanup", QMessageBox.StandardButton.Ok)
     assert "Nothing to remove" in text and "1 groups are left alone" in text
     assert (root / "snow.txt").exists() and (root / "copies/snow-copy.txt").exists()
@@ -273,12 +275,12 @@ def test_trash_refuses_to_remove_every_copy(qtbot, window, tmp_path, trash_home)
 def test_a_file_changed_after_the_scan_is_not_trashed(qtbot, window, tmp_path, trash_home):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    window.select_members([member_index(window, "copies/poem-copy.txt")])
-    window.act_keep_rules["shortest_path"].trigger()
+    window.selection.select_members([member_index(window, "copies/poem-copy.txt")])
+    window.menus.act_keep_rules["shortest_path"].trigger()
     assert window.groups_model.keep == {"poem.txt"}
     (root / "copies" / "poem-gbk.txt").write_text(POEM + "编辑过了", encoding="gb18030")
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
-        window.act_trash.trigger()
+        window.menus.act_trash.trigger()
         answer_box(qtbot, window, "confirm_cleanup")
     report = done.args[0]
     assert report.done == ["copies/poem-copy.txt"]
@@ -293,8 +295,8 @@ def test_decisions_resume_after_restart(qtbot, window, tmp_path, settings, data_
     open_and_wait(qtbot, window, root)
     press_on_member(qtbot, window, "copies/poem-copy.txt", Qt.Key.Key_Space)
     press_on_member(qtbot, window, "poem.txt", Qt.Key.Key_Delete)
-    window.select_members([member_index(window, "snow.txt"), member_index(window, "copies/snow-copy.txt")])
-    window.act_not_duplicates.trigger()
+    window.selection.select_members([member_index(window, "snow.txt"), member_index(window, "copies/snow-copy.txt")])
+    window.menus.act_not_duplicates.trigger()
     assert len(shown_groups(window)) == 1  # regrouped at once without the rejected pair
     window.writer.wait()
     window.close()
@@ -344,14 +346,14 @@ def test_export_writes_what_the_engine_reports(qtbot, window, corpus, tmp_path):
     engine = engine_groups(corpus, 3, tmp_path / "cli.sqlite")
     out = tmp_path / "groups.json"
     with qtbot.waitSignal(window.exported, timeout=10_000):
-        window.export_to(out, "json")
+        window.review_actions.export_to(out, "json")
     exported = json.loads(out.read_text(encoding="utf-8"))
     assert exported["threshold"] == 3 and exported["documents"] == engine["documents"]
     assert exported["groups"] == engine["groups"]
     assert exported["problems"] == engine["problems"]
     csv_out = tmp_path / "groups.csv"
     with qtbot.waitSignal(window.exported, timeout=10_000):
-        window.export_to(csv_out, "csv")
+        window.review_actions.export_to(csv_out, "csv")
     rows = csv_out.read_text(encoding="utf-8").splitlines()
     assert len([r for r in rows[1:] if r and not r.startswith("problem_path")]) >= sum(
         len(g["members"]) for g in engine["groups"]
@@ -366,12 +368,12 @@ def test_chinese_translation_loads_and_switches_live(qtbot, settings, data_dir):
     settings.set("ui/language", "zh_CN")
     w = make_window(settings, data_dir)
     qtbot.addWidget(w)
-    assert w.menu_file.title() == "文件(&F)"
-    assert w.act_trash.text().startswith("把其余的移到废纸篓")
+    assert w.menus.menu_file.title() == "文件(&F)"
+    assert w.menus.act_trash.text().startswith("把其余的移到废纸篓")
     assert w.threshold_bar.caption.text() == "阈值"
     install_language(QApplication.instance(), "en")  # what the settings dialog does on a language change
-    qtbot.waitUntil(lambda: w.menu_file.title() == "&File", timeout=5000)  # LanguageChange is delivered later
-    assert w.act_trash.text() == "Move the others to the &trash…"
+    qtbot.waitUntil(lambda: w.menus.menu_file.title() == "&File", timeout=5000)  # LanguageChange is delivered later
+    assert w.menus.act_trash.text() == "Move the others to the &trash…"
 
 
 def test_language_follows_the_system_locale():
@@ -403,13 +405,13 @@ def test_welcome_page_offers_demo_and_recent_folders(qtbot, settings, data_dir, 
 def test_keep_rule_in_every_group_then_move_to_a_folder(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    window.act_keep_rules_all["shortest_path"].trigger()
+    window.menus.act_keep_rules_all["shortest_path"].trigger()
     qtbot.waitUntil(lambda: window.groups_model.keep == {"poem.txt", "snow.txt"}, timeout=5000)
     qtbot.waitUntil(lambda: _keep_marks(window) == {"poem.txt", "snow.txt"}, timeout=5000)
     dest = tmp_path / "moved"
     dest.mkdir()
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
-        window.move_marked_to(dest)  # what the action does once its folder dialog has answered
+        window.review_actions.move_marked_to(dest)  # what the action does once its folder dialog has answered
         text = answer_box(qtbot, window, "confirm_cleanup")
     assert "3 files" in text
     assert sorted(done.args[0].done) == ["copies/poem-copy.txt", "copies/poem-gbk.txt", "copies/snow-copy.txt"]
@@ -450,7 +452,7 @@ def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, 
     groups, members = window.groups_view, window.members_view
     groups.setFocus()
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.show_group_row(0)
+        window.selection.show_group_row(0)
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
         qtbot.keyClick(groups, Qt.Key.Key_Down)  # the next group: its members below, its first pair compared
     group = window.groups_model.group(groups.currentIndex())
@@ -458,7 +460,7 @@ def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, 
     assert group.members[1].path in window.diff_view.right_title.text()
     members.setFocus()
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([window.members_model.index(0, 0)])  # its first row: its identical copies
+        window.selection.select_members([window.members_model.index(0, 0)])  # its first row: its identical copies
     first = window.members_model.member(members.currentIndex()).path
     qtbot.keyClick(members, Qt.Key.Key_Right)  # unfolded: their files listed below
     qtbot.keyClick(members, Qt.Key.Key_Down)  # the first file, the one the row stands for
@@ -472,7 +474,7 @@ def test_arrow_keys_walk_groups_and_members_and_the_diff_follows(qtbot, window, 
 def test_typing_in_the_filter_box_is_not_taken_by_shortcuts(qtbot, window, tmp_path):
     root = small_folder(tmp_path)
     open_and_wait(qtbot, window, root)
-    window.select_members([member_index(window, "poem.txt")])
+    window.selection.select_members([member_index(window, "poem.txt")])
     window.filter_edit.setFocus()
     qtbot.keyClicks(window.filter_edit, "np poem")
     assert window.filter_edit.text() == "np poem"

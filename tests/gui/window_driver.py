@@ -55,7 +55,7 @@ def group_index_containing(window, path: str):
 
 def member_index(window, path: str):
     """The members list's row showing `path`, its group made the current one (as a click on it does)."""
-    idx = window.member_index(path)
+    idx = window.selection.member_index(path)
     assert idx.isValid(), f"{path} is in no group"
     return idx
 

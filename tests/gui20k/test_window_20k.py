@@ -36,7 +36,7 @@ def show_pair(qtbot, window, a: str, b: str) -> None:
         )
 
     with qtbot.waitSignal(window.diff_shown, timeout=DIFF_TIMEOUT_MS):
-        window.select_members([window.member_index(a), window.member_index(b)])
+        window.selection.select_members([window.selection.member_index(a), window.selection.member_index(b)])
     while not shown():
         with qtbot.waitSignal(window.diff_shown, timeout=DIFF_TIMEOUT_MS):
             pass
@@ -46,7 +46,7 @@ def pair_with_a_score(window) -> tuple[str, str, float]:
     """A group's first member and another with a verified score under 99.5%, from the first groups listed."""
     model, members = window.groups_model, window.members_model
     for r in range(min(model.rowCount(), 400)):
-        window.show_group_row(r)
+        window.selection.show_group_row(r)
         first = members.index(0, 0).data(MemberRole)
         for k in range(1, members.rowCount()):
             m = members.index(k, 0).data(MemberRole)
@@ -85,7 +85,7 @@ def test_one_similarity_in_the_table_the_diff_and_the_slider(qtbot, window20k):
     assert "≥ 70% similar" in label and "bits" not in label  # the slider moves a similarity
     assert "at least 70% alike" in window.threshold_bar.counts_label.text()
     a, b, score = pair_with_a_score(window)
-    shown = window.members_model.index(window.member_index(b).row(), COL_SIMILARITY).data()
+    shown = window.members_model.index(window.selection.member_index(b).row(), COL_SIMILARITY).data()
     assert shown == similarity_text(100 * score)
     show_pair(qtbot, window, a, b)
     assert f"Similarity {shown}" in window.diff_view.summary.text()
@@ -177,7 +177,7 @@ def test_the_slider_regroups_while_it_is_dragged(qtbot, window20k):
 
 def test_sort_and_filter_keep_the_selected_group(qtbot, window20k):
     window, model = window20k, window20k.groups_model
-    window.show_group_row(7)
+    window.selection.show_group_row(7)
     chosen = model.group(window.groups_view.currentIndex())
     window.groups_view.sortByColumn(COL_DISTANCE, Qt.SortOrder.DescendingOrder)
     distances = [model.group_at(r).max_distance for r in range(model.rowCount())]
@@ -195,9 +195,9 @@ def test_sort_and_filter_keep_the_selected_group(qtbot, window20k):
 def test_space_and_delete_mark_every_selected_copy(qtbot, window20k):
     window, model = window20k, window20k.groups_model
     row = next(r for r in range(model.rowCount()) if len(model.group_at(r).members) >= 3)
-    window.show_group_row(row)
+    window.selection.show_group_row(row)
     copies = [m.path for m in model.group_at(row).members[1:3]]
-    window.select_members([window.member_index(p) for p in copies])
+    window.selection.select_members([window.selection.member_index(p) for p in copies])
     window.groups_view.setFocus()
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Delete)
     assert set(copies) <= model.queued  # both, not only the current row
@@ -205,7 +205,7 @@ def test_space_and_delete_mark_every_selected_copy(qtbot, window20k):
     assert not set(copies) & model.queued
     qtbot.keyClick(window.groups_view, Qt.Key.Key_Space)
     assert set(copies) <= model.keep
-    window.undo_marks()
+    window.review_actions.undo_marks()
     assert not set(copies) & model.keep
 
 
@@ -218,11 +218,11 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window2
     inside = {m.path for g in filtered for m in g.members}
     window.groups_view.clearSelection()
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
-        window.act_keep_rules_all["shortest_path"].trigger()
+        window.menus.act_keep_rules_all["shortest_path"].trigger()
     assert model.keep and model.keep <= inside  # the groups filtered out were left alone
     shown = f"{len(filtered):,} group" + ("s" if len(filtered) != 1 else "")
     assert f"(of the {shown} the filter shows)" in window.statusBar().currentMessage()
-    window.undo_marks()
+    window.review_actions.undo_marks()
     assert not model.keep
 
 

@@ -232,13 +232,13 @@ def test_the_window_undoes_its_last_cleanup(qtbot, window, folder, trash_home, d
     open_and_wait(qtbot, window, folder)
     press_on_member(qtbot, window, "a.txt", Qt.Key.Key_Space)  # keep, as the editor marks it
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000):
-        window.act_trash.trigger()
+        window.menus.act_trash.trigger()
         answer_box(qtbot, window, "confirm_cleanup")
     answer_box(qtbot, window, "cleanup_report", QMessageBox.StandardButton.Ok)
     assert trashed_names(trash_home) == ["a-copy.txt", "a-gbk.txt"]
-    assert window.act_undo in window.menu_review.actions()
+    assert window.menus.act_undo in window.menus.menu_review.actions()
     with qtbot.waitSignal(window.undo_done, timeout=20_000) as done:
-        window.act_undo.trigger()
+        window.menus.act_undo.trigger()
     assert len(done.args[0].restored) == 2
     text = answer_box(qtbot, window, "undo_report", QMessageBox.StandardButton.Ok)
     assert text == "2 files restored, 0 not restored."

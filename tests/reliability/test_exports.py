@@ -100,7 +100,7 @@ def test_the_windows_csv_export_is_neutralised(qtbot, window, formula_folder, tm
     open_and_wait(qtbot, window, formula_folder)
     out = tmp_path / "export.csv"
     with qtbot.waitSignal(window.exported, timeout=10_000):
-        window.export_to(out, "csv")
+        window.review_actions.export_to(out, "csv")
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     assert len(rows) > len(DANGEROUS) and not [c for c in text_cells(rows) if risky(c)]
 
@@ -113,9 +113,9 @@ def test_the_window_shows_names_as_text_not_html(qtbot, window, formula_folder):
     open_and_wait(qtbot, window, formula_folder)
     model = window.groups_model
     row = next(r for r in range(model.rowCount()) if any("<img" in m.path for m in model.group_at(r).members))
-    window.show_group_row(row)
+    window.selection.show_group_row(row)
     with qtbot.waitSignal(window.diff_shown, timeout=10_000):
-        window.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
+        window.selection.select_members([window.members_model.index(0, 0), window.members_model.index(1, 0)])
     titles = window.diff_view.left_title, window.diff_view.right_title
     assert all(t.textFormat() == Qt.TextFormat.PlainText for t in titles)
     assert any("<img src=x onerror=alert(1)>.txt" in t.text() for t in titles)

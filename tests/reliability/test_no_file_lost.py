@@ -468,7 +468,7 @@ def test_the_window_never_trashes_a_copy_that_joined_after_the_keep_mark(qtbot, 
     with qtbot.waitSignal(window.review_ready, timeout=SCAN_TIMEOUT_MS):
         window.rescan()
     with qtbot.waitSignal(window.cleanup_done, timeout=20_000) as done:
-        window.act_trash.trigger()
+        window.menus.act_trash.trigger()
         answer_box(qtbot, window, "confirm_cleanup")
     assert done.args[0].done == ["report-copy.txt"] and trashed_names(trash_home) == ["report-copy.txt"]
     assert (root / "report-draft.txt").read_text(encoding="utf-8") == POEM
