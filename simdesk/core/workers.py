@@ -84,9 +84,10 @@ def ensure_fork_server() -> None:
 
 def start_worker_server() -> None:
     """Start the fork server process_pool's workers come from, if it is not running, and return at once: it
-    loads the engine (~1 s of CPU, 2 s and more under load) while the caller goes on (a scan lists its
-    folder), so that starting the workers, which waits for the server and looks at no cancel meanwhile,
-    then takes milliseconds."""
+    loads the engine (~1 s of CPU, 2 s and more under load) while the caller goes on (a scan lists the rest
+    of its folder), so that starting the workers, which waits for the server and looks at no cancel
+    meanwhile, then takes milliseconds. Called only once workers will be used: the engine is loaded for
+    nothing otherwise."""
     if sys.platform.startswith("linux"):
         process_context()
         ensure_fork_server()

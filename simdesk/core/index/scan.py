@@ -138,6 +138,11 @@ def _fingerprint_chunk(
     return out
 
 
+def _pooled(files: int, size: int, workers: int) -> bool:
+    """Whether `files` files of `size` bytes in all are read in worker processes (else in this process)."""
+    return workers > 1 and (files >= IN_PROCESS_BELOW or size >= IN_PROCESS_BYTES)
+
+
 def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
     out, cur, size = [], [], 0
     for e in entries:
@@ -205,17 +210,25 @@ def _scan_locked(
         if p.error.startswith("folder cannot"):  # unreachable for now: its documents are kept
             folder_problems.append(p.path.rstrip("/") + "/")
 
-    if worker_count(options.jobs) > 1:
-        start_worker_server()  # loads the engine while the folder is listed: a cancel then finds no wait
+    workers = worker_count(options.jobs)
+    stored = index.stored_states()
     entries: list[FileEntry] = []
+    to_read: list[FileEntry] = []
+    to_read_bytes, server_started = 0, False
     for entry in walk(
         root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem, lambda: cancel.cancelled
     ):
         entries.append(entry)
+        if (s := stored.get(entry.rel)) is None or s[1] != entry.size or s[2] != entry.mtime_ns:
+            to_read.append(entry)
+            to_read_bytes += entry.size
+            if not server_started and _pooled(len(to_read), to_read_bytes, workers):
+                # the workers' fork server loads the engine (~1 s of CPU) while the rest is listed, so that a
+                # cancel then finds no wait; an unchanged folder or a small one never starts it
+                start_worker_server()
+                server_started = True
         report.maybe(Progress("listing", len(entries), 0, report.elapsed(), entry.rel))
-    stored = index.stored_states()
     listed = {e.rel for e in entries}
-    to_read = [e for e in entries if (s := stored.get(e.rel)) is None or s[1] != e.size or s[2] != e.mtime_ns]
     unchanged = len(entries) - len(to_read)
     if cancel.cancelled:  # listing was cut short: deleting "missing" documents would be wrong
         gone = []
@@ -273,8 +286,7 @@ def _scan_locked(
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
-    workers = worker_count(options.jobs)
-    if workers <= 1 or (len(to_read) < IN_PROCESS_BELOW and sum(e.size for e in to_read) < IN_PROCESS_BYTES):
+    if not _pooled(len(to_read), to_read_bytes, workers):
         for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
             if cancel.cancelled:
                 break

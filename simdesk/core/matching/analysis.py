@@ -85,6 +85,7 @@ from simdesk.core.workers import (
     result_unless_cancelled,
     stop_workers,
     worker_count,
+    worker_server_ready,
 )
 
 TEXT_CHUNK = 64  # texts read per task
@@ -154,10 +155,14 @@ DEFAULT_VERIFY = VerifySettings()
 
 
 @contextmanager
-def _maybe_pool(jobs: int, texts: int, from_texts: int = POOL_FROM_TEXTS) -> Iterator[ProcessPoolExecutor | None]:
-    """A process pool when there are `from_texts` texts or more to read, else None (in this process)."""
+def _maybe_pool(
+    jobs: int, texts: int, cancel: CancelToken, from_texts: int = POOL_FROM_TEXTS
+) -> Iterator[ProcessPoolExecutor | None]:
+    """A process pool when there are `from_texts` texts or more to read, else None (in this process). The
+    workers' fork server may be starting (a scan that read few files starts none): the pool is made once it
+    forks, and a cancel meanwhile gives None at once (worker_server_ready), the caller then reading nothing."""
     workers = worker_count(jobs)
-    if workers <= 1 or texts < from_texts:
+    if workers <= 1 or texts < from_texts or not worker_server_ready(cancel):
         yield None
         return
     with process_pool(workers) as pool:
@@ -222,7 +227,7 @@ def _boilerplate_votes_read(
     items = [(snap.paths[row], hashes) for row, hashes in boilerplate_sources(wanted, lines, snap.chars).items()]
     chunks = [items[c : c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
     out: dict[int, np.ndarray] = {}
-    with _maybe_pool(jobs, len(items), SEGMENTED_POOL_FROM) as pool:
+    with _maybe_pool(jobs, len(items), cancel, SEGMENTED_POOL_FROM) as pool:
         for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, cancel):
             for found in result:
                 out.update(found)
@@ -248,10 +253,9 @@ def document_votes(
         return out
     chunks = [missing[c : c + TEXT_CHUNK] for c in range(0, len(missing), TEXT_CHUNK)]
     fn = partial(votes_of, texts, settings=settings)
-    with _maybe_pool(jobs, len(missing), SEGMENTED_POOL_FROM) as pool:
-        results = map_chunks(
-            fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool, cancel or CancelToken()
-        )
+    cancel = cancel or CancelToken()
+    with _maybe_pool(jobs, len(missing), cancel, SEGMENTED_POOL_FROM) as pool:
+        results = map_chunks(fn, [[(snap.paths[r], snap.hashes[r]) for r in chunk] for chunk in chunks], pool, cancel)
     for chunk, result in zip(chunks, results):
         out.update((r, v) for r, v in zip(chunk, result) if v is not None)
     return out
@@ -659,7 +663,7 @@ def verify_pairs(
     read, scored = 0, 0
     profiles: dict[int, Profile] = {}
     report("verifying", 0, reads)
-    with _maybe_pool(jobs, reads) as pool:
+    with _maybe_pool(jobs, reads, cancel) as pool:
 
         def submit(rows: list[int]) -> list:
             chunks = [rows[c : c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
