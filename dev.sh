@@ -59,8 +59,9 @@ system_packages() {  # system_packages with_java PACKAGE...
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-stamp() {  # the file that says the environment holds EXTRAS for this pyproject.toml and constraints.txt
-  echo "$VENV/.installed-$(cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)-${1//,/-}"
+stamp() {  # the file that says the environment holds EXTRAS for this pyproject.toml and constraints.txt, and the
+  # compiled kernels built from this setup.py and kernels.pyx (an editable install builds them once)
+  echo "$VENV/.installed-$(cat pyproject.toml constraints.txt setup.py simdesk/core/kernels.pyx | sha1sum | cut -c1-12)-${1//,/-}"
 }
 
 python_env() {  # python_env EXTRAS: the project installed (editable) with EXTRAS, at the recorded versions

@@ -2,6 +2,7 @@
 wrapper (CPU time, which other work on a shared machine disturbs less than wall time; shares are of the scan's CPU).
 
     python -m bench.stages FOLDER [--segmenter jieba|auto]
+    SIMDESK_PURE=1 python -m bench.stages FOLDER      # without the compiled kernels (simdesk/core/compiled.py)
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The built wheel runs on its own: `pip wheel .` of this checkout, installed into a fresh virtual environment
-(dependencies from pip's configured index and cache), carries every shipped file, and its `simdesk` command
+(dependencies from pip's configured index and cache), carries every shipped file and the compiled kernels, and its `simdesk` command
 scans a folder and writes the demo collection without Qt installed (the engine's install), then, with the
 `gui` extra, opens the window on a folder (its scan in a process of its own), from a working folder outside
 the checkout."""
@@ -65,13 +65,16 @@ def test_installed_wheel_carries_its_resources_and_scans(tmp_path: Path, private
             str(python),
             "-c",
             "import importlib.util, simdesk; from simdesk.core.resources import resource; "
-            "print(simdesk.__file__); print(resource()); print(importlib.util.find_spec('PySide6'))",
+            "from simdesk.core.compiled import KERNELS; "
+            "print(simdesk.__file__); print(resource()); print(importlib.util.find_spec('PySide6')); "
+            "print(KERNELS and KERNELS.__file__)",
         ],
         cwd=work,
         env=env,
     ).stdout.splitlines()
     package_file, resource_root = Path(located[0]), Path(located[1])
     assert located[2] == "None", "the engine's install pulled in Qt"
+    assert Path(located[3]).is_relative_to(venv), f"the compiled kernels are not installed: {located[3]}"
     assert package_file.is_relative_to(venv), f"simdesk imported from {package_file}, not the installed wheel"
     installed = {p.relative_to(resource_root).as_posix() for p in resource_root.rglob("*") if p.is_file()}
     assert shipped_files() <= installed, f"missing from the wheel: {sorted(shipped_files() - installed)}"

@@ -27,11 +27,12 @@ kept the same way (cluster.verified).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import mmh3
 import numpy as np
 
-from simdesk.core.fingerprint.similarity import SHINGLE_PIECE, shingle_pieces
+from simdesk.core.fingerprint.similarity import SHINGLE_PIECE, SHINGLER, WORD_SHINGLE, shingle_pieces, shingle_runs
 
 MAX_PERM = 128
 SEED = 0x5D35
@@ -63,6 +64,7 @@ def _permutations() -> tuple[np.ndarray, np.ndarray]:
 
 
 A, B = _permutations()
+_DESKTOP_A, _DESKTOP_B = A[: DESKTOP.perms].copy(), B[: DESKTOP.perms].copy()
 EMPTY_ROW = np.uint64((1 << 32) - 1)
 
 
@@ -85,23 +87,39 @@ def signature(shingles: np.ndarray, perms: int) -> np.ndarray:
 def band_keys(sig: np.ndarray, rows: int) -> np.ndarray:
     """One signed 64-bit key per band of `rows` values: texts sharing a key in the same band are candidates.
     The low 32 bits (`keys.astype(np.uint32)`) serve as a shorter key for a smaller collection."""
-    bands = np.ascontiguousarray(sig, dtype="<u8").reshape(-1, rows)
+    data, size = np.ascontiguousarray(sig, dtype="<u8").tobytes(), 8 * rows  # one bytes object, sliced per band
     return np.array(
-        [mmh3.hash64(r.tobytes(), seed=band, signed=True)[0] for band, r in enumerate(bands)], dtype=np.int64
+        [
+            mmh3.hash64(data[at : at + size], seed=band, signed=True)[0]
+            for band, at in enumerate(range(0, len(data), size))
+        ],
+        dtype=np.int64,
     )
 
 
-def text_bands(norm: str, piece: int = SHINGLE_PIECE) -> np.ndarray:
+def text_bands(norm: str, piece: int = SHINGLE_PIECE, shingler: Any = SHINGLER) -> np.ndarray:
     """The desktop's band keys (DESKTOP, the low 32 bits of each) of a normalised text's shingles (little-endian
-    uint32; the index keeps the low 24 bits of each); none for a text without shingles. The shingles are made
-    `piece` characters at a time (similarity.shingle_pieces): a minimum over parts is the minimum over the
-    whole, so the keys are those of the whole text's shingles in memory for a piece."""
+    uint32; the index keeps the low 24 bits of each); none for a text without shingles. The compiled `shingler`
+    (similarity.compiled_shingler), when there is one, folds each shingle into the signature as it reads the
+    text; otherwise the shingles are made in numpy, those of a text longer than `piece` characters a piece at a
+    time (similarity.shingle_pieces): a minimum over parts is the minimum over the whole, so the keys are those
+    of the whole text's shingles in memory for a piece. A minimum over all shingles is the minimum over the
+    unique ones, so none are made unique first (np.unique cost more than the permutations it spared: the
+    numpy path takes 0.66 x the time it took with it and with a text's two runs in two calls, 20,000 texts)."""
+    if shingler is not None:
+        keys = shingler.band_keys(norm, WORD_SHINGLE, _DESKTOP_A, _DESKTOP_B, DESKTOP.rows)
+        return np.frombuffer(keys, dtype=np.uint32).astype("<u4", copy=False)
+    if len(norm) <= piece:
+        runs = [r.hashes for r in shingle_runs(norm, shingler=None)]
+        parts = iter([np.concatenate(runs)] if len(runs) > 1 else runs)
+    else:
+        parts = shingle_pieces(norm, piece=piece)
     sig = np.full(DESKTOP.perms, EMPTY_ROW, dtype=np.uint64)
     found = False
-    for part in shingle_pieces(norm, piece=piece):
+    for part in parts:
         if len(part):
             found = True
-            np.minimum(sig, signature(np.unique(part), DESKTOP.perms), out=sig)
+            np.minimum(sig, signature(part, DESKTOP.perms), out=sig)
     if not found:
         return np.empty(0, dtype="<u4")
     return band_keys(sig, DESKTOP.rows).astype("<u4")

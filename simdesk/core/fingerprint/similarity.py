@@ -93,11 +93,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
+from typing import Any
 
 import mmh3
 import numpy as np
 from rapidfuzz.distance import OSA, Indel, Levenshtein
 
+from simdesk.core.compiled import KERNELS
 from simdesk.core.reading.normalize import fold, normalize_folded, pieces
 from simdesk.core.records import Relation
 
@@ -177,6 +179,24 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _STEP = np.uint64(0x100000001B3)
 
 
+def char_unit_ranges() -> list[tuple[int, int]]:
+    """The code point ranges (inclusive) of CHAR_UNITS."""
+    assert len(CHAR_UNITS) % 3 == 0 and CHAR_UNITS[1::3] == "-" * (len(CHAR_UNITS) // 3)
+    return [(ord(CHAR_UNITS[i]), ord(CHAR_UNITS[i + 2])) for i in range(0, len(CHAR_UNITS), 3)]
+
+
+def compiled_shingler(kernels: Any) -> Any:
+    """The compiled kernels' Shingler with this module's units and hashes (shingle_runs and minhash.text_bands
+    with the `shingler` it gives are those of the pure-Python path, bit for bit)."""
+    return kernels.Shingler(char_unit_ranges(), int(_STEP), int(_MIX), _WORD_SEED, int(_WORD_TAG), CHAR_SHINGLE)
+
+
+# the shingles of a text in one compiled pass over it (a fifth of the time unit_codes and _shingle_hashes
+# take in numpy: 6 µs a text against 31 on the medium collection's 20,000 texts, 2026-11-27), or None for the
+# pure-Python path
+SHINGLER = None if KERNELS is None else compiled_shingler(KERNELS)
+
+
 @dataclass(frozen=True, slots=True)
 class Run:
     """The shingles of one kind of unit (Chinese characters, or words) of a text, in text order: `hashes[k]`
@@ -243,8 +263,16 @@ def unique_shingles(runs: tuple[Run, ...]) -> np.ndarray:
     return np.unique(np.concatenate([r.hashes for r in runs])) if runs else np.empty(0, dtype=np.uint32)
 
 
-def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE) -> tuple[Run, ...]:
-    """The shingles of a normalised text in text order (see shingles), one Run per kind of unit."""
+def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE, shingler: Any = SHINGLER) -> tuple[Run, ...]:
+    """The shingles of a normalised text in text order (see shingles), one Run per kind of unit; made by the
+    compiled `shingler` (compiled_shingler) when there is one, else in numpy."""
+    if shingler is not None:
+        char_hashes, char_units, word_hashes, word_units = shingler.runs(norm, word_shingle)
+        made = (
+            Run(np.frombuffer(char_hashes, dtype=np.uint32), char_units, CHAR_SHINGLE),
+            Run(np.frombuffer(word_hashes, dtype=np.uint32), word_units, word_shingle),
+        )
+        return tuple(r for r in made if r.units)
     chars, words = unit_codes(norm)
     runs = []
     if len(chars):

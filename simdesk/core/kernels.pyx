@@ -1,0 +1,448 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The engine's compiled kernels: a text's shingle hashes, its MinHash band keys and its line hashes, each in one
+pass over the string's code points, bit-identical to the pure-Python definitions they replace
+(fingerprint/similarity.py shingle_runs, fingerprint/minhash.py text_bands, reading/boilerplate.py
+folded_line_hashes; tests/core/test_kernels.py compares them). Every constant comes from those modules.
+
+One pass, no arrays of a text's size for the band keys: each word is hashed (MurmurHash3 x86_32 of its UTF-8, as
+mmh3.hash) while it is read, each shingle's hash is folded into the running minimum of every permutation as it is
+made (a minimum over all shingles equals the minimum over the unique ones), and the band keys are MurmurHash3
+x64_128 of each band's rows (as mmh3.hash64). Built by setup.py with Cython; simdesk/core/compiled.py loads it.
+"""
+
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from cpython.unicode cimport (
+    Py_UNICODE_ISALNUM,
+    Py_UNICODE_ISDECIMAL,
+    Py_UNICODE_ISSPACE,
+    PyUnicode_DATA,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+)
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.string cimport memcpy
+
+cdef enum:
+    MAX_WIDTH = 8  # the widest shingle, in units
+    MAX_RANGES = 16  # code point ranges of the character units
+    MAX_PERMS = 128
+
+
+# ---- MurmurHash3 (Austin Appleby's public-domain reference), as the mmh3 package computes it ----
+
+cdef inline uint32_t _rotl32(uint32_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (32 - r))
+
+
+cdef inline uint64_t _rotl64(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+
+cdef inline uint32_t _fmix32(uint32_t h) noexcept nogil:
+    h ^= h >> 16
+    h *= 0x85EBCA6BU
+    h ^= h >> 13
+    h *= 0xC2B2AE35U
+    h ^= h >> 16
+    return h
+
+
+cdef inline uint64_t _fmix64(uint64_t k) noexcept nogil:
+    k ^= k >> 33
+    k *= 0xFF51AFD7ED558CCDULL
+    k ^= k >> 33
+    k *= 0xC4CEB9FE1A85EC53ULL
+    k ^= k >> 33
+    return k
+
+
+cdef struct Murmur32:  # x86_32 fed a byte at a time: a word or a line key hashed as it is read
+    uint32_t h
+    uint32_t tail
+    int tail_bytes
+    uint64_t length
+
+
+cdef inline void _m32_start(Murmur32* m, uint32_t seed) noexcept nogil:
+    m.h = seed
+    m.tail = 0
+    m.tail_bytes = 0
+    m.length = 0
+
+
+cdef inline uint32_t _m32_k(uint32_t k) noexcept nogil:
+    k *= 0xCC9E2D51U
+    k = _rotl32(k, 15)
+    k *= 0x1B873593U
+    return k
+
+
+cdef inline void _m32_byte(Murmur32* m, uint32_t b) noexcept nogil:
+    m.tail |= b << (8 * m.tail_bytes)
+    m.tail_bytes += 1
+    m.length += 1
+    if m.tail_bytes == 4:
+        m.h ^= _m32_k(m.tail)
+        m.h = _rotl32(m.h, 13)
+        m.h = m.h * 5 + 0xE6546B64U
+        m.tail = 0
+        m.tail_bytes = 0
+
+
+cdef inline void _m32_char(Murmur32* m, uint32_t c) noexcept nogil:
+    """The code point's UTF-8 bytes (a lone surrogate as its three bytes)."""
+    if c < 0x80:
+        _m32_byte(m, c)
+    elif c < 0x800:
+        _m32_byte(m, 0xC0 | (c >> 6))
+        _m32_byte(m, 0x80 | (c & 0x3F))
+    elif c < 0x10000:
+        _m32_byte(m, 0xE0 | (c >> 12))
+        _m32_byte(m, 0x80 | ((c >> 6) & 0x3F))
+        _m32_byte(m, 0x80 | (c & 0x3F))
+    else:
+        _m32_byte(m, 0xF0 | (c >> 18))
+        _m32_byte(m, 0x80 | ((c >> 12) & 0x3F))
+        _m32_byte(m, 0x80 | ((c >> 6) & 0x3F))
+        _m32_byte(m, 0x80 | (c & 0x3F))
+
+
+cdef inline uint32_t _m32_end(Murmur32* m) noexcept nogil:
+    cdef uint32_t h = m.h
+    if m.tail_bytes:
+        h ^= _m32_k(m.tail)
+    h ^= <uint32_t>m.length
+    return _fmix32(h)
+
+
+cdef inline uint64_t _read64(const uint8_t* p) noexcept nogil:
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(8):
+        v |= (<uint64_t>p[i]) << (8 * i)
+    return v
+
+
+cdef uint64_t _murmur64(const uint8_t* data, int length, uint32_t seed) noexcept nogil:
+    """The first 64 bits of MurmurHash3 x64_128 (mmh3.hash64(data, seed)[0], as an unsigned value)."""
+    cdef uint64_t h1 = seed, h2 = seed, k1, k2
+    cdef uint64_t c1 = 0x87C37B91114253D5ULL, c2 = 0x4CF5AD432745937FULL
+    cdef int blocks = length // 16, i, rest
+    for i in range(blocks):
+        k1 = _read64(data + 16 * i)
+        k2 = _read64(data + 16 * i + 8)
+        k1 *= c1
+        k1 = _rotl64(k1, 31)
+        k1 *= c2
+        h1 ^= k1
+        h1 = _rotl64(h1, 27)
+        h1 += h2
+        h1 = h1 * 5 + 0x52DCE729U
+        k2 *= c2
+        k2 = _rotl64(k2, 33)
+        k2 *= c1
+        h2 ^= k2
+        h2 = _rotl64(h2, 31)
+        h2 += h1
+        h2 = h2 * 5 + 0x38495AB5U
+    cdef const uint8_t* tail = data + 16 * blocks
+    rest = length & 15
+    k1 = 0
+    k2 = 0
+    for i in range(rest - 1, 7, -1):
+        k2 ^= (<uint64_t>tail[i]) << (8 * (i - 8))
+    if rest > 8:
+        k2 *= c2
+        k2 = _rotl64(k2, 33)
+        k2 *= c1
+        h2 ^= k2
+    for i in range(min(rest, 8) - 1, -1, -1):
+        k1 ^= (<uint64_t>tail[i]) << (8 * i)
+    if rest > 0:
+        k1 *= c1
+        k1 = _rotl64(k1, 31)
+        k1 *= c2
+        h1 ^= k1
+    h1 ^= <uint64_t>length
+    h2 ^= <uint64_t>length
+    h1 += h2
+    h2 += h1
+    h1 = _fmix64(h1)
+    h2 = _fmix64(h2)
+    h1 += h2
+    return h1
+
+
+# ---- shingles ----
+
+cdef struct Units:  # the last units of one kind read, and how many there were
+    uint64_t last[MAX_WIDTH]
+    int width
+    uint64_t count
+
+
+cdef struct Hashes:  # a growing array of shingle hashes
+    uint32_t* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef struct Sink:  # where shingle hashes go: an array per kind (runs), or the running minima (band keys)
+    Hashes* arrays[2]
+    uint64_t* minima
+    const uint64_t* a
+    const uint64_t* b
+    int perms
+    bint found
+    bint failed
+    uint64_t units[2]  # the units of each kind read
+
+
+cdef inline uint32_t _shingle(const Units* u, int n, uint64_t step, uint64_t mix) noexcept nogil:
+    """The hash of the last n units read (similarity._shingle_hashes)."""
+    cdef int start = u.width - n, k
+    cdef uint64_t h = u.last[start]
+    for k in range(start + 1, u.width):
+        h = (h * step) ^ u.last[k]
+    return <uint32_t>((h * mix) >> 32)
+
+
+cdef inline void _emit(Sink* sink, int kind, uint32_t value) noexcept nogil:
+    cdef Hashes* out
+    cdef uint64_t x, v
+    cdef int p
+    cdef Py_ssize_t capacity
+    cdef uint32_t* grown
+    sink.found = True
+    if sink.minima != NULL:
+        x = value
+        for p in range(sink.perms):
+            v = (x * sink.a[p] + sink.b[p]) >> 32
+            if v < sink.minima[p]:
+                sink.minima[p] = v
+        return
+    out = sink.arrays[kind]
+    if out.size == out.capacity:
+        capacity = out.capacity * 2 if out.capacity else 1024
+        grown = <uint32_t*>realloc(out.data, capacity * sizeof(uint32_t))
+        if grown == NULL:
+            sink.failed = True
+            return
+        out.data = grown
+        out.capacity = capacity
+    out.data[out.size] = value
+    out.size += 1
+
+
+cdef class Shingler:
+    """A text's shingles as similarity.shingle_runs defines them: `char_ranges`, the inclusive code point ranges
+    of the character units; `step` and `mix`, the shingle hash's constants; `word_seed` and `word_tag`, a word's
+    code (mmh3.hash of its UTF-8 with that seed, or'ed with the tag); `char_width`, the character shingle's width."""
+
+    cdef uint32_t lo[MAX_RANGES]
+    cdef uint32_t hi[MAX_RANGES]
+    cdef int ranges
+    cdef uint64_t step, mix, word_tag
+    cdef uint32_t word_seed
+    cdef int char_width
+
+    def __init__(self, char_ranges, uint64_t step, uint64_t mix, uint32_t word_seed, uint64_t word_tag,
+                 int char_width):
+        ranges = list(char_ranges)
+        if not 0 < len(ranges) <= MAX_RANGES:
+            raise ValueError(f"1 to {MAX_RANGES} character ranges, not {len(ranges)}")
+        if not 0 < char_width <= MAX_WIDTH:
+            raise ValueError(f"a shingle is 1 to {MAX_WIDTH} units wide, not {char_width}")
+        for i, (lo, hi) in enumerate(ranges):
+            self.lo[i] = lo
+            self.hi[i] = hi
+        self.ranges = len(ranges)
+        self.step = step
+        self.mix = mix
+        self.word_seed = word_seed
+        self.word_tag = word_tag
+        self.char_width = char_width
+
+    cdef inline bint _is_char_unit(self, Py_UCS4 c) noexcept nogil:
+        cdef int i
+        for i in range(self.ranges):
+            if self.lo[i] <= c <= self.hi[i]:
+                return True
+        return False
+
+    cdef inline void _unit(self, Sink* sink, Units* u, int kind, uint64_t code) noexcept nogil:
+        cdef int k
+        if u.count >= <uint64_t>u.width:  # keep the last width units: shift the oldest out
+            for k in range(1, u.width):
+                u.last[k - 1] = u.last[k]
+            u.last[u.width - 1] = code
+        else:
+            u.last[u.count] = code
+        u.count += 1
+        if u.count >= <uint64_t>u.width:
+            _emit(sink, kind, _shingle(u, u.width, self.step, self.mix))
+
+    cdef void _shingles(self, str norm, int word_width, Sink* sink):
+        """Every shingle of the text, in text order a kind (characters: kind 0, words: kind 1), into the sink."""
+        cdef Units units[2]
+        cdef Murmur32 word
+        cdef bint in_word = False
+        cdef Py_ssize_t i, n = len(norm)
+        cdef int kind = PyUnicode_KIND(norm), k, s
+        cdef void* data = PyUnicode_DATA(norm)
+        cdef Py_UCS4 c
+        _m32_start(&word, self.word_seed)
+        units[0].width = self.char_width
+        units[0].count = 0
+        units[1].width = word_width
+        units[1].count = 0
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if self._is_char_unit(c):
+                if in_word:
+                    self._unit(sink, &units[1], 1, _m32_end(&word) | self.word_tag)
+                    in_word = False
+                self._unit(sink, &units[0], 0, c)
+            elif Py_UNICODE_ISSPACE(c):
+                if in_word:
+                    self._unit(sink, &units[1], 1, _m32_end(&word) | self.word_tag)
+                    in_word = False
+            else:
+                if not in_word:
+                    _m32_start(&word, self.word_seed)
+                    in_word = True
+                _m32_char(&word, c)
+        if in_word:
+            self._unit(sink, &units[1], 1, _m32_end(&word) | self.word_tag)
+        for s in range(2):  # fewer units than the width: each unit alone
+            sink.units[s] = units[s].count
+            if 0 < units[s].count < <uint64_t>units[s].width:
+                for k in range(<int>units[s].count):
+                    _emit(sink, s, <uint32_t>((units[s].last[k] * self.mix) >> 32))
+
+    def runs(self, str norm, int word_width):
+        """(character shingle hashes, character units, word shingle hashes, words): the hashes as native uint32
+        in a bytearray, in text order (similarity.shingle_runs)."""
+        if not 0 < word_width <= MAX_WIDTH:
+            raise ValueError(f"a shingle is 1 to {MAX_WIDTH} units wide, not {word_width}")
+        cdef Hashes chars, words
+        cdef Sink sink
+        chars.data = NULL
+        chars.size = chars.capacity = 0
+        words.data = NULL
+        words.size = words.capacity = 0
+        sink.arrays[0] = &chars
+        sink.arrays[1] = &words
+        sink.minima = NULL
+        sink.found = False
+        sink.failed = False
+        try:
+            self._shingles(norm, word_width, &sink)
+            if sink.failed:
+                raise MemoryError()
+            return (
+                PyByteArray_FromStringAndSize(<char*>chars.data, chars.size * sizeof(uint32_t)),
+                sink.units[0],
+                PyByteArray_FromStringAndSize(<char*>words.data, words.size * sizeof(uint32_t)),
+                sink.units[1],
+            )
+        finally:
+            free(chars.data)
+            free(words.data)
+
+    def band_keys(self, str norm, int word_width, const uint64_t[:] a, const uint64_t[:] b, int rows):
+        """The low 32 bits of each band's key (minhash.band_keys of the signature over permutations a, b, `rows`
+        to a band) as native uint32 in a bytearray; empty for a text without shingles (minhash.text_bands)."""
+        cdef int perms = a.shape[0], p, band, r
+        if not 0 < perms <= MAX_PERMS or b.shape[0] != perms or rows <= 0 or perms % rows:
+            raise ValueError(f"{perms} permutations (up to {MAX_PERMS}) in bands of {rows}")
+        if not 0 < word_width <= MAX_WIDTH:
+            raise ValueError(f"a shingle is 1 to {MAX_WIDTH} units wide, not {word_width}")
+        cdef uint64_t minima[MAX_PERMS]
+        cdef uint64_t a_[MAX_PERMS]
+        cdef uint64_t b_[MAX_PERMS]
+        cdef uint8_t row_bytes[8 * MAX_PERMS]
+        cdef uint32_t keys[MAX_PERMS]
+        cdef Sink sink
+        for p in range(perms):
+            minima[p] = 0xFFFFFFFFU
+            a_[p] = a[p]
+            b_[p] = b[p]
+        sink.arrays[0] = sink.arrays[1] = NULL
+        sink.minima = minima
+        sink.a = a_
+        sink.b = b_
+        sink.perms = perms
+        sink.found = False
+        sink.failed = False
+        self._shingles(norm, word_width, &sink)
+        if not sink.found:
+            return bytearray()
+        for band in range(perms // rows):
+            for r in range(rows):
+                for p in range(8):  # little-endian rows, as minhash.band_keys hashes them
+                    row_bytes[8 * r + p] = (minima[band * rows + r] >> (8 * p)) & 0xFF
+            keys[band] = <uint32_t>_murmur64(row_bytes, 8 * rows, band)
+        return PyByteArray_FromStringAndSize(<char*>keys, (perms // rows) * sizeof(uint32_t))
+
+
+# ---- line hashes ----
+
+cdef inline bint _line_break(Py_UCS4 c) noexcept nogil:
+    """The line breaks of str.splitlines (\\r\\n is \\r then an empty line's \\n: an empty key is dropped)."""
+    return c == 10 or c == 11 or c == 12 or c == 13 or c == 0x1C or c == 0x1D or c == 0x1E or c == 0x85 \
+        or c == 0x2028 or c == 0x2029
+
+
+cdef int _compare32(const void* x, const void* y) noexcept nogil:
+    cdef uint32_t a = (<const uint32_t*>x)[0], b = (<const uint32_t*>y)[0]
+    return (a > b) - (a < b)
+
+
+def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
+    """The sorted unique hashes of a text's line keys (boilerplate.folded_line_hashes of a text whose links are
+    dropped): a line's key keeps its letters (word characters that are neither digits nor '_'); a key of
+    `min_chars` or more is hashed (mmh3.hash of its UTF-8 with `seed`), its lowest bit set when it has more
+    than `max_chars` characters and cleared otherwise. Native uint32 in a bytearray."""
+    cdef Py_ssize_t i, n = len(text), found = 0, capacity = 64, unique, k
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c
+    cdef Murmur32 key
+    cdef Py_ssize_t chars = 0
+    cdef uint32_t h
+    cdef uint32_t* hashes = <uint32_t*>malloc(capacity * sizeof(uint32_t))
+    cdef uint32_t* grown
+    if hashes == NULL:
+        raise MemoryError()
+    try:
+        _m32_start(&key, seed)
+        for i in range(n + 1):
+            c = PyUnicode_READ(kind, data, i) if i < n else 10
+            if _line_break(c):
+                if chars >= min_chars:
+                    h = _m32_end(&key)
+                    h = (h | 1) if chars > max_chars else (h & ~(<uint32_t>1))
+                    if found == capacity:
+                        capacity *= 2
+                        grown = <uint32_t*>realloc(hashes, capacity * sizeof(uint32_t))
+                        if grown == NULL:
+                            raise MemoryError()
+                        hashes = grown
+                    hashes[found] = h
+                    found += 1
+                _m32_start(&key, seed)
+                chars = 0
+            elif Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c):
+                _m32_char(&key, c)
+                chars += 1
+        qsort(hashes, found, sizeof(uint32_t), _compare32)
+        unique = 0
+        for k in range(found):
+            if unique == 0 or hashes[k] != hashes[unique - 1]:
+                hashes[unique] = hashes[k]
+                unique += 1
+        return PyByteArray_FromStringAndSize(<char*>hashes, unique * sizeof(uint32_t))
+    finally:
+        free(hashes)
