@@ -237,6 +237,8 @@ def _member_status(r: Row) -> str:
     if f is None or f.why == "nothing_kept":
         return QCoreApplication.translate("GroupsModel", "representative") if r.representative else ""
     share = share_text(f.held)
+    if f.why == "same":
+        return QCoreApplication.translate("GroupsModel", "goes: same as one staying")
     if f.fate == "goes":
         return (
             fill(QCoreApplication.translate("GroupsModel", "goes: %1 in kept"), share)
@@ -247,6 +249,8 @@ def _member_status(r: Row) -> str:
         return QCoreApplication.translate("GroupsModel", "stays: not seen")
     if f.why == "part":
         return QCoreApplication.translate("GroupsModel", "stays: a passage")
+    if f.why == "words":
+        return fill(QCoreApplication.translate("GroupsModel", "stays: a word differs (%1 in kept)"), share or "?")
     return (
         fill(QCoreApplication.translate("GroupsModel", "stays: %1 in kept"), share)
         if share
@@ -273,10 +277,27 @@ def _member_status_tip(r: Row) -> str | None:
             if share
             else fill(QCoreApplication.translate("GroupsModel", "Goes to the trash: a copy of %1, the copy kept"), kept)
         )
+    if f.why == "same":
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel", "Goes to the trash: the same words as %1, which stays (it differs from the copy kept)"
+            ),
+            kept,
+        )
     if f.why == "unseen":
         return QCoreApplication.translate(
             "GroupsModel",
             "Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it",
+        )
+    if f.why == "words":
+        return fill(
+            QCoreApplication.translate(
+                "GroupsModel",
+                "Stays: a short text that differs from %1, the copy kept, in a word (%2 of its text is in it): "
+                "it may be another saying, not a copy",
+            ),
+            kept,
+            share or "?",
         )
     if f.why == "part":
         return fill(

@@ -53,10 +53,15 @@ def _collection(folder: Path) -> Path:
     return folder
 
 
-def _same(a: Profile, b: Profile) -> bool:
+def _same(a: Profile | None, b: Profile | None) -> bool:
+    if a is None or b is None:
+        return a is b
     for field in Profile.__slots__:
         x, y = getattr(a, field), getattr(b, field)
-        if field == "runs":
+        if field == "full":
+            if not _same(x, y):
+                return False
+        elif field == "runs":
             if len(x) != len(y) or any(
                 not np.array_equal(r.hashes, s.hashes) or (r.units, r.width) != (s.units, s.width) for r, s in zip(x, y)
             ):
@@ -72,7 +77,13 @@ def _same(a: Profile, b: Profile) -> bool:
 def _reference_profile(text: str, boilerplate: frozenset[int]) -> Profile:
     """verification_profile as written before it folded the text once: every part folded on its own."""
     parts = frequent_parts(text, boilerplate)
-    return profile(parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent)
+    return profile(
+        parts.stripped,
+        parts.rest,
+        text if parts.frequent is not None else None,
+        parts.frequent,
+        full=text if parts.stripped is not text else None,
+    )
 
 
 def test_a_text_folded_once_has_the_profile_of_each_part_folded_alone(tmp_path, small_corpus):

@@ -126,6 +126,12 @@ WHY_BELOW = "below"  # no kept copy holds enough of its text (Fate.held: the mos
 WHY_PART = "part"  # a kept copy holds its text but it is a small part of that copy (Fate.holds): a passage
 WHY_UNSEEN = "unseen"  # joined the group, or changed, since its keep mark was made
 WHY_NOTHING_KEPT = "nothing_kept"  # the group has no copy to keep
+# a short text that differs from the kept copy in a word (Fate.held, Fate.holds: the shares each way): "好灯一拨就亮"
+# beside "好灯一拔就亮", "人贵有志" beside "人贵有智" are other sayings as often as typos, so it stays
+WHY_WORDS = "words"
+# goes: its text and that of a copy staying for WHY_WORDS (Fate.keeper) hold each other whole
+WHY_SAME = "same"
+WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +150,8 @@ class Fate:
 
 
 Held = Callable[[str, str], "float | None"]  # (copy, keeper) -> share of copy's text in keeper (Grouping.held)
+# path -> whether its text is short enough that one word changed may make it another text (Review.short_text)
+Short = Callable[[str], bool]
 
 
 def member_fates(
@@ -153,6 +161,7 @@ def member_fates(
     reviewed: Mapping[str, Mapping[str, str]] | None = None,
     held: Held | None = None,
     least: float | None = None,
+    short: Short | None = None,
 ) -> list[Fate]:
     """Each member's fate, in the group's order. A copy leaves only when the copy kept holds it: a member not
     kept goes when a kept copy of the group holds its text (`held(copy, keeper)`, the share of the copy's
@@ -164,8 +173,15 @@ def member_fates(
     Keeping a quoted sentence never removes the article quoting it; keeping a copy missing more than
     1 - `least` of a text never removes the text. A member queued for the trash goes (the editor chose that
     very copy); with nothing kept, every other member stays. Without `held`, every member of the group is
-    held by every kept copy."""
+    held by every kept copy.
+
+    A short text (`short(path)`: at most similarity.SHORT_UNITS characters and words without its
+    boilerplate) goes only when it and a kept copy hold each other whole: the same words, whatever their
+    width, punctuation, wrapping or boilerplate lines. One word changed or added either way and it stays
+    (WHY_WORDS): two sayings a character apart are as alike as a saying and its typo'd copy. A later member
+    whose text and that of such a staying copy hold each other whole goes (WHY_SAME): the staying copy keeps it."""
     kept = [m.path for m in group.members if m.path in keep]
+    staying: list[str] = []  # short texts that stay for WHY_WORDS, in the group's order
     fates = []
     for m in group.members:
         if m.path in keep:
@@ -204,8 +220,22 @@ def member_fates(
             fates.append(Fate(m.path, STAYS, WHY_UNSEEN, shares[versions[0]], versions[0], back[versions[0]]))
             continue
         keeper = max(seen, key=lambda k: _rank(shares[k]))
+        if short is not None and not any(_whole(shares[k]) and _whole(back[k]) for k in seen) and short(m.path):
+            assert held is not None  # plain groups (no held) hold every copy whole
+            twin = next((s for s in staying if _whole(held(m.path, s)) and _whole(held(s, m.path))), None)
+            if twin is not None:
+                fates.append(Fate(m.path, GOES, WHY_SAME, held(m.path, twin), twin, held(twin, m.path)))
+            else:
+                staying.append(m.path)
+                fates.append(Fate(m.path, STAYS, WHY_WORDS, shares[keeper], keeper, back[keeper]))
+            continue
         fates.append(Fate(m.path, GOES, WHY_HELD, shares[keeper], keeper, back[keeper]))
     return fates
+
+
+def _whole(share: float | None) -> bool:
+    """Whether a share is the whole text (not a share not measured: None, NaN)."""
+    return share is not None and share >= WHOLE
 
 
 def _holds(share: float | None, least: float | None) -> bool:
@@ -226,11 +256,12 @@ def undecided_members(
     reviewed: Mapping[str, Mapping[str, str]] | None,
     held: Held | None = None,
     least: float | None = None,
+    short: Short | None = None,
 ) -> list[Member]:
     """The members of `group` no decision covers: neither kept nor queued for the trash, nor held by a kept
     copy the editor saw them with (member_fates). A clean-up leaves them where they are; a group without
     any is decided."""
-    fates = member_fates(group, keep, queued, reviewed, held, least)
+    fates = member_fates(group, keep, queued, reviewed, held, least, short)
     return [m for m, f in zip(group.members, fates) if f.fate == STAYS]
 
 
@@ -291,13 +322,15 @@ def plan_cleanup(
     reviewed: Mapping[str, Mapping[str, str]] | None = None,
     held: Held | None = None,
     least: float | None = None,
+    short: Short | None = None,
 ) -> CleanupPlan:
     """Plan the removal of duplicates.
 
     In a group with at least one kept member, a member not kept is removed when a kept copy holds its text
     (member_fates: `held(copy, keeper)`, Grouping.held by path, reaches `least`, the least similarity) and
     the editor saw it with that keep mark (`reviewed`: each kept path -> the members its group had, path ->
-    content hash, when the editor marked it); the others stay, each with the reason (`fates`). In a group
+    content hash, when the editor marked it), and, for a short text (`short`), only when the two hold each
+    other whole; the others stay, each with the reason (`fates`). In a group
     with nothing kept, only the members queued for removal are; queuing every member of such a group is
     refused (the group is left alone and named in `refusals`) unless `allow_last_copy` says the editor
     confirmed exactly that. A kept member is never removed, even if also queued.
@@ -309,7 +342,7 @@ def plan_cleanup(
     for g in groups:
         kept = [m for m in g.members if m.path in keep]
         if kept:
-            group_fates = member_fates(g, keep, queued, reviewed, held, least)
+            group_fates = member_fates(g, keep, queued, reviewed, held, least, short)
             fates.extend((g.id, f) for f in group_fates)
             doomed = [m for m, f in zip(g.members, group_fates) if f.fate == GOES]
         else:

@@ -110,11 +110,17 @@ WHOLE_CONTAINMENT = 0.95
 WHOLE_GATE = 0.25
 EDIT_CHARS = 200  # normalised texts this short are also compared by edit similarity
 MIN_EDIT_CHARS = 12  # ... and at least this long: in a 6-character title one changed character is a new title
+# A text written in characters (Chinese, Japanese, Thai: at least half its units) with at most this many units
+# without its boilerplate is short: one character changed may make it another saying (好灯一拨就亮 / 好灯一拔就亮),
+# so a clean-up removes it only beside a copy holding the same words (cleanup.member_fates). In words of letters
+# a changed letter is a misspelling of the same word, and such texts are left out. Measured 2026-11-27
+# (docs/quality.md, "Clean-up").
+SHORT_UNITS = 20
 # A pair whose texts hold a notice (a long line frequent in the collection, boilerplate.py) scores no more than
 # the largest share of one text's rest (its text without notices) found in the other's whole text, when that
 # share is under NOTICE_GATE (see the module's docstring).
 NOTICE_GATE = 0.5
-VERSION = "13"  # stored in the index: a change of the rule re-verifies every pair (13: short shares count a shingle once; 12: fills of any length, names; 11: held shares; 10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
+VERSION = "14"  # stored in the index: a change of the rule re-verifies every pair (14: a short text's boilerplate lines hold the other's share too; 13: short shares count a shingle once; 12: fills of any length, names; 11: held shares; 10: fills under frequent lines; 9: crowd_score; 8: template_fill; 7: notices)
 
 # Two short texts of one template filled twice (template_fill): numbers that differ cap the score at
 # FILL_SCORE; a word replaced by one sharing less than FILL_WORD of its letters leaves edit similarity out.
@@ -239,6 +245,9 @@ class Profile:
     whole: np.ndarray | None = None  # the shingles of the whole text, frequent lines included
     own: np.ndarray | None = None  # the shingles of the whole text that its frequent lines do not hold
     filled: str = ""  # the normalised whole text when it has up to FILL_CHARS characters (template_fill)
+    # the text with its boilerplate lines, when some were dropped and it is short (held_share looks another
+    # text up in it too: what keeping this file keeps of the other is in the whole file)
+    full: Profile | None = None
 
 
 def _shingle_hashes(codes: np.ndarray, n: int) -> np.ndarray:
@@ -330,11 +339,14 @@ def profile(
     whole: str | None = None,
     frequent: str | None = None,
     fold_of: Callable[[str], str] = fold,
+    full: str | None = None,
 ) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate); `rest`: the text
     without its notices, when it holds one; `whole` and `frequent`: the text with its frequent lines and those
     lines alone, for a text of many frequent lines (all from boilerplate.frequent_parts). `fold_of`:
-    normalize.fold, or a function that returns what it would (a caller that has folded some of the texts)."""
+    normalize.fold, or a function that returns what it would (a caller that has folded some of the texts).
+    `full`: the text with its boilerplate lines, when some were dropped: kept (Profile.full) when its
+    normalised form has at most EDIT_CHARS characters."""
 
     def normalised(part: str) -> str:
         return normalize_folded(fold_of(part))
@@ -368,7 +380,24 @@ def profile(
         whole=whole_shingles,
         own=own_shingles,
         filled=filled if len(filled) <= FILL_CHARS else "",
+        full=None if full is None or len(norm) > EDIT_CHARS else _full_profile(normalised(full)),
     )
+
+
+def _full_profile(norm: str) -> Profile | None:
+    """What held_share looks another text up in beside a short text's profile: its whole text, boilerplate
+    lines included (None for a text over EDIT_CHARS normalised characters)."""
+    if len(norm) > EDIT_CHARS:
+        return None
+    runs = shingle_runs(norm)
+    return Profile(unique_shingles(runs), norm if MIN_EDIT_CHARS <= len(norm) else "", runs=runs)
+
+
+def short_in_characters(norm: str) -> bool:
+    """Whether a normalised text is short and written in characters (SHORT_UNITS): at most SHORT_UNITS units,
+    at least half of them characters."""
+    chars, words = unit_codes(norm)
+    return len(chars) + len(words) <= SHORT_UNITS and len(chars) >= len(words)
 
 
 def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
@@ -453,16 +482,22 @@ def held_share(a: Profile, b: Profile, crowd: float | None = None, fill: str | N
     similarity is by a template filled twice (numbers, ids or names where the other has others, at any length
     up to FILL_CHARS: not a copy) and by a shared notice; at least the large copy groups' score (crowd_score:
     each copy's own shingles are found in the other whole). Not symmetric: a quote is held whole by the
-    article quoting it. `fill`: what template_fill says of the two short texts, when the caller has it."""
+    article quoting it. `fill`: what template_fill says of the two short texts, when the caller has it.
+    A short B whose boilerplate lines were dropped (an attribution, a repost notice: Profile.full) is also
+    looked up whole, and the larger share counts: those lines are in B's file, so a copy that re-wrapped its
+    attribution into its last line ("合理可作，小利莫争。--《增广贤文》" against "合理可作，小利莫争。" above the
+    attribution line "--《增广贤文》") is held whole, not at 8 of its 12 characters."""
     if a.long is not None and b.long is not None:
         return _covered_share(a, b.long)
     share = _covered_share(a, b.shingles) if a.long is None else _found_share(a.shingles, b.shingles)
+    if b.full is not None and a.long is None:
+        share = max(share, _covered_share(a, b.full.shingles))
     if a.short and b.short:
         fill = template_fill(a.short, b.short) if fill is None else fill
         if fill in SLOT_FILLS:
             share = min(share, FILL_SCORE)
         elif not fill:
-            share = max(_counted_share(a, b), _kept_share(a.short.replace(" ", ""), b.short.replace(" ", "")))
+            share = max(_short_share(a, b), _short_share(a, b.full) if b.full is not None else 0.0)
         if fill:
             return float(min(share, notice_gate(a, b)))
     share = min(share, notice_gate(a, b))
@@ -472,6 +507,13 @@ def held_share(a: Profile, b: Profile, crowd: float | None = None, fill: str | N
     if held > FILL_SCORE and not (a.short and b.short) and filled_apart(a, b):  # another fill of its template
         return float(min(share, FILL_SCORE))
     return float(held)
+
+
+def _short_share(a: Profile, b: Profile) -> float:
+    """The share of short text A held by B (held_share): the larger of _counted_share and _kept_share."""
+    if not b.short:
+        return _counted_share(a, b)
+    return max(_counted_share(a, b), _kept_share(a.short.replace(" ", ""), b.short.replace(" ", "")))
 
 
 def _covered_share(a: Profile, other: np.ndarray) -> float:

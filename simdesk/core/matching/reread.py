@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.fingerprint.similarity import Profile, profile
+from simdesk.core.fingerprint.similarity import Profile, profile, short_in_characters
 from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.index.scan import text_document
 from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
 from simdesk.core.reading.documents import DecodeError
-from simdesk.core.reading.normalize import fold
+from simdesk.core.reading.normalize import fold, normalize
 from simdesk.core.reading.texts import Texts
 
 
@@ -37,8 +37,26 @@ def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profi
 
     parts = frequent_parts(text, boilerplate, folded)
     return profile(
-        parts.stripped, parts.rest, text if parts.frequent is not None else None, parts.frequent, fold_of=fold_of
+        parts.stripped,
+        parts.rest,
+        text if parts.frequent is not None else None,
+        parts.frequent,
+        fold_of=fold_of,
+        full=text if parts.stripped is not text else None,
     )
+
+
+# A file of more bytes than this is not read to tell whether it is short: SHORT_UNITS units and its boilerplate
+# lines (an attribution, a repost notice) take a few hundred bytes in any encoding.
+SHORT_BYTES = 1024
+
+
+def short_text(text: str | None, boilerplate: frozenset[int]) -> bool:
+    """Whether a text without its boilerplate lines is short and written in characters (at most
+    similarity.SHORT_UNITS units, half of them Chinese, Japanese or Thai characters): one character changed
+    may make it another text (cleanup.member_fates). A text that could not be read (None) counts as short:
+    its words cannot be compared, so none of them is taken for a copy's."""
+    return text is None or short_in_characters(normalize(frequent_parts(text, boilerplate).stripped))
 
 
 def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:

@@ -7,17 +7,19 @@ from __future__ import annotations
 import math
 
 from simdesk.core.cleanup.plan import (
+    WHOLE,
     WHY_BELOW,
     WHY_HELD,
     WHY_KEPT,
     WHY_NOTHING_KEPT,
     WHY_PART,
     WHY_QUEUED,
+    WHY_SAME,
     WHY_UNSEEN,
+    WHY_WORDS,
     Fate,
 )
 
-WHOLE = 1.0 - 1e-9  # a share this close to 1 is whole (floating-point sums of shingle counts)
 CONTAINED = 0.95  # a share of a text this large is "all of it" where the other way holds less
 
 
@@ -63,6 +65,13 @@ def fate_reason(fate: Fate, least: float | None) -> str:
     if fate.why == WHY_PART:
         part = f" (it holds only {share_text(fate.holds)} of it)" if share_text(fate.holds) else ""
         return f"all of it is in {fate.keeper} (kept), but it is a passage of that text, not a copy{part}"
+    if fate.why == WHY_WORDS:
+        return (
+            f"a short text that differs from {fate.keeper} (kept) in a word ({shown} of its text is in it): "
+            "it may be another saying"
+        )
+    if fate.why == WHY_SAME:
+        return f"the same words as {fate.keeper}, which stays"
     if fate.why == WHY_UNSEEN:
         return "joined the group, or changed, after its copy to keep was marked; decide it first"
     if fate.why == WHY_NOTHING_KEPT:

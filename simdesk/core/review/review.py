@@ -49,6 +49,7 @@ from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.matching.reread import SHORT_BYTES, short_text
 from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
@@ -167,6 +168,7 @@ class Review:
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
     _rows: tuple[object, dict[str, int]] | None = field(default=None, repr=False)  # snapshot, path -> row
+    _short: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)  # short_text by (path, hash)
 
     @property
     def documents(self) -> int:
@@ -279,20 +281,40 @@ class Review:
         kept nor queued, nor seen by a keep mark of the group as they are now and paired with the copy kept.
         A group with none is decided."""
         d = self.decisions
-        return undecided_members(group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity)
+        return undecided_members(
+            group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity, self.short_text
+        )
 
     def fates(self, group: Group, threshold: int | None = None) -> list[Fate]:
         """What a clean-up would do with each member of `group` (a group at `threshold`), in the group's
         order, and why (cleanup.member_fates): kept; goes, because a kept copy holds its text; stays, because
         none holds enough of it, or the editor has not seen it with the keep mark, or nothing is kept."""
         d = self.decisions
-        return member_fates(group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity)
+        return member_fates(
+            group, d.keep, d.queued, d.reviewed, self.held(threshold), self.min_similarity, self.short_text
+        )
 
     def held(self, threshold: int | None = None) -> Callable[[str, str], float | None]:
         """(copy, keeper) -> the share of copy's text found in keeper's when the two paths are a grouping pair
         at `threshold` (Grouping.held; None when they are not): a copy leaves only when a kept copy holds it."""
         grouping = self.grouping(threshold)
         return lambda copy, keeper: grouping.held(grouping.snapshot_row(copy), grouping.snapshot_row(keeper))
+
+    def short_text(self, path: str) -> bool:
+        """Whether a document's text without its boilerplate is short (reread.short_text: a word changed may
+        make it another text, so a clean-up removes it only beside the same words). Read when first asked
+        (cleanup.member_fates asks only for copies that differ from the copy kept) and kept by content; a
+        file over SHORT_BYTES bytes is not read: it never is."""
+        row = self._row_of_path().get(path)
+        if row is None:
+            return True
+        snapshot = self.grouper.snapshot
+        if int(snapshot.sizes[row]) > SHORT_BYTES:
+            return False
+        key = (path, snapshot.hashes[row])
+        if key not in self._short:
+            self._short[key] = short_text(self.texts.read_or_none(path), self.grouper.boilerplate)
+        return self._short[key]
 
     def decided(self, threshold: int | None = None) -> np.ndarray:
         """One flag per group at `threshold` (group k at k): every copy in it is decided. Only groups that
@@ -456,6 +478,7 @@ class Review:
             reviewed=self.decisions.reviewed,
             held=self.held(threshold),
             least=self.min_similarity,
+            short=self.short_text,
         )
 
     def _groups(self, threshold: int | None, only: Collection[int] | None) -> Iterable[Group]:

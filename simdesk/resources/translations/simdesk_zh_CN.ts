@@ -141,82 +141,82 @@
 <context>
     <name>GroupsModel</name>
     <message>
-        <location filename="../../gui/groups_model.py" line="324" />
+        <location filename="../../gui/groups_model.py" line="345" />
         <source>The file name, then its folder; a group row names its first document</source>
         <translation>先文件名，后所在文件夹；组行显示组中第一个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="422" />
+        <location filename="../../gui/groups_model.py" line="443" />
         <source>The size of the file, or of the whole group</source>
         <translation>文件大小，或整个组的大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="338" />
+        <location filename="../../gui/groups_model.py" line="359" />
         <source>How much of the text the document shares with the group's first document, checked character by character (the figure the comparison shows)</source>
         <translation>该文档与组中第一个文档逐字比较后共有的文字比例（与比较视图显示的数字相同）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="409" />
+        <location filename="../../gui/groups_model.py" line="430" />
         <source>How many documents the group holds; in brackets, how many of them have an identical copy in the group (the members list shows each set of identical copies as one row, 'N identical copies')</source>
         <translation>组中的文档数；括号内是其中在组内有完全相同副本的文档数（成员列表把每一组完全相同的副本显示为一行“N 份完全相同的副本”）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="430" />
+        <location filename="../../gui/groups_model.py" line="451" />
         <source>Bits apart</source>
         <translation>相差位数</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="431" />
+        <location filename="../../gui/groups_model.py" line="452" />
         <source>Fingerprint bits (of 64) that differ from the group's first document (advanced); checked groups reach further apart on long texts, so this is not the slider's scale</source>
         <translation>与组中第一个文档指纹不同的位数（共 64 位，高级）；核对过的组在长文本上可以相差更多，所以这不是滑块的刻度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="445" />
+        <location filename="../../gui/groups_model.py" line="466" />
         <source>When the file was last modified</source>
         <translation>文件最后修改的时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="454" />
+        <location filename="../../gui/groups_model.py" line="475" />
         <source>The text encoding the file was read in</source>
         <translation>读取文件所用的文本编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="323" />
+        <location filename="../../gui/groups_model.py" line="344" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="408" />
+        <location filename="../../gui/groups_model.py" line="429" />
         <source>Members</source>
         <translation>成员</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="421" />
+        <location filename="../../gui/groups_model.py" line="442" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="337" />
+        <location filename="../../gui/groups_model.py" line="358" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="444" />
+        <location filename="../../gui/groups_model.py" line="465" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="453" />
+        <location filename="../../gui/groups_model.py" line="474" />
         <source>Encoding</source>
         <translation>编码</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="351" />
+        <location filename="../../gui/groups_model.py" line="372" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="327" />
+        <location filename="../../gui/groups_model.py" line="348" />
         <source>Group %1: %2</source>
         <translation>第 %1 组：%2</translation>
     </message>
@@ -282,137 +282,157 @@
     </message>
     <message>
         <location filename="../../gui/groups_model.py" line="238" />
-        <location filename="../../gui/groups_model.py" line="953" />
+        <location filename="../../gui/groups_model.py" line="974" />
         <source>representative</source>
         <translation>代表</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="242" />
+        <location filename="../../gui/groups_model.py" line="241" />
+        <source>goes: same as one staying</source>
+        <translation>移除：与一个保留的文档相同</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="244" />
         <source>goes: %1 in kept</source>
         <translation>移除：%1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="244" />
+        <location filename="../../gui/groups_model.py" line="246" />
         <source>goes</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="247" />
+        <location filename="../../gui/groups_model.py" line="249" />
         <source>stays: not seen</source>
         <translation>保留：未看过</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="249" />
+        <location filename="../../gui/groups_model.py" line="251" />
         <source>stays: a passage</source>
         <translation>保留：只是片段</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="251" />
+        <location filename="../../gui/groups_model.py" line="253" />
+        <source>stays: a word differs (%1 in kept)</source>
+        <translation>保留：有一个词不同（%1 在保留的副本中）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="255" />
         <source>stays: %1 in kept</source>
         <translation>保留：仅 %1 在保留的副本中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="253" />
+        <location filename="../../gui/groups_model.py" line="257" />
         <source>stays: no copy</source>
         <translation>保留：不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="265" />
+        <location filename="../../gui/groups_model.py" line="269" />
         <source>You sent this copy to the trash</source>
         <translation>你已把这份副本加入待删除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="269" />
+        <location filename="../../gui/groups_model.py" line="273" />
         <source>Goes to the trash: %1 of its text is in %2, the copy kept</source>
         <translation>移到废纸篓：它 %1 的文本在保留的副本 %2 中</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="274" />
+        <location filename="../../gui/groups_model.py" line="278" />
         <source>Goes to the trash: a copy of %1, the copy kept</source>
         <translation>移到废纸篓：是保留的副本 %1 的副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="277" />
+        <location filename="../../gui/groups_model.py" line="282" />
+        <source>Goes to the trash: the same words as %1, which stays (it differs from the copy kept)</source>
+        <translation>移到废纸篓：与 %1 的文字相同，而 %1 会保留（它与保留的副本不同）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="288" />
         <source>Stays: it joined the group, or changed, after the copy to keep was marked. Mark it to decide it</source>
         <translation>保留：它在标记要保留的副本之后才加入该组或有改动。请标记它以作决定</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="283" />
+        <location filename="../../gui/groups_model.py" line="294" />
+        <source>Stays: a short text that differs from %1, the copy kept, in a word (%2 of its text is in it): it may be another saying, not a copy</source>
+        <translation>保留：这是一段短文本，与保留的副本 %1 有一个词不同（它的文本有 %2 在其中）：可能是另一句话，而不是副本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/groups_model.py" line="304" />
         <source>Stays: its text is in %1, the copy kept, but it is only %2 of that text: a passage of it, not a copy</source>
         <translation>保留：它的文本在保留的副本 %1 中，但只占该文本的 %2：是其中的片段，而不是副本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="292" />
+        <location filename="../../gui/groups_model.py" line="313" />
         <source>Stays: only %1 of its text is in %2, the copy kept (a copy goes only when the copy kept holds its text)</source>
         <translation>保留：它只有 %1 的文本在保留的副本 %2 中（只有当保留的副本包含其文本时，副本才会被移除）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="300" />
+        <location filename="../../gui/groups_model.py" line="321" />
         <source>Stays: no copy kept holds its text</source>
         <translation>保留：没有保留的副本包含它的文本</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="352" />
+        <location filename="../../gui/groups_model.py" line="373" />
         <source>What a clean-up does with the copy: keep; goes to the trash, because the copy kept holds its text (the share in kept); stays, and why</source>
         <translation>清理时如何处理这份副本：保留；移到废纸篓（因为保留的副本包含它的文本，并显示所占比例）；或保留及其原因</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="365" />
+        <location filename="../../gui/groups_model.py" line="386" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="366" />
+        <location filename="../../gui/groups_model.py" line="387" />
         <source>The document's first meaningful line (a web page's own title), not a repost notice or a byline; a group row shows its first document's</source>
         <translation>文档第一行有意义的文字（网页取其自身标题），不取转载声明或署名行；组行显示组中第一个文档的标题</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="380" />
+        <location filename="../../gui/groups_model.py" line="401" />
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="381" />
+        <location filename="../../gui/groups_model.py" line="402" />
         <source>The date written in the text; in italics, the file's modification date (the text carries none)</source>
         <translation>正文中写明的日期；斜体表示文件的修改日期（正文中没有日期）</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="393" />
+        <location filename="../../gui/groups_model.py" line="414" />
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="394" />
+        <location filename="../../gui/groups_model.py" line="415" />
         <source>Where the text says it comes from (来源, 转载, Source…), else the repost notice it shares with many documents</source>
         <translation>正文注明的出处（来源、转载、Source…），否则取它与许多文档共有的转载声明</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="727" />
+        <location filename="../../gui/groups_model.py" line="748" />
         <source>keep %1</source>
         <translation>保留 %1</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="728" />
+        <location filename="../../gui/groups_model.py" line="749" />
         <source>%1 to trash</source>
         <translation>%1 份待删</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="729" />
+        <location filename="../../gui/groups_model.py" line="750" />
         <source>%1 go</source>
         <translation>%1 份移除</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="730" />
+        <location filename="../../gui/groups_model.py" line="751" />
         <source>%1 stay</source>
         <translation>%1 份留下</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="735" />
+        <location filename="../../gui/groups_model.py" line="756" />
         <source>%1 files with the same text. A mark on this row (keep, trash) marks its first file, %2; keeping one file of the class sends its identical copies to the trash at the clean-up. Double-click or press Right to list the files, Left to fold them</source>
         <translation>%1 个文件内容完全相同。在这一行上做的标记（保留、删除）标在它的第一个文件 %2 上；保留其中任一文件，清理时其余相同副本移入回收站。双击或按右方向键列出这些文件，按左方向键收起</translation>
     </message>
     <message>
-        <location filename="../../gui/groups_model.py" line="946" />
+        <location filename="../../gui/groups_model.py" line="967" />
         <source>%1 identical copies</source>
         <translation>%1 份完全相同的副本</translation>
     </message>
