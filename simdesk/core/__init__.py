@@ -54,6 +54,7 @@ _WHERE = {
         "Fate",
         "KeepChain",
         "keep_by_rule",
+        "member_fates",
     ),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
     "review.figures": ("contained", "fate_reason", "measured", "percent", "share_text"),
@@ -114,6 +115,7 @@ if TYPE_CHECKING:
         Fate,
         KeepChain,
         keep_by_rule,
+        member_fates,
     )
     from simdesk.core.cleanup.undo import UndoReport
     from simdesk.core.demo import ensure_demo

@@ -51,3 +51,23 @@ def test_a_quote_is_shown_inside_the_article_not_as_a_similarity(qtbot, verified
     show_pair(qtbot, window, "article.txt", "quote.txt")
     header = window.diff_view.summary.text()
     assert "Similarity" not in header and "All of the right text is in the left one" in header, header
+
+
+def test_a_saying_a_word_apart_from_the_copy_kept_is_shown_staying_and_why(qtbot, verified_window, tmp_path):
+    root = tmp_path / "sayings"
+    root.mkdir()
+    (root / "a.txt").write_text("好鼓一打就响，好灯一拨就亮。\n", encoding="utf-8")
+    (root / "a-half.txt").write_text("好鼓一打就响,好灯一拨就亮.\n", encoding="utf-8")
+    (root / "b.txt").write_text("好鼓一打就响，好灯一拔就亮。\n", encoding="utf-8")
+    window = verified_window
+    open_and_wait(qtbot, window, root)
+    member_index(window, "b.txt")
+    model, marks = window.groups_model, window.review_actions
+    group = model.group_at(model.row_of_path("b.txt"))
+    marks.set_keep(group.members[[m.path for m in group.members].index("b.txt")], group, True)
+    statuses = {p: _status(window, p) for p in ("a.txt", "a-half.txt")}
+    staying = [p for p, (status, _) in statuses.items() if status.startswith("stays: a word differs")]
+    going = [p for p, (status, _) in statuses.items() if status == "goes: same as one staying"]
+    assert len(staying) == len(going) == 1, statuses
+    assert "differs from b.txt, the copy kept, in a word" in statuses[staying[0]][1]
+    assert staying[0] in statuses[going[0]][1]
