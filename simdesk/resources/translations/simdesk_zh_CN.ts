@@ -570,37 +570,37 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="231" />
+        <location filename="../../gui/main_window.py" line="218" />
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="187" />
+        <location filename="../../gui/main_window.py" line="174" />
         <source>simdesk — near-duplicate documents</source>
         <translation>simdesk — 近似重复文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="188" />
+        <location filename="../../gui/main_window.py" line="175" />
         <source>simdesk — %1</source>
         <translation>simdesk — %1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="290" />
+        <location filename="../../gui/main_window.py" line="277" />
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="294" />
+        <location filename="../../gui/main_window.py" line="281" />
         <source>The scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="365" />
+        <location filename="../../gui/main_window.py" line="352" />
         <source>Sorted on the titles, dates and sources read so far: the groups not read yet come last, and the list is sorted again once every one is read</source>
         <translation>已按目前读到的标题、日期和来源排序：尚未读取的组排在最后，全部读完后列表会重新排序</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="319" />
+        <location filename="../../gui/main_window.py" line="306" />
         <source>The index was updated</source>
         <translation>索引已更新</translation>
     </message>
