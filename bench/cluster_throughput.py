@@ -1,7 +1,8 @@
 """Documents per second of a whole scan (read, decode, fingerprint, pair, group; plain mode at 3 bits) on one
 collection, back to back: the desktop scan (a fresh index), `cluster-scan --engine local`, and
 `cluster-scan --engine spark` on Spark's local mode (session start-up reported apart). Ratios are to the
-desktop scan measured in the same run. Prints `name value unit` lines.
+desktop scan measured in the same run; the engines' lines give the pairs their bundles hold. Prints `name
+value unit` lines.
 
     python -m bench.cluster_throughput COLLECTION [--master local[2]] [--verified]
 """
@@ -46,7 +47,7 @@ def main() -> None:
         local_s = time.perf_counter() - started
         print(
             f"cluster_local_{mode} {local.documents / local_s:.1f} documents/s ({local_s:.1f} s, ratio to desktop "
-            f"{desktop_s / local_s:.2f}; {local.groups} groups)",
+            f"{desktop_s / local_s:.2f}; {local.groups} groups, {local.pairs} pairs)",
             flush=True,
         )
         from simdesk.cluster.spark import session
@@ -59,7 +60,7 @@ def main() -> None:
         spark_s = time.perf_counter() - started
         print(
             f"cluster_spark_{mode} {spark.documents / spark_s:.1f} documents/s ({spark_s:.1f} s, ratio to desktop "
-            f"{desktop_s / spark_s:.2f}; {spark.groups} groups; {args.master})",
+            f"{desktop_s / spark_s:.2f}; {spark.groups} groups, {spark.pairs} pairs; {args.master})",
             flush=True,
         )
 

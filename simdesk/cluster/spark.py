@@ -3,8 +3,11 @@
 fingerprint, shingle, score), so they need the package installed (docs/scale.md: a packed venv or an image).
 
 - Fingerprints: `mapPartitions` over the listed items (or a dataset's rows), each through Source.document.
-- Plain pairs: the permuted-key join (keys.py: 20 keys of ~32 bits at r = 3), each pair kept on the first key
-  it shares, so no distinct() over candidates; distances with Spark's bit_count.
+- Plain pairs: one representative per fingerprint searched (the first in path order, as the local engine
+  and the desktop class identical fingerprints), by the permuted-key join (keys.py: 20 keys of ~32 bits at
+  r = 3), each pair kept on the first key it shares, so no distinct() over candidates; distances with Spark's
+  bit_count; the representatives' pairs then given to their copies (copies.with_copies' pairs, written the
+  same): n copies of one page add n - 1 pairs, not n (n - 1) / 2.
 - Verified mode: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
   votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
   fingerprint (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~1 KB a
@@ -21,6 +24,7 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from dataclasses import replace
 from functools import reduce
 from pathlib import Path
 
@@ -41,6 +45,7 @@ from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency,
 from simdesk.core.records import Document, Problem
 
 ITEMS_PER_PARTITION = 2000
+MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]
 LOCAL_SHUFFLE_PARTITIONS = "8"  # local mode: a few shuffle tasks, not Spark's 200
 
 
@@ -201,8 +206,10 @@ def spark_scan(
             counted = (pairs.num_rows, len(set(groups.column("group").to_pylist())))
         else:
             docs = docs.withColumn("clean_fp", F.col("fingerprint"))
-            plain = _plain_pairs(docs, plan.radius).persist(StorageLevel.MEMORY_AND_DISK)
-            counted = (plain.count(), _groups(spark, docs, plain, plan, w.folder))
+            classed = _with_classes(docs).persist(StorageLevel.MEMORY_AND_DISK)
+            reps = classed.where(F.col("doc_id") == F.col("rep"))
+            plain = _with_copies(classed, _plain_pairs(reps, plan.radius)).persist(StorageLevel.MEMORY_AND_DISK)
+            counted = (plain.count(), _groups(spark, classed, plain, plan, w.folder))
             _write(plain.orderBy("a", "b"), w.folder, "pairs")
         counts = {
             "documents": n,
@@ -243,6 +250,52 @@ def _write(df, folder: Path, name: str) -> None:
     writer.parquet(str(folder / f"{name}.parquet"))
 
 
+def _with_classes(docs):
+    """The documents' fingerprints and MEMBER_COLUMNS (not their texts' blobs, which a shuffle would carry) with
+    `rep`: the doc_id of the first (in path order) of the documents of their fingerprint, as the local engine's
+    plain mode classes them (copies.identical_copies of the fingerprints). Ids number the documents by
+    fingerprint, then path, so a class's first document has its least id."""
+    from pyspark.sql import Window, functions as F
+
+    return docs.select("fingerprint", *MEMBER_COLUMNS).withColumn(
+        "rep", F.min("doc_id").over(Window.partitionBy("fingerprint"))
+    )
+
+
+def _pair_columns(a, b, d):
+    """A plain pairs-table row: ids a < b, distance and scaled distance d, no score or shares."""
+    from pyspark.sql import functions as F
+
+    return (
+        a.alias("a"),
+        b.alias("b"),
+        d.cast("byte").alias("distance"),
+        d.cast("byte").alias("scaled"),
+        F.lit(None).cast("double").alias("score"),
+        F.lit(None).cast("double").alias("a_in_b"),
+        F.lit(None).cast("double").alias("b_in_a"),
+    )
+
+
+def _with_copies(docs, rep_pairs):
+    """The representatives' pairs given to their classes, as copies.with_copies gives them: each pair (a, b)
+    stays, each other copy m of a's class gets (m, b) and of b's (a, m), at the pair's distance, and each copy
+    pairs with its representative at distance 0. A class of c copies with r relations adds c - 1 + r (c - 1)
+    pairs, not c (c - 1) / 2 + r c^2."""
+    from pyspark.sql import functions as F
+
+    copies = docs.where(F.col("doc_id") != F.col("rep")).select(F.col("doc_id").alias("m"), "rep")
+    m, d = F.col("m"), F.col("distance")
+    of_a = rep_pairs.join(copies, F.col("a") == F.col("rep")).select(
+        *_pair_columns(F.least(m, F.col("b")), F.greatest(m, F.col("b")), d)
+    )
+    of_b = rep_pairs.join(copies, F.col("b") == F.col("rep")).select(
+        *_pair_columns(F.least(F.col("a"), m), F.greatest(F.col("a"), m), d)
+    )
+    star = copies.select(*_pair_columns(F.col("rep"), m, F.lit(0)))  # a class's first document has its least id
+    return rep_pairs.unionByName(of_a).unionByName(of_b).unionByName(star)
+
+
 def _plain_pairs(docs, radius: int):
     """Pairs within `radius` by the permuted-key join, each on the first key the two share."""
     from pyspark.sql import functions as F
@@ -266,13 +319,7 @@ def _plain_pairs(docs, radius: int):
     ).otherwise(len(masks))
     d = F.bit_count(x)
     return joined.where((d <= radius) & (first == F.col("a.k"))).select(
-        F.col("a.doc_id").alias("a"),
-        F.col("b.doc_id").alias("b"),
-        d.cast("byte").alias("distance"),
-        d.cast("byte").alias("scaled"),
-        F.lit(None).cast("double").alias("score"),
-        F.lit(None).cast("double").alias("a_in_b"),
-        F.lit(None).cast("double").alias("b_in_a"),
+        *_pair_columns(F.col("a.doc_id"), F.col("b.doc_id"), d)
     )
 
 
@@ -446,7 +493,8 @@ def _driver_collection(docs) -> Collection:
 
 def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
     """A snapshot of the given documents (path order) keyed by doc_id, with their clean fingerprints (the
-    ones their pairs were found with, as on the desktop)."""
+    ones their pairs were found with, as on the desktop) and each one's class representative (copy_of: every
+    copy is paired with its representative, so the representative is among the rows)."""
     rows = sorted(rows, key=lambda r: r["path"])
     snap = Snapshot(
         np.array([r["doc_id"] for r in rows], dtype=np.int64),
@@ -458,7 +506,9 @@ def _member_snapshot(rows: list) -> tuple[Snapshot, dict[int, int]]:
         [r["content_hash"] for r in rows],
         [r["encoding"] for r in rows],
     )
-    return snap, {int(doc): row for row, doc in enumerate(snap.ids.tolist())}
+    row_of = {int(doc): row for row, doc in enumerate(snap.ids.tolist())}
+    copy_of = np.array([row_of[int(r["rep"])] for r in rows], dtype=np.int64)
+    return replace(snap, copy_of=copy_of), row_of
 
 
 def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPlan):
@@ -469,17 +519,14 @@ def _grouping(snap: Snapshot, row_of: dict[int, int], pairs: list, plan: ScanPla
     return Grouper(snap, i, j, d, max_threshold=plan.radius).at(plan.radius)
 
 
-MEMBER_COLUMNS = ["doc_id", "path", "size", "mtime_ns", "chars", "content_hash", "encoding", "clean_fp"]
-
-
 def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
-    """Write the groups table; returns the number of groups."""
+    """Write the groups table of the plain `pairs` of `docs` (_with_classes); returns the number of groups."""
     from pyspark.sql import functions as F
 
     if pairs.count() <= plan.driver_pairs:
         rows = pairs.collect()
         ids = spark.createDataFrame([(int(x),) for x in {r["a"] for r in rows} | {r["b"] for r in rows}], "doc_id long")
-        members = docs.join(ids, "doc_id").select(*MEMBER_COLUMNS).collect()
+        members = docs.join(ids, "doc_id").select(*MEMBER_COLUMNS, "rep").collect()
         snap, row_of = _member_snapshot(members)
         grouping = _grouping(snap, row_of, rows, plan)
         write_table(folder, "groups", groups_table(grouping))
@@ -487,7 +534,7 @@ def _groups(spark, docs, pairs, plan: ScanPlan, folder: Path) -> int:
     from simdesk.cluster.components import component_labels
 
     labels = component_labels(pairs.select(F.col("a").alias("u"), F.col("b").alias("v")))
-    members = docs.join(labels.withColumnRenamed("node", "doc_id"), "doc_id").select("label", *MEMBER_COLUMNS)
+    members = docs.join(labels.withColumnRenamed("node", "doc_id"), "doc_id").select("label", *MEMBER_COLUMNS, "rep")
     edges = pairs.join(labels.withColumnRenamed("node", "a"), "a")
     by_label = members.rdd.map(lambda r: (r["label"], ("m", r.asDict()))).union(
         edges.rdd.map(lambda r: (r["label"], ("p", r.asDict())))

@@ -83,7 +83,8 @@ def desktop(folder: Path, db: Path, threshold: int | None = None, verified: bool
     }
 
 
-def from_bundle(path: Path) -> dict:
+def from_bundle(path: Path, expand: bool = True) -> dict:
+    """A bundle in the comparable shape; its pairs as written when not `expand`ed to every pair they stand for."""
     b = open_bundle(path)
     docs = b.table("documents").to_pydict()
     paths = dict(zip(docs["doc_id"], docs["path"]))
@@ -97,7 +98,8 @@ def from_bundle(path: Path) -> dict:
         pairs.add(_ordered(paths[a], paths[bb], scaled, score, (_share(a_in_b), _share(b_in_a))))
     verified = any(score is not None for score in pt["score"])
     classes = dict(zip(docs["path"], docs["content_hash"] if verified else docs["fingerprint"]))
-    pairs = every_pair(pairs, classes, (0, 1.0, 1.0, 1.0) if verified else (0, None, None, None))
+    if expand:
+        pairs = every_pair(pairs, classes, (0, 1.0, 1.0, 1.0) if verified else (0, None, None, None))
     gt = b.table("groups").to_pydict()
     groups: dict[int, list] = {}
     for g, doc, _rank, dist, score in sorted(

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -60,6 +61,47 @@ def test_plain_mode_on_spark_equals_the_desktop_scan(spark, small_collection, tm
     assert got == want
     assert result.groups == len(want["groups"]) > 20
     assert (tmp_path / "b" / "documents.parquet").is_dir()  # part files, as Spark writes them
+
+
+PAGE = (
+    "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"
+    "床前明月光，疑是地上霜。举头望明月，低头思故乡。千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。"
+)
+COPIES = 300
+
+
+@pytest.fixture(scope="module")
+def crowd(tmp_path_factory) -> Path:
+    """COPIES identical copies of one page, near-copies of it (one a class of 4 identical files) and an
+    unrelated text."""
+    root = tmp_path_factory.mktemp("crowd") / "c"
+    (root / "copies").mkdir(parents=True)
+    (root / "near").mkdir()
+    for k in range(COPIES):
+        (root / "copies" / f"page-{k:03}.txt").write_text(PAGE, encoding="utf-8")
+    (root / "near" / "a.txt").write_text(PAGE.replace("故乡", "家乡"), encoding="utf-8")
+    (root / "near" / "b.txt").write_text(PAGE + "转载请注明出处。", encoding="utf-8")
+    for k in range(4):
+        (root / "near" / f"c-{k}.txt").write_text(PAGE.replace("啼鸟", "鸣鸟"), encoding="utf-8")
+    (root / "other.txt").write_text("国破山河在，城春草木深。感时花溅泪，恨别鸟惊心。", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("driver_pairs", [20_000_000, 0], ids=["groups-on-driver", "components-in-spark"])
+def test_plain_mode_on_spark_searches_one_copy_of_each_fingerprint(spark, crowd, tmp_path, driver_pairs):
+    """Identical copies are one class, as in the local engine: the bundle's pairs are the local engine's, a
+    star of each class around its first copy plus the representatives' pairs given to the copies, not every
+    two copies; and the groups are the local engine's."""
+    plan = ScanPlan(threshold=4, driver_pairs=driver_pairs)
+    cluster_scan(open_source(str(crowd)), tmp_path / "local", replace(plan, jobs=1))
+    result = cluster_scan(open_source(str(crowd)), tmp_path / "spark", plan, "spark", master=MASTER)
+    want, got = from_bundle(tmp_path / "local", expand=False), from_bundle(tmp_path / "spark", expand=False)
+    assert got == want
+    assert len(got["groups"]) == 1 and len(got["groups"][0]) == COPIES + 6  # the page's copies and near-copies
+    among_copies = [p for p in got["pairs"] if p[0].startswith("copies/") and p[1].startswith("copies/")]
+    assert len(among_copies) == COPIES - 1  # each copy with the first, not COPIES (COPIES - 1) / 2
+    assert all(p[0] == "copies/page-000.txt" and p[2] == 0 for p in among_copies)
+    assert result.pairs == len(got["pairs"])
 
 
 def test_verified_mode_on_spark_equals_the_desktop_scan(spark, small_collection, tmp_path):
