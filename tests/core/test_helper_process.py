@@ -1,20 +1,23 @@
 """core.HelperProcess: a review's comparison and a batch of its headlines, run in a helper process, give what
 they give in this process; an error comes back as itself; a helper killed from outside fails its call and
-the next call starts a new one; a closed helper runs nothing; a newer superseding call drops the one under
-way."""
+the next call starts a new one, and so does one killed halfway through writing a large result, or closed or
+superseded then (its caller is told, never left waiting); a closed helper runs nothing; a newer superseding
+call drops the one under way."""
 
 from __future__ import annotations
 
 import os
 import signal
 import threading
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 
 import pytest
 
 from simdesk.core import HelperProcess, Index, ReviewSettings, ScanOptions, open_review
-from simdesk.core.review.helper import Superseded
+from simdesk.core.review.helper import RemoteTraceback, Superseded
 from simdesk.core.workers import CancelToken
 from tests.folders import POEMS, small_folder
 
@@ -53,12 +56,13 @@ def test_a_comparison_and_headlines_read_in_the_helper_equal_those_read_here(rev
 
 
 def test_an_error_comes_back_as_itself_and_a_killed_helper_is_replaced(review, helper):
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as raised:
         helper.run(review.comparison("poem.txt", "gone.txt"))
+    assert isinstance(raised.value.__cause__, RemoteTraceback) and "gone.txt" in str(raised.value.__cause__)
     pid = helper.run(os.getpid)
     assert pid != os.getpid()
     os.kill(pid, signal.SIGKILL)
-    with pytest.raises(Exception):  # noqa: B017 (the pool's BrokenProcessPool, or the call's own failure)
+    with pytest.raises(BrokenProcessPool):
         helper.run(review.comparison("poem.txt", "snow.txt"))
     assert helper.run(os.getpid) not in (pid, os.getpid())
     assert helper.run(review.comparison("poem.txt", "snow.txt")).rows
@@ -67,9 +71,24 @@ def test_an_error_comes_back_as_itself_and_a_killed_helper_is_replaced(review, h
         helper.run(os.getpid)
 
 
+def test_calls_from_many_threads_each_get_their_own_answer(helper):
+    answers: dict[int, str] = {}
+
+    def ask(k: int) -> None:
+        answers[k] = helper.run(partial(str, k))
+
+    threads = [threading.Thread(target=ask, args=(k,), daemon=True) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(HANG_S)
+    assert answers == {k: str(k) for k in range(8)}
+
+
 def _wait_forever(started: str) -> int:
     """A call that never ends on its own (a comparison far too long to wait for): it says it has started."""
-    Path(started).write_text(str(os.getpid()), encoding="utf-8")
+    Path(started + ".part").write_text(str(os.getpid()), encoding="utf-8")
+    os.replace(started + ".part", started)  # whole when it appears
     threading.Event().wait()
     return 0
 
@@ -106,3 +125,106 @@ def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_pa
     with pytest.raises(Superseded):  # asked for before the one just made: not run
         helper.run(partial(_wait_forever, str(started)), supersede=3)
     assert helper.run(os.getpid, supersede=5) == same
+
+
+LARGE = 48 * 2**20  # bytes of a result whose writing to the caller takes a while
+
+
+class _Announced:
+    """Pickled last in a result: tells the test, through the named pipe `fifo`, the id of the process about
+    to write that result, so that the test ends the process while it writes."""
+
+    def __init__(self, fifo: str) -> None:
+        self.fifo = fifo
+
+    def __reduce__(self) -> tuple[type[int], tuple[()]]:
+        with open(self.fifo, "wb") as out:
+            out.write(str(os.getpid()).encode())
+        return int, ()
+
+
+def _large_result(fifo: str) -> tuple[bytes, _Announced]:
+    return bytes(LARGE), _Announced(fifo)
+
+
+def _ended_while_writing(
+    helper: HelperProcess, tmp_path: Path, end: Callable[[HelperProcess, int], None], supersede: bool
+) -> tuple[int, object]:
+    """A call whose result is large, run on a thread; `end(helper, pid)` is called on another as the helper
+    process `pid` starts writing that result. Both threads finish (a hang is the failure: the join's timeout
+    only detects it), the call raising BrokenProcessPool (Superseded with `supersede`) or, when the result
+    was all sent first, returning it. Returns pid and what the call returned or raised."""
+    fifo = tmp_path / "writing"
+    os.mkfifo(fifo)
+    outcome: list[object] = []
+    pids: list[int] = []
+
+    def call() -> None:
+        try:
+            outcome.append(helper.run(partial(_large_result, str(fifo)), supersede=1 if supersede else None))
+        except (BrokenProcessPool, Superseded) as exc:
+            outcome.append(exc)
+
+    def ender() -> None:
+        with open(fifo, "rb") as writing:
+            pids.append(int(writing.read()))
+        end(helper, pids[0])
+
+    threads = [threading.Thread(target=ender, daemon=True), threading.Thread(target=call, daemon=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(HANG_S)
+    assert not any(thread.is_alive() for thread in threads), "a thread hung"
+    assert len(outcome) == 1 and len(pids) == 1
+    (result,) = outcome
+    expected: type[Exception] = Superseded if supersede else BrokenProcessPool
+    assert isinstance(result, expected) or (isinstance(result, tuple) and len(result[0]) == LARGE)
+    return pids[0], result
+
+
+HANG_S = 120  # a thread not done by then hangs (each run takes well under a second)
+
+
+@pytest.mark.parametrize("run", range(20))
+def test_a_helper_closed_while_it_writes_a_large_result_fails_its_call(helper, tmp_path, run):
+    _ended_while_writing(helper, tmp_path, lambda helper, pid: helper.close(), supersede=False)
+    with pytest.raises(RuntimeError):
+        helper.run(os.getpid)
+
+
+@pytest.mark.parametrize("run", range(20))
+def test_a_helper_superseded_while_it_writes_a_large_result_fails_its_call(helper, tmp_path, run):
+    newer: list[int] = []
+    pid, result = _ended_while_writing(
+        helper, tmp_path, lambda helper, pid: newer.append(helper.run(os.getpid, supersede=2)), supersede=True
+    )
+    assert newer[0] != os.getpid() and (newer[0] != pid or not isinstance(result, Superseded))
+    assert helper.run(os.getpid) == newer[0]
+
+
+@pytest.mark.parametrize("run", range(5))
+def test_a_helper_killed_while_it_writes_a_large_result_fails_its_call(helper, tmp_path, run):
+    pid, _ = _ended_while_writing(helper, tmp_path, lambda helper, pid: os.kill(pid, signal.SIGKILL), supersede=False)
+    assert helper.run(os.getpid) not in (pid, os.getpid())
+
+
+def test_a_helper_killed_during_a_call_fails_it_and_the_next_call_runs_in_a_new_one(helper, tmp_path):
+    started = tmp_path / "started"
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(helper.run(partial(_wait_forever, str(started))))
+        except BrokenProcessPool as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    while not started.exists():
+        thread.join(0.01)
+    pid = int(started.read_text(encoding="utf-8"))
+    os.kill(pid, signal.SIGKILL)
+    thread.join(HANG_S)
+    assert not thread.is_alive() and len(outcome) == 1 and isinstance(outcome[0], BrokenProcessPool)
+    assert helper.run(os.getpid) not in (pid, os.getpid())
