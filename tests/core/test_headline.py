@@ -291,3 +291,53 @@ def test_the_review_orders_groups_by_what_was_read_of_their_headlines(tmp_path):
     assert names("date") == "bdac" and names("date", True) == "cadb"  # 2024-03 (a month) before 2024-03-05
     assert names("source") == "acd" + "b" and names("source", True) == "dca" + "b"  # no source: last either way
     assert names("size") == "".join(name_of[k] for k in grouping.ordered(groups, "size").tolist())
+
+
+def test_verification_reads_the_headline_the_report_shows(tmp_path):
+    """profiles_of (verification's read) gives with each profile the packed headline of the same read:
+    unpacked with the member's modification time it is what the report reads on its own, for a page, a
+    text whose source is a boilerplate line, a text dated by its file, and a file gone since the scan."""
+    from simdesk.core.matching.reread import profiles_of
+    from simdesk.core.reading.headline import unpacked
+
+    (tmp_path / "page.html").write_text(
+        "<html><head><title>站点</title></head><body><h1>城市更新条例</h1><p>2024-02-01 正文。</p></body></html>",
+        encoding="utf-8",
+    )
+    (tmp_path / "a.txt").write_text(
+        f"春季招聘会在京举行\n本次招聘会共有三百余家企业参加。\n{REPOST}\n", encoding="utf-8"
+    )
+    (tmp_path / "b.txt").write_text("Source: Reuters\nCity council approves new budget\n", encoding="utf-8")
+    (tmp_path / "gone.txt").write_text("soon gone", encoding="utf-8")
+    members = [member_of(tmp_path, p) for p in ("page.html", "a.txt", "b.txt", "gone.txt")]
+    (tmp_path / "gone.txt").unlink()
+    texts, boilerplate = Texts(tmp_path, 10**6), boilerplate_of(REPOST)
+    read = profiles_of(texts, [m.path for m in members], boilerplate)
+    headlines = Headlines(texts, boilerplate)
+    assert [unpacked(packed, m.mtime_ns) for m, (_, packed) in zip(members, read)] == [headlines.of(m) for m in members]
+    assert [len(profile.shingles) > 0 for profile, _ in read] == [True, True, True, False]
+    assert unpacked(read[1][1], MTIME).source == REPOST and unpacked(read[2][1], MTIME).dated_by == MODIFIED
+
+
+def test_a_first_scans_report_takes_the_headlines_verification_read(tmp_path):
+    """A report after an analysis shows the headlines verification read with the profiles (an identical copy
+    its representative's): the same report, to the byte, as one that reads every member again, and it
+    reads none of them (the files can be gone)."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    body = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。" * 4
+    (root / "a.txt").write_text(f"新能源汽车政策\n2024年5月12日\n{body}", encoding="utf-8")
+    (root / "a-copy.txt").write_text(f"新能源汽车政策\n2024年5月12日\n{body}", encoding="utf-8")
+    (root / "b.txt").write_text(f"新能源汽车政策出台\n{body}有所修改。\n来源：新华社", encoding="utf-8")
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+        reread = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)), rescan=False)
+    assert set(review.grouper.read_headlines) == {"b.txt", min("a.txt", "a-copy.txt")}
+    assert not reread.grouper.read_headlines  # scores kept in the index: nothing read, the report reads
+    reports = {fmt: review.export(fmt) for fmt in ("json", "csv", "text")}
+    assert reports == {fmt: reread.export(fmt) for fmt in ("json", "csv", "text")}
+    members = {m["path"]: m for g in json.loads(reports["json"])["groups"] for m in g["members"]}
+    assert members.keys() == {"a.txt", "a-copy.txt", "b.txt"} and members["b.txt"]["source"] == "来源：新华社"
+    for path in root.iterdir():
+        path.unlink()
+    assert {fmt: review.export(fmt) for fmt in ("json", "csv", "text")} == reports

@@ -38,7 +38,7 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -618,6 +618,8 @@ def verify_pairs(
     on_progress: Callable[[str, int, int], None] | None = None,
     band_only: np.ndarray | None = None,
     plain_near: np.ndarray | None = None,
+    headlines: dict[str, str] | None = None,
+    min_similarity: float = DEFAULT_MIN_SIMILARITY,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
@@ -635,7 +637,12 @@ def verify_pairs(
     also flagged in `plain_near` (the fingerprints of the whole texts, frequent lines included, lie within
     the radius) is also kept when the large copy groups' score (verify.crowd_score) reaches its score or
     DEFAULT_MIN_SIMILARITY: members of such a group keep only their edited lines without frequent lines, and so
-    do their clean fingerprints."""
+    do their clean fingerprints.
+
+    `headlines`, when given, gets the packed headline (headline.packed_headline, read from the same text as the
+    profile) of each text read that has a pair scoring `min_similarity` or more, by path: the groups' members
+    verification read, whose texts the report then does not read again. The others' are let go with their
+    profiles, so what is kept grows with the groups, not the collection."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -656,12 +663,17 @@ def verify_pairs(
     del known
     if not len(todo_arr):
         return out, held
+    paired = np.zeros(len(snap), dtype=bool)  # rows with a pair scoring min_similarity or more: headlines kept
+    with np.errstate(invalid="ignore"):
+        good = out >= min_similarity
+    paired[i[good]] = paired[j[good]] = True
     cancel = cancel or CancelToken()
     steps = read_plan(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)
     reads = sum(len(step.reads) for step in steps)
     fn = partial(profiles_of, texts, boilerplate=boilerplate)
     read, scored = 0, 0
     profiles: dict[int, Profile] = {}
+    heads: dict[int, str] = {}  # the packed headlines of the rows whose profiles are held
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads, cancel) as pool:
 
@@ -676,9 +688,10 @@ def verify_pairs(
                 try:
                     if cancel.cancelled:
                         raise Cancelled
-                    profiles.update(
-                        zip(chunk, result_unless_cancelled(result, cancel) if pool is not None else fn(result))
-                    )
+                    got = result_unless_cancelled(result, cancel) if pool is not None else fn(result)
+                    for r, (prof, head) in zip(chunk, got):
+                        profiles[r] = prof
+                        heads[r] = head
                 except Cancelled:
                     if pool is not None:
                         stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
@@ -705,10 +718,15 @@ def verify_pairs(
                     continue
                 out[k] = rel.score
                 held[k] = (rel.a_in_b, rel.b_in_a)
+                if rel.score >= min_similarity:
+                    paired[a] = paired[b] = True
                 new.append((int(ids[a]), int(ids[b]), rel))
             index.store_scores(new)
             for r in step.drops:
                 del profiles[r]
+                head = heads.pop(r)
+                if headlines is not None and paired[r]:  # a row let go early is read again, headline too
+                    headlines[snap.paths[r]] = head
     report("scoring", len(todo_arr), len(todo_arr))
     return out, held
 
@@ -834,9 +852,11 @@ def verified_grouper(
     verify: VerifySettings,
     ignored: Iterable[tuple[str, str]] = (),
     boilerplate: frozenset[int] = frozenset(),
+    read_headlines: Mapping[str, str] | None = None,
 ) -> Grouper:
     """groups.Grouper over verified pairs of snapshot rows (their scaled distances, scores and shares),
-    regrouping at any scaled distance up to the long radius: the desktop's and the cluster engines'."""
+    regrouping at any scaled distance up to the long radius: the desktop's and the cluster engines'
+    (`read_headlines`: see Grouper)."""
     return Grouper(
         snap,
         i,
@@ -848,6 +868,7 @@ def verified_grouper(
         min_similarity=verify.min_similarity,
         boilerplate=boilerplate,
         held=held,
+        read_headlines=read_headlines,
     )
 
 
@@ -962,7 +983,22 @@ def analyse(
     if cancel.cancelled:
         return cancelled_grouper(index, verify, snap, boilerplate)
     beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
-    scores, held = verify_pairs(texts, index, clean, i, j, boilerplate, verify.jobs, cancel, report, beyond, plain_near)
+    headlines: dict[str, str] = {}  # the groups' members verification reads: the report does not read them again
+    scores, held = verify_pairs(
+        texts,
+        index,
+        clean,
+        i,
+        j,
+        boilerplate,
+        verify.jobs,
+        cancel,
+        report,
+        beyond,
+        plain_near,
+        headlines,
+        verify.min_similarity,
+    )
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return cancelled_grouper(index, verify, snap, boilerplate)
     if dirty.any():
@@ -973,4 +1009,4 @@ def analyse(
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
     snapshot = replace(clean, copy_of=copies.rep)
-    return verified_grouper(snapshot, i, j, scaled, scores, held, verify, index.ignored_pairs(), boilerplate)
+    return verified_grouper(snapshot, i, j, scaled, scores, held, verify, index.ignored_pairs(), boilerplate, headlines)

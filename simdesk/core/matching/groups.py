@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -47,6 +47,12 @@ MAX_THRESHOLD = MAX_PAIR_RADIUS
 ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
 
 
+def _suffix(path: str) -> str:
+    """A path's file name suffix, case-folded ('' when none)."""
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].casefold() if "." in name else ""
+
+
 class Grouper:
     """Pairs of a snapshot up to `max_threshold`, ready to be grouped at any threshold up to it."""
 
@@ -62,15 +68,19 @@ class Grouper:
         min_similarity: float | None = None,
         boilerplate: frozenset[int] = frozenset(),
         held: np.ndarray | None = None,
+        read_headlines: Mapping[str, str] | None = None,
     ) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_similarity`, only pairs scoring at
         least that group (see fingerprint/similarity.py). Without them, every pair within the threshold groups. `held`
         (optional, pairs x 2, with scores): the share of i's text found in j's and of j's in i's
         (verify.Relation; NaN: not measured, taken as both held); a member is a copy of a text that holds
         its share at `min_similarity` or more. `boilerplate`: the collection's boilerplate line hashes the scores
-        were computed without (a comparison of two members needs them to show the same similarity)."""
+        were computed without (a comparison of two members needs them to show the same similarity).
+        `read_headlines`: the packed headlines (headline.packed_headline) of the members verification read, by
+        path, so a report reads only the others' texts."""
         self.snapshot = snapshot
         self.boilerplate = boilerplate
+        self.read_headlines: Mapping[str, str] = {} if read_headlines is None else read_headlines
         self.max_threshold = max_threshold
         self.min_similarity = min_similarity if scores is not None else None
         if scores is None:
@@ -109,11 +119,25 @@ class Grouper:
             min_similarity=self.min_similarity,
             boilerplate=self.boilerplate,
             held=self.held if self.verified else None,
+            read_headlines=self.read_headlines,
         )
 
     @property
     def verified(self) -> bool:
         return self.min_similarity is not None
+
+    def read_headline(self, row: int) -> str | None:
+        """The packed headline verification read of a snapshot row (read_headlines), else of the
+        representative of its identical copies when both names end alike (the same bytes read as the same
+        kind of file: markup.markup_kind tells a page or Markdown file by its suffix); None when neither was
+        read."""
+        paths = self.snapshot.paths
+        packed = self.read_headlines.get(paths[row])
+        copy_of = self.snapshot.copy_of
+        if packed is None and copy_of is not None and (rep := int(copy_of[row])) != row:
+            if _suffix(paths[rep]) == _suffix(paths[row]):
+                packed = self.read_headlines.get(paths[rep])
+        return packed
 
     def _accepted(self, end: int, min_similarity: float | None) -> np.ndarray:
         if min_similarity is None:

@@ -1,6 +1,6 @@
 """What verification computes from a document's text read again, in the analysis's worker processes: its
-profile without boilerplate (verify.profile), its SimHash votes as the scan computed them, the votes of its
-boilerplate lines.
+profile without boilerplate (verify.profile) and, from the same read and fold, its headline for the report
+(headline.packed_headline); its SimHash votes as the scan computed them, the votes of its boilerplate lines.
 
 This module imports neither the index (sqlite-utils, and pandas when installed: ~1 s of CPU) nor the
 analysis, and the scan's fork server preloads it (segmenter_preload), so a worker forked for verification
@@ -18,19 +18,21 @@ from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.index.scan import text_document
 from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
 from simdesk.core.reading.documents import DecodeError
+from simdesk.core.reading.headline import packed_headline, text_and_heading
 from simdesk.core.reading.normalize import fold, normalize
 from simdesk.core.reading.texts import Texts
 
 
-def verification_profile(text: str | None, boilerplate: frozenset[int]) -> Profile:
+def verification_profile(text: str | None, boilerplate: frozenset[int], folded: str | None = None) -> Profile:
     """What verification scores a text on (verify.profile) without its boilerplate lines, with its rest
     without notices when it holds one, and whole beside its frequent lines when those hold much of it
     (boilerplate.frequent_parts); an empty profile for a text that could not be read. The text is folded once
-    (normalize.fold) for its line keys and for each part that is the whole text: the text when it keeps every
-    line, and whole beside its frequent lines."""
+    (normalize.fold; `folded` when the caller has it) for its line keys and for each part that is the whole
+    text: the text when it keeps every line, and whole beside its frequent lines."""
     if not text:
         return Profile(np.empty(0, dtype=np.uint32))
-    folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
+    if folded is None:
+        folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
 
     def fold_of(part: str) -> str:
         return folded if part is text else fold(part)
@@ -59,10 +61,22 @@ def short_text(text: str | None, boilerplate: frozenset[int]) -> bool:
     return text is None or short_in_characters(normalize(frequent_parts(text, boilerplate).stripped))
 
 
-def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[Profile]:
-    """The verification profiles of the given documents without boilerplate; a text that vanished or became
-    unreadable since the scan is scored as empty (not verified)."""
-    return [verification_profile(texts.read_or_none(rel), boilerplate) for rel in rels]
+def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[tuple[Profile, str]]:
+    """The verification profile of each given document without boilerplate and its packed headline
+    (headline.packed_headline, title and source as the report shows them), from one read and one fold of its
+    text: the report then reads again only the members verification did not read. A text that vanished or
+    became unreadable since the scan is scored as empty (not verified) and has an empty title."""
+    out = []
+    for rel in rels:
+        try:
+            text, heading = text_and_heading(texts, rel)
+        except (OSError, DecodeError):
+            text, heading = "", ""
+        folded = fold(text)
+        out.append(
+            (verification_profile(text, boilerplate, folded), packed_headline(text, boilerplate, folded, heading))
+        )
+    return out
 
 
 def votes_of(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettings) -> list[bytes | None]:

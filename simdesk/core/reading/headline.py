@@ -235,6 +235,21 @@ def headline_of(
     documents.read_text_file gives it); `boilerplate`: the collection's boilerplate line hashes;
     `folded_text`: text.fold(text), when the caller has it; `heading`: a web page's own title
     (markup.page_heading), which is the title when it has one."""
+    return unpacked(packed_headline(text, boilerplate, folded_text, heading), mtime_ns)
+
+
+PACKED_SEP = "\x1f"  # between a packed headline's fields: whitespace to str.split, so never inside a clipped field
+
+
+def packed_headline(
+    text: str,
+    boilerplate: Collection[int] = frozenset(),
+    folded_text: str | None = None,
+    heading: str = "",
+) -> str:
+    """headline_of without the modification date, as one compact string (title, date written in the text or
+    '', source): what verification keeps of each text it reads, for the report (unpacked with the member's
+    modification time)."""
     folded_text = fold(text) if folded_text is None else folded_text
     lines = text.splitlines()
     folded = folded_text.splitlines()
@@ -262,18 +277,20 @@ def headline_of(
     rows = list(range(min(DATE_HEAD_LINES, n))) + list(range(max(DATE_HEAD_LINES, n - DATE_TAIL_LINES), n))
     date = next((iso for k in rows if (iso := date_in(folded[k])) is not None), None)
     if date is None:
-        date = next((iso for k in rows if (iso := month_in(folded[k])) is not None), None)
-    if date is None:
-        return Headline(
-            _clip(title, MAX_TITLE_CHARS),
-            _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(),
-            MODIFIED,
-            _clip(source, MAX_SOURCE_CHARS),
-        )
-    return Headline(_clip(title, MAX_TITLE_CHARS), date, TEXT, _clip(source, MAX_SOURCE_CHARS))
+        date = next((iso for k in rows if (iso := month_in(folded[k])) is not None), "")
+    return PACKED_SEP.join((_clip(title, MAX_TITLE_CHARS), date, _clip(source, MAX_SOURCE_CHARS)))
 
 
-def _text_and_heading(texts: Texts, rel: str) -> tuple[str, str]:
+def unpacked(packed: str, mtime_ns: int) -> Headline:
+    """The Headline of a packed_headline, dated by `mtime_ns` (the file's modification time) when its text
+    gives no date."""
+    title, date, source = packed.split(PACKED_SEP)
+    if date:
+        return Headline(title, date, TEXT, source)
+    return Headline(title, _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(), MODIFIED, source)
+
+
+def text_and_heading(texts: Texts, rel: str) -> tuple[str, str]:
     """The visible text and, for a web page on this computer, its own title (markup.page_heading). Raises
     OSError or DecodeError."""
     if texts.uri_prefix is not None:
@@ -286,7 +303,7 @@ def _headlines_of(texts: Texts, boilerplate: Collection[int], members: Sequence[
     out = []
     for m in members:
         try:
-            text, heading = _text_and_heading(texts, m.path)
+            text, heading = text_and_heading(texts, m.path)
         except (OSError, DecodeError):
             text = heading = ""
         out.append(headline_of(text, m.mtime_ns, boilerplate, heading=heading))
@@ -356,7 +373,7 @@ def entry_of(texts: Texts, boilerplate: Collection[int], member: Member) -> Entr
     """What Headlines keeps of a member: its headline and its search form, read now. A file that cannot be
     read any more gets an empty title and its modification date."""
     try:
-        text, heading = _text_and_heading(texts, member.path)
+        text, heading = text_and_heading(texts, member.path)
     except (OSError, DecodeError):
         text = heading = ""
     folded = fold(text)

@@ -50,7 +50,7 @@ from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
 from simdesk.core.matching.reread import SHORT_BYTES, short_text
-from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks
+from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks, unpacked
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
 from simdesk.core.review import report
@@ -519,8 +519,9 @@ class Review:
 
     def export_to(self, out: TextIO, fmt: str, threshold: int | None = None) -> None:
         """export(), written to `out` as it is made: groups are built EXPORT_MEMBERS members at a time, and
-        the headlines of those not read yet are read for that block (in the scan's worker processes when
-        there are many), so a million documents' report never holds every group or headline at once."""
+        the headlines of those not read yet (by the window, or by verification in the analysis's pass:
+        Grouper.read_headlines) are read for that block (in the scan's worker processes when there are many),
+        so a million documents' report never holds every group or headline at once."""
         grouping = self.grouping(threshold)
         decisions = {**dict.fromkeys(self.decisions.queued, QUEUED), **dict.fromkeys(self.decisions.keep, KEEP)}
         headlines: dict[str, Headline] = {}
@@ -547,7 +548,8 @@ class Review:
 
     def _groups_with_headlines(self, grouping: Grouping, headlines: dict[str, Headline]) -> Iterator[Group]:
         """The groups of `grouping` in order, EXPORT_MEMBERS members at a time; before each block is given,
-        `headlines` holds its members' headlines (those the window read already, the others read now)."""
+        `headlines` holds its members' headlines (those the window or verification read already, the others
+        read now)."""
         ends = np.unique(
             np.searchsorted(
                 np.cumsum(grouping.sizes()), np.arange(EXPORT_MEMBERS, grouping.documents_in_groups, EXPORT_MEMBERS)
@@ -555,13 +557,26 @@ class Review:
             + 1
         )
         bounds = [(b0, b1) for b0, b1 in zip([0, *ends.tolist()], [*ends.tolist(), len(grouping)]) if b1 > b0]
-        built: list[list[Group]] = []  # the block whose headlines are being read
+        # the block whose headlines are being read, and the packed headlines verification read of its members
+        built: list[tuple[list[Group], dict[str, str]]] = []
+        paths = grouping.snapshot.paths
 
         def to_read() -> Iterator[list[Member]]:
             for b0, b1 in bounds:
                 block = [grouping.group(k, keep=False) for k in range(b0, b1)]
-                built.append(block)
-                yield [m for g in block for m in g.members if self.headlines.cached(m) is None]
+                read_before = {
+                    paths[r]: packed
+                    for k in range(b0, b1)
+                    for r in grouping.member_rows(k).tolist()
+                    if (packed := self.grouper.read_headline(r)) is not None
+                }
+                built.append((block, read_before))
+                yield [
+                    m
+                    for g in block
+                    for m in g.members
+                    if m.path not in read_before and self.headlines.cached(m) is None
+                ]
 
         for read in read_headline_blocks(
             self.texts,
@@ -570,11 +585,14 @@ class Review:
             self.grouper.boilerplate,
             worker_count(self.settings.scan.jobs),
         ):
-            block = built.pop()
+            block, read_before = built.pop()
             headlines.clear()
-            headlines.update(
-                (m.path, h) for g in block for m in g.members if (h := self.headlines.cached(m)) is not None
-            )
+            for g in block:
+                for m in g.members:
+                    if (h := self.headlines.cached(m)) is not None:
+                        headlines[m.path] = h
+                    elif (packed := read_before.get(m.path)) is not None:
+                        headlines[m.path] = unpacked(packed, m.mtime_ns)
             headlines.update(read)
             yield from block
 
