@@ -29,8 +29,15 @@ def verification_profile(text: str | None, boilerplate: frozenset[int], folded: 
     (boilerplate.frequent_parts); an empty profile for a text that could not be read. The text is folded once
     (normalize.fold; `folded` when the caller has it) for its line keys and for each part that is the whole
     text: the text when it keeps every line, and whole beside its frequent lines."""
+    return _profile_and_dropped(text, boilerplate, folded)[0]
+
+
+def _profile_and_dropped(
+    text: str | None, boilerplate: frozenset[int], folded: str | None = None
+) -> tuple[Profile, frozenset[int]]:
+    """verification_profile, and the numbers of the boilerplate lines it left out (boilerplate_lines)."""
     if not text:
-        return Profile(np.empty(0, dtype=np.uint32))
+        return Profile(np.empty(0, dtype=np.uint32)), frozenset()
     if folded is None:
         folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
 
@@ -45,7 +52,7 @@ def verification_profile(text: str | None, boilerplate: frozenset[int], folded: 
         parts.frequent,
         fold_of=fold_of,
         full=text if parts.stripped is not text else None,
-    )
+    ), parts.dropped
 
 
 # A file of more bytes than this is not read to tell whether it is short: SHORT_UNITS units and its boilerplate
@@ -73,9 +80,8 @@ def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> l
         except (OSError, DecodeError):
             text, heading = "", ""
         folded = fold(text)
-        out.append(
-            (verification_profile(text, boilerplate, folded), packed_headline(text, boilerplate, folded, heading))
-        )
+        prof, dropped = _profile_and_dropped(text, boilerplate, folded)
+        out.append((prof, packed_headline(text, boilerplate, folded, heading, dropped)))
     return out
 
 

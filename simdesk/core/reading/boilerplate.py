@@ -272,6 +272,7 @@ class FrequentParts:
     stripped: str  # the text without its boilerplate lines
     rest: str | None  # ... and without its notices, when it holds one (MIN_REST_CHARS or more key characters)
     frequent: str | None  # its frequent lines, when they hold CROWD_SHARE of its key characters or more
+    dropped: frozenset[int] = frozenset()  # the numbers of the lines stripped: boilerplate_lines of the text
 
 
 def frequent_parts(text: str, boilerplate: Collection[int], folded: str | None = None) -> FrequentParts:
@@ -298,8 +299,8 @@ def frequent_parts(text: str, boilerplate: Collection[int], folded: str | None =
         common = "\n".join(line for line, f in zip(lines, frequent) if f)
     notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and frequent[k]}
     if not notices:
-        return FrequentParts(stripped, None, common)
+        return FrequentParts(stripped, None, common, drop)
     rest = [k for k in kept if k not in notices]
     if sum(len(keys[k]) for k in rest) < MIN_REST_CHARS:
-        return FrequentParts(stripped, None, common)
-    return FrequentParts(stripped, "\n".join(lines[k] for k in rest), common)
+        return FrequentParts(stripped, None, common, drop)
+    return FrequentParts(stripped, "\n".join(lines[k] for k in rest), common, drop)

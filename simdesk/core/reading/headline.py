@@ -19,8 +19,10 @@
   found in many documents that starts with a dash, '—— 鲁迅', '--《谚语》', or carries a link); other
   recurring lines (a manual page's heading, a menu) are not sources.
 
-Computed from a document's text when asked (for the members of groups only, never stored per document in
-the index): `Headlines` reads and keeps them per (path, content hash), with the text folded for search.
+Computed from a document's text, never stored per document in the index: verification computes each text's
+from the read it scores (packed_headline: the groups' members it reads are kept for the report, see
+analysis.verify_pairs); a report reads the other members (read_headlines); `Headlines` reads and keeps the
+window's per (path, content hash), with the text folded for search.
 
     headline = headline_of(text, mtime_ns, boilerplate)
     headline.title, headline.date, headline.dated_by, headline.source
@@ -246,19 +248,24 @@ def packed_headline(
     boilerplate: Collection[int] = frozenset(),
     folded_text: str | None = None,
     heading: str = "",
+    dropped: Collection[int] | None = None,
 ) -> str:
     """headline_of without the modification date, as one compact string (title, date written in the text or
     '', source): what verification keeps of each text it reads, for the report (unpacked with the member's
-    modification time)."""
+    modification time). `dropped`: boilerplate.boilerplate_lines(text, boilerplate), when the caller has it."""
     folded_text = fold(text) if folded_text is None else folded_text
     lines = text.splitlines()
     folded = folded_text.splitlines()
-    if len(folded) != len(lines):  # a character NFKC turns into a line break: fold line by line
+    whole = len(folded) == len(lines)  # each folded line a part of the folded text
+    if not whole:  # a character NFKC turns into a line break: fold line by line
         folded = [fold(line) for line in lines]
-    dropped = boilerplate_lines(text, boilerplate, folded_text)
+    if dropped is None:
+        dropped = boilerplate_lines(text, boilerplate, folded_text)
+    # a text without a source word anywhere (most) has no line to look at
+    named = not whole or SOURCE_WORD.search(folded_text) is not None
     source_rows = [
         k
-        for k, f in enumerate(folded)
+        for k, f in enumerate(folded if named else ())
         if len(f) <= MAX_SOURCE_CHARS * 2 and SOURCE_WORD.search(f) and SOURCE_CUE.match(_without_dates(f))
     ]
     attributions = sorted(k for k in dropped if ATTRIBUTION.match(folded[k]) or LINKS.search(folded[k]))
