@@ -121,6 +121,8 @@ DATES = (
 
 
 def _without_dates(line: str) -> str:
+    if DATE_HINT.search(line) is None:  # no date pattern can match: most lines a title is looked for in
+        return line.strip()
     for pattern in DATES:
         line = pattern.sub(" ", line)
     return line.strip()
