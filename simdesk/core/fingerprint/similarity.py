@@ -89,8 +89,9 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from typing import Any
@@ -132,6 +133,8 @@ FILL_WORD = 0.5
 SLOT_FILLS = ("number", "name")  # template_fill's kinds that cap the score (at any length up to FILL_CHARS)
 FILL_CHARS = 10_000  # normalised texts up to this long are checked for one template filled twice
 FILL_WORDS = 4  # a run of numbers may also change this many other units a side (a month's name, a department)
+KEEP_UNITS_FROM = 3  # a profile keeps its units (interned: 8 bytes a unit) from the third time they are asked
+WHOLE_FILLS_KEPT = 4  # _whole_fill's answers kept for the next calls
 FILL_GAP = 2  # changed runs this few equal units apart are one place (a date: "9 月 11 日 17 30")
 # the most frequent Chinese family names (without those far more often everyday words: 和, 时, 明, 文...), the
 # compound ones, the titles written after a name, the kinds of place written after a place's name, and the forms
@@ -166,6 +169,7 @@ COMPOUND_SURNAMES = frozenset(
     )
 )
 NAME_TITLES = ("先生", "女士", "小姐", "同学", "老师", "教授", "医生", "经理")
+SHORTEST_TITLE = min(map(len, NAME_TITLES))
 GREETINGS = ("您好", "你好")
 PLACE_KINDS = frozenset("省市区县镇乡村路街巷道")
 ADDRESS_FORMS = frozenset(("dear", "mr", "mrs", "ms", "miss", "dr", "prof", "hi", "hello"))
@@ -248,6 +252,9 @@ class Profile:
     # the text with its boilerplate lines, when some were dropped and it is short (held_share looks another
     # text up in it too: what keeping this file keeps of the other is in the whole file)
     full: Profile | None = None
+    # the units of `filled` once asked for often (_filled_units: a crowd's text is aligned with hundreds), kept
+    # while the profile is; until then how often they were asked for
+    filled_units: list[str] | int = field(default=0, compare=False, repr=False)
 
 
 def _shingle_hashes(codes: np.ndarray, n: int) -> np.ndarray:
@@ -447,14 +454,38 @@ def _scored(a: Profile, b: Profile, whole: bool, crowd: float | None) -> tuple[f
 def filled_apart(a: Profile, b: Profile) -> bool:
     """Whether two texts of up to FILL_CHARS normalised characters are one template filled twice: numbers,
     ids or names stand where the other text has others (template_fill on their whole texts)."""
-    return bool(a.filled and b.filled) and a.filled != b.filled and _whole_fill(a.filled, b.filled) in SLOT_FILLS
+    return bool(a.filled and b.filled) and a.filled != b.filled and _whole_fill(a, b) in SLOT_FILLS
 
 
-@lru_cache(maxsize=4)
-def _whole_fill(a: str, b: str) -> str:
-    """template_fill of two whole texts, kept for the next call: a pair's relation asks for it up to three
-    times (its similarity and each side's held share)."""
-    return template_fill(a, b)
+_WHOLE_FILLS: list[tuple[Profile, Profile, str]] = []  # the last few _whole_fill answers, newest last
+
+
+def _whole_fill(a: Profile, b: Profile) -> str:
+    """template_fill of two profiles' whole texts, kept for the next calls: a pair's relation asks for it up to
+    three times (its similarity and each side's held share)."""
+    for x, y, fill in _WHOLE_FILLS:
+        if x is a and y is b:
+            return fill
+    fill = _fill_kind(_filled_units(a), _filled_units(b))
+    _WHOLE_FILLS.append((a, b, fill))
+    del _WHOLE_FILLS[:-WHOLE_FILLS_KEPT]
+    return fill
+
+
+def _filled_units(p: Profile) -> list[str]:
+    """The units of a profile's whole text: through _text_units the first times (most texts of a collection
+    are in one or two checked pairs: the medium collection's 20,000 texts in ~20,000, each pair checked both
+    ways), from the KEEP_UNITS_FROM-th time interned and kept on the profile (a memo: the value never
+    changes, so the frozen profile takes it), for a text of a crowd is checked hundreds of times."""
+    units = p.filled_units
+    if isinstance(units, list):
+        return units
+    if units + 1 < KEEP_UNITS_FROM:
+        object.__setattr__(p, "filled_units", units + 1)
+        return _text_units(p.filled)
+    kept = list(map(sys.intern, _text_units(p.filled)))
+    object.__setattr__(p, "filled_units", kept)
+    return kept
 
 
 def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = None) -> Relation:
@@ -584,8 +615,13 @@ def template_fill(a: str, b: str) -> str:
     re-wrapping). A copy's typo changes one character: a run of one changed Chinese character is never a
     name, so a copy whose typo falls in a name stays a copy (and so do two names of one surname, 张伟 /
     张娜, which cannot be told from that typo)."""
+    return _fill_kind(_text_units(a), _text_units(b))
+
+
+def _fill_kind(ua: list[str], ub: list[str]) -> str:
+    """template_fill of two texts' units."""
     fill = ""
-    for kind, _, _ in filled_slots(a, b):
+    for kind, _ in _places(ua, ub):
         if kind in SLOT_FILLS:
             return kind
         fill = fill or kind
@@ -599,7 +635,12 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
     lacks, and the same characters cut otherwise, left out), "word" (see template_fill), "" otherwise. A
     place must be mostly slots: where a copy's paragraphs were reordered, the alignment pairs unrelated
     passages, and a number paired with another there sits among changed characters."""
-    ua, ub = _units(a), _units(b)
+    ua, ub = _text_units(a), _text_units(b)
+    return [(kind, ua[a0:a1], ub[b0:b1]) for kind, (a0, a1, b0, b1) in _places(ua, ub)]
+
+
+def _places(ua: list[str], ub: list[str]) -> Iterator[tuple[str, tuple[int, int, int, int]]]:
+    """filled_slots' places, each as its kind and where it lies (start and end in each text's units)."""
     spans = _changed_runs(ua, ub)
     kinds = [_run_kind(ua, ub, span) for span in spans]
     for k in range(len(spans) - 1):  # a name split by one character both share (皇甫敏雨教授 / 覃雨桐先生: 雨)
@@ -608,15 +649,19 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
             n0 == a1 + 1
             and kinds[k] != "number"
             and kinds[k + 1] != "number"
-            and all(CHARS.fullmatch(u) for u in ua[a0:n1] + ub[b0:m1])
+            and CHARS.fullmatch("".join(ua[a0:n1] + ub[b0:m1]))  # all Chinese characters
             and _zh_name("".join(ua[a0:n1]))
             and _zh_name("".join(ub[b0:m1]))
         ):
             kinds[k] = kinds[k + 1] = "name"
-    places: list[tuple[str, list[str], list[str]]] = []
     start = 0
     for k in range(len(spans)):
         if k + 1 < len(spans) and spans[k + 1][0] - spans[k][1] <= FILL_GAP:
+            continue
+        if k == start:  # a place of one run (most): its own kind, a slot's or a word's, else ""
+            kind = kinds[k]
+            yield (kind if kind in ("number", "name", "word") else ""), spans[k]
+            start = k + 1
             continue
         slots = {"number": 0, "name": 0}
         changed = 0
@@ -630,16 +675,15 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
             (kind for kind, units in slots.items() if units and 2 * sum(slots.values()) >= changed),
             "word" if "word" in kinds[start : k + 1] else "",
         )
-        places.append((kind, ua[a0:a1], ub[b0:b1]))
+        yield kind, (a0, a1, b0, b1)
         start = k + 1
-    return places
 
 
 @lru_cache(maxsize=64)
-def _units(text: str) -> list[str]:
+def _text_units(text: str) -> list[str]:
     """UNITS.findall(text), kept for the next pairs: verification scores a text's pairs mostly one after
-    another (~10 a text on the medium collection). A few dozen texts of at most FILL_CHARS characters: at most
-    ~50 MB, ~5 MB for texts of ~1,000 characters. Shared: not to be changed."""
+    another. A few dozen texts of at most FILL_CHARS characters: at most ~50 MB, ~5 MB for texts of ~1,000
+    characters. Shared: not to be changed."""
     return UNITS.findall(text)
 
 
@@ -647,16 +691,21 @@ def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> 
     """One run of changed units: "same" when one text lacks it or its characters are the same cut
     otherwise (re-wrapping), "number", "name", "word" (see template_fill), "" otherwise."""
     a0, a1, b0, b1 = span
+    if a0 == a1 or b0 == b1:
+        return "same"
     left, right = ua[a0:a1], ub[b0:b1]
-    if not left or not right or "".join(left) == "".join(right):
+    joined = "".join(left), "".join(right)
+    if joined[0] == joined[1]:
         return "same"
     at_end = a1 == len(ua) or b1 == len(ub)
-    if _numbers_apart(left, right) and not (at_end and _cut(left, right)):
+    if _numbers_apart(left, right, joined) and not (at_end and _cut(left, right)):
         return "number"
-    if _names_apart(left, right, ua[a0 - 1] if a0 else "", ua[a1 : a1 + 4]):
+    if _names_apart(left, right, joined, ua, a0, a1):
         return "name"
+    both = joined[0] + joined[1]
     if (
-        all(u.isalpha() and not CHARS.match(u) for u in left + right)
+        both.isalpha()  # every unit a word of letters, none a Chinese character
+        and not CHARS.search(both)
         and Indel.normalized_similarity(" ".join(left), " ".join(right)) < FILL_WORD
     ):
         return "word"
@@ -669,11 +718,13 @@ def _cut(left: list[str], right: list[str]) -> bool:
     return l.startswith(r) or r.startswith(l)
 
 
-def _numbers_apart(left: list[str], right: list[str]) -> bool:
+def _numbers_apart(left: list[str], right: list[str], joined: tuple[str, str]) -> bool:
     """Numbers stand for other numbers: both runs hold numbers, they differ, and the rest of the runs is
     the same or a word for a word (at most FILL_WORDS units a side: "9 月 11" / "10 月 3", "1 280 00" / "980 00",
     "march 3" / "april 17", "17 30 内" / "9 15 骨"); or both are the same letters around other digits
-    (ids: "qx3174" / "qx2208")."""
+    (ids: "qx3174" / "qx2208"). `joined`: each run's units joined."""
+    if joined[0].isalpha() or joined[1].isalpha():  # no digit on one side (no character is both)
+        return False
     nl, nr = [u for u in left if u.isdigit()], [u for u in right if u.isdigit()]
     if nl and nr:
         wl, wr = [u for u in left if not u.isdigit()], [u for u in right if not u.isdigit()]
@@ -682,27 +733,33 @@ def _numbers_apart(left: list[str], right: list[str]) -> bool:
     return shape != " ".join(left) and shape == DIGIT_RUNS.sub("0", " ".join(right))
 
 
-def _names_apart(left: list[str], right: list[str], before: str, after: list[str]) -> bool:
+def _names_apart(
+    left: list[str], right: list[str], joined: tuple[str, str], units: list[str], start: int, end: int
+) -> bool:
     """A name stands for another name. Chinese: two to four characters that begin with a family name, a
     title after them allowed (郑刚 / 薛芳, 欧阳建华先生 / 龚娜女士), two characters or more that a place's
     kind follows (五华 区 / 盘龙 区), one title for another (罗娜老师 / 廖娜女士: 老师 / 女士), or one family
     name for another when a title or a greeting follows the given name (马一鸣先生 / 钟一鸣先生). English: one
     to three words after a form of address ("dear", "mr", "hi"), two letters or more apart (a typo changes
     one letter or swaps two: dear mrs hill / dear ms king, dear mr white / dear mr wright), or one form of
-    address for another (mr / ms)."""
-    if all(CHARS.fullmatch(u) for u in left + right):
-        l, r = "".join(left), "".join(right)  # noqa: E741
+    address for another (mr / ms). `joined`: each run's units joined; the run of the first text lies at
+    start..end-1 of its `units` (what comes before and after it)."""
+    l, r = joined  # noqa: E741
+    if CHARS.fullmatch(l + r):  # every unit a Chinese character
         if l in NAME_TITLES and r in NAME_TITLES:
             return True
-        if after[:1] and after[0] in PLACE_KINDS and len(l) >= 2 and len(r) >= 2:
+        if len(l) >= 2 and len(r) >= 2 and end < len(units) and units[end] in PLACE_KINDS:
             return True
         if l in SURNAMES and r in SURNAMES:  # 马一鸣先生 / 钟一鸣先生: a title or greeting after the given name
+            after = units[end : end + 4]
             return any("".join(after[k : k + 2]) in NAME_TITLES + GREETINGS for k in (1, 2))
         return _zh_name(l) and _zh_name(r)
     names = [[u for u in run if u not in ADDRESS_FORMS] for run in (left, right)]
     if not names[0] and not names[1]:
         return True  # "mr" / "ms"
-    addressed = before in ADDRESS_FORMS or (left[0] in ADDRESS_FORMS and right[0] in ADDRESS_FORMS)
+    addressed = (units[start - 1] if start else "") in ADDRESS_FORMS or (
+        left[0] in ADDRESS_FORMS and right[0] in ADDRESS_FORMS
+    )
     return (
         addressed
         and all(1 <= len(run) <= 3 and all(u.isalpha() for u in run) for run in names)
@@ -713,7 +770,7 @@ def _names_apart(left: list[str], right: list[str], before: str, after: list[str
 def _zh_name(run: str) -> bool:
     """Whether a run of Chinese characters is a person's name: a family name and one or two characters (a
     compound family name and one or two), a title after them allowed, or a title with a typo (老也 for 老师)."""
-    for title in NAME_TITLES:
+    for title in NAME_TITLES if len(run) > SHORTEST_TITLE else ():
         if len(run) > len(title) and sum(x == y for x, y in zip(run[-len(title) :], title)) >= len(title) - 1:
             run = run[: -len(title)]
             break
@@ -722,8 +779,8 @@ def _zh_name(run: str) -> bool:
 
 
 def _changed_runs(ua: list[str], ub: list[str]) -> list[tuple[int, int, int, int]]:
-    """The runs of units that differ between two unit lists (adjacent edits joined): each run's start and
-    end in the first list and in the second."""
+    """The runs of units that differ between two texts' units (adjacent edits joined): each run's start and
+    end in the first text's units and in the second's."""
     runs: list[tuple[int, int, int, int]] = []
     for op in Levenshtein.opcodes(ua, ub):
         if op.tag == "equal":
