@@ -31,12 +31,24 @@ FRACTIONS = (0.2, 0.5, 0.8)
 
 
 def group_alive(pgid: int) -> bool:
-    """Whether any process of the process group is still there (zombies aside, which the kernel reaps)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+    """Whether any process of the process group is still running. Zombies do not count: they have ended and
+    wait for the process they were handed to (PID 1) to collect them, which a busy container's PID 1 may take
+    seconds to do; a signal to the group still reaches them. Linux reads /proc; elsewhere the signal."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after "pid (name)": state, ppid, pgrp, ...
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
 
 
 def start(root: Path, db: Path) -> subprocess.Popen[str]:
