@@ -100,11 +100,11 @@ def worker_server_ready(cancel: CancelToken) -> bool:
     from it here, on a thread left behind when cancelled, makes that wait one a cancel ends."""
     if not sys.platform.startswith("linux"):
         return not cancel.cancelled
+    context = process_context()
+    ensure_fork_server()  # here, not on the probe's thread: the server dies with the thread that starts it
     forked = threading.Event()
 
     def probe() -> None:
-        context = process_context()
-        ensure_fork_server()
         process = context.Process(target=_return, name="simdesk-probe")
         process.start()
         forked.set()

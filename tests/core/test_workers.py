@@ -58,3 +58,31 @@ def test_a_ctrl_c_reaching_the_fork_server_as_it_starts_prints_nothing_and_is_no
         "worker ran: True",
     ]
     assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, run.stderr
+
+
+SERVER_AFTER_THE_PROBE = """
+import os, threading
+from simdesk.core.workers import CancelToken, process_pool, worker_server_ready
+
+if __name__ == "__main__":
+    assert worker_server_ready(CancelToken())
+    for thread in threading.enumerate():
+        if thread.name == "simdesk-worker-probe":
+            thread.join()
+    with process_pool(2) as pool:
+        print(sorted(pool.map(abs, [-1, -2, -3])))
+"""
+
+
+def test_the_fork_server_a_wait_started_outlives_the_waits_probe(tmp_path):
+    """A verification that needs workers after a scan that read few files starts the fork server through
+    worker_server_ready. The server dies with the thread that started it (parent_watch): started on the
+    short-lived probe thread, it died as that thread ended, and every worker of the pool with it."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "probe_then_pool.py"
+    script.write_text(SERVER_AFTER_THE_PROBE, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[1, 2, 3]"
