@@ -16,12 +16,11 @@ import argparse
 import hashlib
 import io
 import json
-import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import versions
 
 PHASES = ("boilerplate", "pairing", "verifying", "scoring", "report")
 
@@ -62,22 +61,9 @@ def main() -> None:
 
         print(json.dumps(measure(args.folder) | {"code": simdesk.__file__}))
         return
-    here = Path(__file__).resolve().parents[1]
-    versions = {"this": here} | ({"baseline": args.baseline} if args.baseline else {})
-    runs: dict[str, list[dict]] = {name: [] for name in versions}
-    load = os.getloadavg()[0]
-    for _ in range(args.rounds):
-        for name, code in versions.items():
-            out = subprocess.run(
-                [sys.executable, __file__, "--child", str(args.folder)],  # not -m: the working folder would come first
-                env={**os.environ, "PYTHONPATH": f"{code}{os.pathsep}{here}"},
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+    runs, load = versions.runs(__file__, [str(args.folder)], args.baseline, args.rounds)
     best = {name: {p: min(r["seconds"][p] for r in rs) for p in PHASES} for name, rs in runs.items()}
-    for name in versions:
+    for name in runs:
         print(f"after_scan_{name}_code {runs[name][0]['code']}")
         print(
             f"after_scan_{name}_cpu {sum(best[name].values()):.2f} s (best of {args.rounds} by phase, load {load:.1f}; "

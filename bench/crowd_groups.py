@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+from bench import versions
 
 THRESHOLDS = range(13)
 
@@ -89,23 +89,10 @@ def main() -> None:
 
         print(json.dumps(measure(args) | {"code": simdesk.__file__}))
         return
-    here = Path(__file__).resolve().parents[1]
-    versions = {"this": here} | ({"baseline": args.baseline} if args.baseline else {})
-    runs: dict[str, list[dict]] = {name: [] for name in versions}
-    load = os.getloadavg()[0]
-    for _ in range(args.rounds):
-        for name, code in versions.items():
-            out = subprocess.run(
-                [sys.executable, __file__, "--child", *sys.argv[1:]],  # not -m: the working folder would come first
-                env={**os.environ, "PYTHONPATH": f"{code}{os.pathsep}{here}"},
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+    runs, load = versions.runs(__file__, sys.argv[1:], args.baseline, args.rounds)
     best = {name: min(sum(r["times"]) for r in rs) for name, rs in runs.items()}
     print(f"crowd_groups_pairs {runs['this'][0]['pairs']} pairs")
-    for name in versions:
+    for name in runs:
         print(f"crowd_groups_{name}_code {runs[name][0]['code']}")
     for name, seconds in best.items():
         per = [min(r["times"][t] for r in runs[name]) for t in THRESHOLDS]
