@@ -2,9 +2,10 @@
 
     manifest.json       format, feature settings (the string the index stores), mode, threshold, source, counts
     documents.parquet   doc_id, path, uri, size, mtime_ns, version, content_hash, encoding, chars,
-                        fingerprint, clean_fp (int64, the index's signed form), lines, votes, bands; sorted by
-                        fingerprint, which is written DELTA_BINARY_PACKED (the varint-delta fingerprint file
-                        of classic SimHash deployments)
+                        fingerprint, clean_fp (int64, the index's signed form), lines, votes, bands, short
+                        (int8: whether verification found its text short, reread.measured_short, 1 or 0;
+                        null where it did not read it); sorted by fingerprint, which is written
+                        DELTA_BINARY_PACKED (the varint-delta fingerprint file of classic SimHash deployments)
     problems.parquet    path, uri, error
     pairs.parquet       a, b (doc_id, a < b), distance, scaled (the slider's distance), score, and the share of
                         a's text found in b's and of b's in a's (a_in_b, b_in_a; verified mode)
@@ -18,7 +19,8 @@ compare with the reader's.
 
 A bundle is untrusted input: `open_bundle` checks the manifest's fields and each table's columns and types,
 and `check_documents` refuses, naming the row, a document whose path is absolute or has a `..` component, or
-whose URI does not lie at that path under the manifest's root: no row can name a file outside the folder.
+whose URI does not lie at that path under the manifest's root: no row can name a file outside the folder;
+`check_short_texts` refuses a `short` value other than 0, 1 or null.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ FORMAT = "simdesk-bundle"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 TABLES = ("documents", "problems", "pairs", "groups")
-OPTIONAL_COLUMNS = frozenset({"bands"})  # read as nulls from bundles written before them
+OPTIONAL_COLUMNS = frozenset({"bands", "short"})  # read as nulls from bundles written before them
 SOURCE_KINDS = ("folder", "glob", "objects", "dataset")
 LOCAL_KINDS = ("folder", "glob")  # documents are files on this computer, their URIs plain paths
 
@@ -68,6 +70,7 @@ def schemas():
                 ("lines", pa.binary()),
                 ("votes", pa.binary()),
                 ("bands", pa.binary()),  # MinHash band keys (Document.bands); absent from older bundles
+                ("short", pa.int8()),  # whether the text is short (reread.measured_short); absent from older bundles
             ]
         ),
         "problems": pa.schema([("path", pa.string()), ("uri", pa.string()), ("error", pa.string())]),
@@ -388,4 +391,15 @@ def check_documents(bundle: Bundle, paths: list, uris: list, doc_ids: list | Non
             raise BundleError(
                 f"{bundle.path}: documents.parquet {row} {why}; the bundle is refused (nothing "
                 "was read into the index or moved)"
+            )
+
+
+def check_short_texts(bundle: Bundle, values: list, doc_ids: list) -> None:
+    """Raise BundleError naming the first documents row whose `short` (whether verification found its text
+    short) is neither 1, 0 nor null: a clean-up decides on it without reading the text."""
+    for k, value in enumerate(values):
+        if value not in (None, 0, 1) or isinstance(value, bool):
+            raise BundleError(
+                f"{bundle.path}: documents.parquet doc_id {doc_ids[k]} has a short value {value!r:.40} (not 0, 1 "
+                "or null); the bundle is refused (nothing was read into the index or moved)"
             )

@@ -6,7 +6,8 @@ needs them (core.texts).
 
 Only group members are loaded (a bundle of 100M documents has a few million), each with its fingerprint, its
 boilerplate-free fingerprint and, in verified mode, its verified pairs and scores, marked as searched and
-scored under the current rules: opening the folder groups them at once, without reading a text. The index is
+scored under the current rules, and whether its text is short: opening the folder groups them at once, and a
+clean-up plans, without reading a text. The index is
 marked as imported (review.BUNDLE_META), so opening it never rescans the folder (that would index everything).
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simdesk.cluster.bundle import Bundle, BundleError, check_documents
+from simdesk.cluster.bundle import Bundle, BundleError, check_documents, check_short_texts
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verify_rules
 from simdesk.core.reading.texts import TEXTS_META
@@ -74,6 +75,7 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     table = bundle.table("documents")
     docs = table.filter(pc.is_in(table.column("doc_id"), value_set=pa.array(members, pa.int64()))).to_pydict()
     check_documents(bundle, docs["path"], docs["uri"], docs["doc_id"])  # no row names a file outside the root
+    check_short_texts(bundle, docs["short"], docs["doc_id"])
     pairs = bundle.table("pairs").to_pydict()
     member_set = set(members.tolist())
     kept = [k for k, (a, b) in enumerate(zip(pairs["a"], pairs["b"])) if a in member_set and b in member_set]
@@ -105,6 +107,9 @@ def import_bundle(bundle: Bundle, index: Index, verify: VerifySettings = DEFAULT
     # no line hashes are loaded, so the desktop finds no boilerplate and keeps each boilerplate-free
     # fingerprint (computed without none); every member counts as searched, its pairs as scored
     index.set_clean_fingerprints(clean, frozenset())
+    # whether each text is short, as the cluster's verification found it without its boilerplate (the shares of
+    # the pairs were measured without it too): a clean-up plan then reads no object (null: read when asked)
+    index.store_short_texts((ids[p], bool(v)) for p, v in zip(docs["path"], docs["short"]) if v is not None)
     if bundle.verified:
         index.set_paired_fingerprints(clean)
         nan = float("nan")

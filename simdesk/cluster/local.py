@@ -115,7 +115,10 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     ]
     profiles: dict[int, Profile] = {}
     for s, result in zip(range(0, len(rows), CHUNK_ITEMS), _in_pool(_shingle_chunk, chunks, plan.jobs, len(rows))):
-        profiles.update(zip(rows[s : s + CHUNK_ITEMS], result))
+        for row, (prof, short) in zip(rows[s : s + CHUNK_ITEMS], result):
+            profiles[row] = prof
+            if short is not None:
+                col.short[row] = short  # written to the bundle: a clean-up of its groups reads no text
     scores, held = scored(
         [profiles[a] for a in found.i.tolist()],
         [profiles[b] for b in found.j.tolist()],

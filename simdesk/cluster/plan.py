@@ -16,9 +16,10 @@ from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.index.documents import Snapshot
-from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, verification_profile
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings
 from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
+from simdesk.core.matching.reread import profile_and_short
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
 from simdesk.core.review.review import ReviewSettings
 
@@ -87,10 +88,12 @@ def fingerprint_items(
     return [(item, source.document(item, settings)) for item in items]
 
 
-def shingle_items(source: Source, items: list[SourceItem], boilerplate: frozenset[int]) -> list[Profile]:
-    """The verification profile (shingles, short text) of each item's text (one partition's work; empty when
-    unreadable)."""
-    return [verification_profile(text, boilerplate) for text in source.read_texts(items)]
+def shingle_items(
+    source: Source, items: list[SourceItem], boilerplate: frozenset[int]
+) -> list[tuple[Profile, bool | None]]:
+    """The verification profile (shingles, short text) of each item's text and whether it is short
+    (reread.profile_and_short: one partition's work; an empty profile and None when unreadable)."""
+    return [profile_and_short(text, boilerplate) for text in source.read_texts(items)]
 
 
 @dataclass
@@ -113,6 +116,7 @@ class Collection:
         self.doc_ids = np.empty(len(self.docs), dtype=np.int64)
         self.doc_ids[by_fp] = np.arange(len(self.docs))
         self.clean = self.fingerprints.copy()
+        self.short = np.full(len(self.docs), -1, dtype=np.int8)  # verification's measured_short; -1: not read
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -155,6 +159,7 @@ class Collection:
                 "lines": [x.line_hashes for x in d],
                 "votes": [x.votes for x in d],
                 "bands": [x.bands for x in d],
+                "short": pa.array(self.short[order], mask=self.short[order] < 0),
             }
         )
 

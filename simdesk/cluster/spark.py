@@ -205,7 +205,7 @@ def spark_scan(
             write_table(w.folder, "groups", groups)
             counted = (pairs.num_rows, len(set(groups.column("group").to_pylist())))
         else:
-            docs = docs.withColumn("clean_fp", F.col("fingerprint"))
+            docs = docs.withColumn("clean_fp", F.col("fingerprint")).withColumn("short", F.lit(None).cast("byte"))
             classed = _with_classes(docs).persist(StorageLevel.MEMORY_AND_DISK)
             reps = classed.where(F.col("doc_id") == F.col("rep"))
             plain = _with_copies(classed, _plain_pairs(reps, plan.radius)).persist(StorageLevel.MEMORY_AND_DISK)
@@ -383,32 +383,36 @@ def _verified(spark, source: Source, docs, plan: ScanPlan, settings: FeatureSett
     full = spark.createDataFrame(docs.rdd.mapPartitions(with_clean), schema).persist(StorageLevel.MEMORY_AND_DISK)
     col = _driver_collection(full)
     found = candidates_of(col, plan.verify)
-    scores, held = _scores(spark, source, full, col, found, boilerplate)
+    scores, held, short = _scores(spark, source, full, col, found, boilerplate)
     pairs, groups = verified_tables(col, found, scores, held, plan)
+    # whether each text verification read is short (null for the others): a clean-up of the groups reads no text
+    full = full.join(short, "doc_id", "left") if short is not None else full.withColumn("short", F.lit(None))
     return full, pairs, groups
 
 
 def _scores(spark, source: Source, docs, col: Collection, found: Candidates, boilerplate: frozenset[int]):
     """(scores, held) of the candidates (cluster.verified.scored), their texts profiled and scored on the
-    executors."""
+    executors, and (doc_id, short) of the texts profiled (reread.measured_short; None without candidates)."""
     import pyarrow as pa
+    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     scores = np.full(len(found), np.nan)
     held = np.full((len(found), 2), np.nan)
     if not len(found):
-        return scores, held
+        return scores, held, None
     rows = np.unique(np.concatenate([found.i, found.j]))
     involved = spark.createDataFrame(pa.table({"doc_id": col.doc_ids[rows]}))
 
     def profiled(part):
         part = list(part)
-        for r, prof in zip(part, shingle_items(source, [_item_of(r) for r in part], boilerplate)):
-            yield (r["doc_id"], pickle.dumps(prof, protocol=5))
+        for r, (prof, short) in zip(part, shingle_items(source, [_item_of(r) for r in part], boilerplate)):
+            yield (r["doc_id"], pickle.dumps(prof, protocol=5), None if short is None else int(short))
 
+    # kept: the pairs join it twice and the documents table takes its short flags (each text read once)
     profiles = spark.createDataFrame(
-        docs.join(involved, "doc_id").rdd.mapPartitions(profiled), "doc_id long, profile binary"
-    )
+        docs.join(involved, "doc_id").rdd.mapPartitions(profiled), "doc_id long, profile binary, short byte"
+    ).persist(StorageLevel.MEMORY_AND_DISK)
     pairs = spark.createDataFrame(
         pa.table(
             {
@@ -449,7 +453,7 @@ def _scores(spark, source: Source, docs, col: Collection, found: Candidates, boi
     scores[k] = result.column("score").to_numpy(zero_copy_only=False)
     held[k, 0] = result.column("a_in_b").to_numpy(zero_copy_only=False)
     held[k, 1] = result.column("b_in_a").to_numpy(zero_copy_only=False)
-    return scores, held
+    return scores, held, profiles.select("doc_id", "short")
 
 
 def _driver_collection(docs) -> Collection:

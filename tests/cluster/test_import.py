@@ -165,3 +165,44 @@ def test_exported_decisions_trash_only_the_copies_the_kept_copy_holds(tmp_path):
     assert done.exit_code == 0, done.output
     rows = {(r["path"], r["decision"]) for r in pq.read_table(out).to_pylist()}
     assert rows == {("full.txt", "keep"), ("typo.txt", "trash")}
+
+
+def test_a_clean_up_of_an_imported_bundle_reads_no_text(tmp_path):
+    """A verified bundle says whether each text it read is short; the review of its import plans a clean-up
+    from that with every file gone. A bundle written before it did (no such column) imports, and its
+    clean-up reads the texts."""
+    import shutil
+
+    import pyarrow as pa
+
+    from tests.core.test_short_stored import KEPT, TEXTS
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name, text in TEXTS.items():
+        (root / name).write_text(text, encoding="utf-8")
+    cluster_scan(open_source(str(root)), tmp_path / "b", ScanPlan(jobs=1))
+    docs = pq.read_table(tmp_path / "b" / "documents.parquet").to_pydict()
+    short = dict(zip(docs["path"], docs["short"]))
+    assert short["a.txt"] == short["a-half.txt"] == 1 and short["long.txt"] == short["long-typo.txt"] == 0
+
+    def fates(db: Path) -> dict[str, tuple[str, str]]:
+        with Index(db) as index:
+            import_bundle(open_bundle(tmp_path / "b"), index)
+            review = open_review(root, index, ReviewSettings())
+        for group in review.grouping():
+            review.decisions.keep_only(group, next(m.path for m in group.members if m.path in KEPT))
+        return {f.path: (f.fate, f.why) for _, f in review.plan_cleanup().fates}
+
+    seen = fates(tmp_path / "i1.sqlite")
+    assert seen["long-typo.txt"] == ("goes", "held") and ("stays", "words") in seen.values()
+    saved = tmp_path / "saved"
+    shutil.copytree(root, saved)
+    shutil.rmtree(root)
+    root.mkdir()
+    assert fates(tmp_path / "i2.sqlite") == seen  # every file gone: nothing read
+    pq.write_table(pa.table(docs).drop_columns(["short"]), tmp_path / "b" / "documents.parquet")  # an older bundle
+    assert fates(tmp_path / "i3.sqlite")["long-typo.txt"] == ("stays", "words")  # read: unreadable, so short
+    shutil.rmtree(root)
+    shutil.copytree(saved, root)
+    assert fates(tmp_path / "i4.sqlite") == seen  # read: the same fates

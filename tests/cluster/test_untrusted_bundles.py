@@ -129,6 +129,21 @@ def test_a_manifest_of_the_wrong_shape_is_one_line(tmp_path, scanned, source):
     assert files(root) == before
 
 
+@pytest.mark.parametrize("value", [2, -1, 127])
+def test_a_short_flag_other_than_0_1_or_null_is_refused_at_import(tmp_path, scanned, value):
+    """A clean-up of an imported bundle decides whether a text is short from the bundle's `short` column
+    without reading the text: a value that is no flag refuses the bundle, nothing imported."""
+    root, bundle, before = scanned
+    tamper_documents(bundle, POEM_COPIES[0], short=value)
+    db = tmp_path / "i.sqlite"
+    one_line_refusal(invoke("import", str(bundle), "--db", str(db)), "documents.parquet", "doc_id", "short")
+    with Index(db) as index:
+        assert index.count() == 0
+    tamper_documents(bundle, POEM_COPIES[0], short=1)
+    assert invoke("import", str(bundle), "--db", str(db)).exit_code == 0
+    assert files(root) == before
+
+
 def test_garbage_tables_and_decisions_of_the_wrong_types_are_one_line(tmp_path, scanned):
     root, bundle, before = scanned
     decisions = tmp_path / "d.parquet"

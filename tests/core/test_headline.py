@@ -314,8 +314,10 @@ def test_verification_reads_the_headline_the_report_shows(tmp_path):
     texts, boilerplate = Texts(tmp_path, 10**6), boilerplate_of(REPOST)
     read = profiles_of(texts, [m.path for m in members], boilerplate)
     headlines = Headlines(texts, boilerplate)
-    assert [unpacked(packed, m.mtime_ns) for m, (_, packed) in zip(members, read)] == [headlines.of(m) for m in members]
-    assert [len(profile.shingles) > 0 for profile, _ in read] == [True, True, True, False]
+    assert [unpacked(packed, m.mtime_ns) for m, (_, packed, _) in zip(members, read)] == [
+        headlines.of(m) for m in members
+    ]
+    assert [len(profile.shingles) > 0 for profile, _, _ in read] == [True, True, True, False]
     assert unpacked(read[1][1], MTIME).source == REPOST and unpacked(read[2][1], MTIME).dated_by == MODIFIED
 
 

@@ -1,7 +1,7 @@
 """What the analysis keeps in the index between runs: each document's boilerplate-free fingerprint and the
 boilerplate it was computed without, the fingerprint its candidate pairs were last searched with, its MinHash
-band keys and candidate boilerplate lines as the scan stored them, and the verified relations of pairs (score,
-and the share of each text the other holds). All of it is stale as soon as a document's text changes (the
+band keys and candidate boilerplate lines as the scan stored them, the verified relations of pairs (score,
+and the share of each text the other holds) and whether each text verification read is short. All of it is stale as soon as a document's text changes (the
 content trigger in layout.py)."""
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ class AnalysisCache:
             self.conn.executemany(
                 "UPDATE documents SET clean = 0 WHERE id = ?", ((doc_id,) for doc_id, fp in rows if fp is None)
             )
+            # whether a text is short was measured without its old boilerplate lines
+            self.conn.executemany("UPDATE documents SET short = NULL WHERE id = ?", ((doc_id,) for doc_id, _ in rows))
             self.conn.executemany(
                 "DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, fp in rows if fp is not None)
             )
@@ -151,3 +153,20 @@ class AnalysisCache:
                 "INSERT OR REPLACE INTO scores(a, b, score, a_in_b, b_in_a) VALUES (?, ?, ?, ?, ?)",
                 (ordered(*row) for row in rows),
             )
+
+    def store_short_texts(self, rows: Iterable[tuple[int, bool]]) -> None:
+        """Keep (document id, whether its text is short: reread.measured_short) for each text verification read,
+        without the boilerplate lines in `clean_boilerplate()`."""
+        with self.conn.transaction():
+            self.conn.executemany(
+                "UPDATE documents SET short = ? WHERE id = ?", ((int(short), doc_id) for doc_id, short in rows)
+            )
+
+    def short_texts(self, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+        """(document ids, whether each text is short) of the documents of at most `max_size` bytes whose
+        flag is stored (store_short_texts): int64 and bool arrays."""
+        rows = self.conn.execute(
+            "SELECT id, short FROM documents WHERE size BETWEEN 0 AND ? AND short IS NOT NULL", (max_size,)
+        ).fetchall()
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        return ids, np.fromiter((r[1] for r in rows), dtype=bool, count=len(rows))

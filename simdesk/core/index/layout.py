@@ -51,6 +51,11 @@ TABLES: dict[str, dict[str, Any]] = {
             "clean_fp": int,
             "clean": int,
             "paired": int,
+            # whether its text is short (reread.measured_short: 1 or 0, stored by verification from the text it
+            # read, without the boilerplate lines in `clean_boilerplate`; NULL: not read since it changed, or
+            # indexed before it was stored). 0 B a document: SQLite stores 0 and 1 in the record's header.
+            # Reset with the clean fingerprint (the trigger below, set_clean_fingerprints)
+            "short": int,
         },
         pk="id",
         not_null={"path", "size", "mtime_ns", "content_hash", "chars", "fingerprint", "clean", "paired", "unsegmented"},
@@ -118,7 +123,7 @@ RAW_DDL = (
         WHEN old.content_hash != new.content_hash OR old.fingerprint != new.fingerprint
     BEGIN
         DELETE FROM scores WHERE a = new.id OR b = new.id;
-        UPDATE documents SET clean_fp = NULL, clean = 0, paired = 0 WHERE id = new.id;
+        UPDATE documents SET clean_fp = NULL, clean = 0, paired = 0, short = NULL WHERE id = new.id;
     END""",
 )
 

@@ -10,7 +10,8 @@ the last scan. `Index` opens the file and answers for the parts that do each job
     schema.py           opening: create, migrate, or rebuild with the decisions carried over
     segments.py         the segment index's encoding (posting lists of 16-bit blocks, pigeonhole probes)
     documents.py        documents by path, snapshots, near(), the last scan's problems
-    analysis_cache.py   boilerplate-free fingerprints, searched pairs and verified scores kept between runs
+    analysis_cache.py   boilerplate-free fingerprints, searched pairs, verified scores and short texts kept
+                        between runs
     stored_decisions.py keep marks, the trash queue, 'not duplicates' pairs
 
 One writer at a time (the scanning process); readers see committed data (WAL mode). sqlite-utils creates the
@@ -201,6 +202,12 @@ class Index:
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         self.cache.store_scores(rows)
+
+    def store_short_texts(self, rows: Iterable[tuple[int, bool]]) -> None:
+        self.cache.store_short_texts(rows)
+
+    def short_texts(self, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.cache.short_texts(max_size)
 
     # -- the editor's decisions (stored_decisions.py) -----------------------------------------------
     def keep_marks(self) -> set[str]:

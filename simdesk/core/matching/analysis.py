@@ -73,7 +73,14 @@ from simdesk.core.matching.copies import (
 )
 from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper, exact_grouper
 from simdesk.core.matching.pairs import pairs_within
-from simdesk.core.matching.reread import line_votes, line_votes_of, profiles_of, verification_profile, votes_of
+from simdesk.core.matching.reread import (
+    SHORT_BYTES,
+    line_votes,
+    line_votes_of,
+    profiles_of,
+    verification_profile,
+    votes_of,
+)
 from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
@@ -642,7 +649,9 @@ def verify_pairs(
     `headlines`, when given, gets the packed headline (headline.packed_headline, read from the same text as the
     profile) of each text read that has a pair scoring `min_similarity` or more, by path: the groups' members
     verification read, whose texts the report then does not read again. The others' are let go with their
-    profiles, so what is kept grows with the groups, not the collection."""
+    profiles, so what is kept grows with the groups, not the collection. Whether each text read is short
+    (reread.measured_short) is stored in the index with the step's scores (Index.store_short_texts), so a
+    clean-up plan reads no file (stored_short_texts)."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -674,6 +683,7 @@ def verify_pairs(
     read, scored = 0, 0
     profiles: dict[int, Profile] = {}
     heads: dict[int, str] = {}  # the packed headlines of the rows whose profiles are held
+    shorts: list[tuple[int, bool]] = []  # (id, short text) of the rows read: stored with the step's scores
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads, cancel) as pool:
 
@@ -689,9 +699,11 @@ def verify_pairs(
                     if cancel.cancelled:
                         raise Cancelled
                     got = result_unless_cancelled(result, cancel) if pool is not None else fn(result)
-                    for r, (prof, head) in zip(chunk, got):
+                    for r, (prof, head, short) in zip(chunk, got):
                         profiles[r] = prof
                         heads[r] = head
+                        if short is not None:
+                            shorts.append((int(ids[r]), short))
                 except Cancelled:
                     if pool is not None:
                         stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
@@ -722,6 +734,8 @@ def verify_pairs(
                     paired[a] = paired[b] = True
                 new.append((int(ids[a]), int(ids[b]), rel))
             index.store_scores(new)
+            index.store_short_texts(shorts)
+            shorts.clear()
             for r in step.drops:
                 del profiles[r]
                 head = heads.pop(r)
@@ -797,6 +811,23 @@ def _collection_boilerplate(lines: LineHashes, hashes: list[str]) -> frozenset[i
     return class_boilerplate(lines, identical_copies(hashes).representatives)
 
 
+def stored_short_texts(index: Index, snap: Snapshot, boilerplate: frozenset[int]) -> np.ndarray | None:
+    """Whether each snapshot row's text is short as verification stored it (Index.short_texts, for the rows
+    reread.short_document asks about: at most SHORT_BYTES bytes): int8, 1 or 0, -1 where none is stored (the
+    clean-up reads that text). None when `boilerplate`, the set the groups are shown without, is not the set
+    the stored flags were measured without (a scan changed it and its analysis was cancelled)."""
+    if boilerplate != index.clean_boilerplate():
+        return None
+    ids, short = index.short_texts(SHORT_BYTES)
+    out = np.full(len(snap), -1, dtype=np.int8)
+    by_id = np.argsort(snap.ids, kind="stable")
+    at = np.searchsorted(snap.ids[by_id], ids)
+    found = at < len(by_id)
+    found[found] = snap.ids[by_id[at[found]]] == ids[found]
+    out[by_id[at[found]]] = short[found]
+    return out
+
+
 def verify_rules(verify: VerifySettings) -> str:
     """What the kept candidates and scores of an index depend on (stored; a change searches and scores again)."""
     return (
@@ -853,10 +884,11 @@ def verified_grouper(
     ignored: Iterable[tuple[str, str]] = (),
     boilerplate: frozenset[int] = frozenset(),
     read_headlines: Mapping[str, str] | None = None,
+    short: np.ndarray | None = None,
 ) -> Grouper:
     """groups.Grouper over verified pairs of snapshot rows (their scaled distances, scores and shares),
     regrouping at any scaled distance up to the long radius: the desktop's and the cluster engines'
-    (`read_headlines`: see Grouper)."""
+    (`read_headlines`, `short`: see Grouper)."""
     return Grouper(
         snap,
         i,
@@ -869,6 +901,7 @@ def verified_grouper(
         boilerplate=boilerplate,
         held=held,
         read_headlines=read_headlines,
+        short=short,
     )
 
 
@@ -920,7 +953,8 @@ def kept_grouper(
     )
     if boilerplate is None:
         boilerplate = collection_boilerplate(index, snap.hashes)
-    return verified_grouper(clean, i, j, scaled, s, h, verify, index.ignored_pairs(), boilerplate)
+    short = stored_short_texts(index, snap, boilerplate)
+    return verified_grouper(clean, i, j, scaled, s, h, verify, index.ignored_pairs(), boilerplate, short=short)
 
 
 def cancelled_grouper(
@@ -1009,4 +1043,7 @@ def analyse(
     scaled, scores = copied_values(scaled[keep], source, 0), copied_values(scores[keep], source, 1.0)
     held = copied_shares(held[keep], source, swapped)
     snapshot = replace(clean, copy_of=copies.rep)
-    return verified_grouper(snapshot, i, j, scaled, scores, held, verify, index.ignored_pairs(), boilerplate, headlines)
+    short = stored_short_texts(index, snap, boilerplate)
+    return verified_grouper(
+        snapshot, i, j, scaled, scores, held, verify, index.ignored_pairs(), boilerplate, headlines, short
+    )

@@ -69,6 +69,7 @@ class Grouper:
         boilerplate: frozenset[int] = frozenset(),
         held: np.ndarray | None = None,
         read_headlines: Mapping[str, str] | None = None,
+        short: np.ndarray | None = None,
     ) -> None:
         """`scores` (optional, one per pair) are verification scores; with `min_similarity`, only pairs scoring at
         least that group (see fingerprint/similarity.py). Without them, every pair within the threshold groups. `held`
@@ -77,10 +78,13 @@ class Grouper:
         its share at `min_similarity` or more. `boilerplate`: the collection's boilerplate line hashes the scores
         were computed without (a comparison of two members needs them to show the same similarity).
         `read_headlines`: the packed headlines (headline.packed_headline) of the members verification read, by
-        path, so a report reads only the others' texts."""
+        path, so a report reads only the others' texts. `short`: whether each snapshot row's text is short as
+        verification stored it without `boilerplate` (analysis.stored_short_texts: 1, 0, -1 for not stored), so
+        a clean-up plan reads no file (stored_short)."""
         self.snapshot = snapshot
         self.boilerplate = boilerplate
         self.read_headlines: Mapping[str, str] = {} if read_headlines is None else read_headlines
+        self.short = short
         self.max_threshold = max_threshold
         self.min_similarity = min_similarity if scores is not None else None
         if scores is None:
@@ -120,6 +124,7 @@ class Grouper:
             boilerplate=self.boilerplate,
             held=self.held if self.verified else None,
             read_headlines=self.read_headlines,
+            short=self.short,
         )
 
     @property
@@ -133,11 +138,28 @@ class Grouper:
         read."""
         paths = self.snapshot.paths
         packed = self.read_headlines.get(paths[row])
-        copy_of = self.snapshot.copy_of
-        if packed is None and copy_of is not None and (rep := int(copy_of[row])) != row:
-            if _suffix(paths[rep]) == _suffix(paths[row]):
-                packed = self.read_headlines.get(paths[rep])
+        if packed is None and (rep := self._same_text(row)) != row:
+            packed = self.read_headlines.get(paths[rep])
         return packed
+
+    def stored_short(self, row: int) -> bool | None:
+        """Whether a snapshot row's text is short as verification stored it (`short`), else as stored for the
+        representative of its identical copies when both names end alike (read_headline); None when neither
+        is stored (reread.short_document then reads the text)."""
+        if self.short is None:
+            return None
+        flag = int(self.short[row])
+        if flag < 0 and (rep := self._same_text(row)) != row:
+            flag = int(self.short[rep])
+        return None if flag < 0 else bool(flag)
+
+    def _same_text(self, row: int) -> int:
+        """The representative of a row's identical copies when it is read as the same text (the same bytes, and
+        names that end alike: markup.markup_kind tells a page or Markdown file by its suffix), else the row."""
+        paths, copy_of = self.snapshot.paths, self.snapshot.copy_of
+        if copy_of is not None and (rep := int(copy_of[row])) != row and _suffix(paths[rep]) == _suffix(paths[row]):
+            return rep
+        return row
 
     def _accepted(self, end: int, min_similarity: float | None) -> np.ndarray:
         if min_similarity is None:

@@ -1,6 +1,7 @@
 """What verification computes from a document's text read again, in the analysis's worker processes: its
 profile without boilerplate (verify.profile) and, from the same read and fold, its headline for the report
-(headline.packed_headline); its SimHash votes as the scan computed them, the votes of its boilerplate lines.
+(headline.packed_headline) and whether it is a short text (short_text: stored, so a clean-up plan reads no
+file); its SimHash votes as the scan computed them, the votes of its boilerplate lines.
 
 This module imports neither the index (sqlite-utils, and pandas when installed: ~1 s of CPU) nor the
 analysis, and the scan's fork server preloads it (segmenter_preload), so a worker forked for verification
@@ -9,6 +10,8 @@ before its first text: 2.1 s per worker measured on a loaded machine, 2026-11-23
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,12 +35,20 @@ def verification_profile(text: str | None, boilerplate: frozenset[int], folded: 
     return _profile_and_dropped(text, boilerplate, folded)[0]
 
 
+def profile_and_short(text: str | None, boilerplate: frozenset[int]) -> tuple[Profile, bool | None]:
+    """verification_profile and whether the text is short (measured_short: None for a text that could not be
+    read), from one pass over its lines: what a cluster engine's verification computes of each text."""
+    prof, _, stripped = _profile_and_dropped(text, boilerplate)
+    return prof, None if text is None else measured_short(text, stripped)
+
+
 def _profile_and_dropped(
     text: str | None, boilerplate: frozenset[int], folded: str | None = None
-) -> tuple[Profile, frozenset[int]]:
-    """verification_profile, and the numbers of the boilerplate lines it left out (boilerplate_lines)."""
+) -> tuple[Profile, frozenset[int], str]:
+    """verification_profile, the numbers of the boilerplate lines it left out (boilerplate_lines) and the text
+    without them (frequent_parts' `stripped`)."""
     if not text:
-        return Profile(np.empty(0, dtype=np.uint32)), frozenset()
+        return Profile(np.empty(0, dtype=np.uint32)), frozenset(), ""
     if folded is None:
         folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
 
@@ -45,14 +56,18 @@ def _profile_and_dropped(
         return folded if part is text else fold(part)
 
     parts = frequent_parts(text, boilerplate, folded)
-    return profile(
+    return (
+        profile(
+            parts.stripped,
+            parts.rest,
+            text if parts.frequent is not None else None,
+            parts.frequent,
+            fold_of=fold_of,
+            full=text if parts.stripped is not text else None,
+        ),
+        parts.dropped,
         parts.stripped,
-        parts.rest,
-        text if parts.frequent is not None else None,
-        parts.frequent,
-        fold_of=fold_of,
-        full=text if parts.stripped is not text else None,
-    ), parts.dropped
+    )
 
 
 # A file of more bytes than this is not read to tell whether it is short: SHORT_UNITS units and its boilerplate
@@ -68,20 +83,40 @@ def short_text(text: str | None, boilerplate: frozenset[int]) -> bool:
     return text is None or short_in_characters(normalize(frequent_parts(text, boilerplate).stripped))
 
 
-def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[tuple[Profile, str]]:
-    """The verification profile of each given document without boilerplate and its packed headline
-    (headline.packed_headline, title and source as the report shows them), from one read and one fold of its
-    text: the report then reads again only the members verification did not read. A text that vanished or
-    became unreadable since the scan is scored as empty (not verified) and has an empty title."""
+def measured_short(text: str, stripped: str) -> bool:
+    """short_text of a text read, `stripped` its text without boilerplate lines (frequent_parts), as
+    verification stores it: a text of more than SHORT_BYTES characters is not measured (its file holds more than
+    SHORT_BYTES bytes, which short_document never counts short)."""
+    return len(text) <= SHORT_BYTES and short_in_characters(normalize(stripped))
+
+
+def short_document(size: int, stored: bool | None, read_now: Callable[[], bool]) -> bool:
+    """The clean-up's one rule for whether a document of `size` bytes is short (cleanup.member_fates): a file
+    of more than SHORT_BYTES bytes never is; otherwise what verification stored of its text (`stored`:
+    measured_short; None when nothing was stored: an index or a bundle written before it was), else
+    `read_now()`: short_text of its text read now."""
+    if size > SHORT_BYTES:
+        return False
+    return read_now() if stored is None else stored
+
+
+def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> list[tuple[Profile, str, bool | None]]:
+    """The verification profile of each given document without boilerplate, its packed headline
+    (headline.packed_headline, title and source as the report shows them) and whether it is short
+    (measured_short), from one read and one fold of its text: the report then reads again only the members
+    verification did not read, and a clean-up plan none. A text that vanished or became unreadable since the
+    scan is scored as empty (not verified), has an empty title and is not measured (None)."""
     out = []
     for rel in rels:
         try:
             text, heading = text_and_heading(texts, rel)
+            read = True
         except (OSError, DecodeError):
-            text, heading = "", ""
+            text, heading, read = "", "", False
         folded = fold(text)
-        prof, dropped = _profile_and_dropped(text, boilerplate, folded)
-        out.append((prof, packed_headline(text, boilerplate, folded, heading, dropped)))
+        prof, dropped, stripped = _profile_and_dropped(text, boilerplate, folded)
+        short = measured_short(text, stripped) if read else None
+        out.append((prof, packed_headline(text, boilerplate, folded, heading, dropped), short))
     return out
 
 

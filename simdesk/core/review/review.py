@@ -49,7 +49,7 @@ from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
-from simdesk.core.matching.reread import SHORT_BYTES, short_text
+from simdesk.core.matching.reread import short_document, short_text
 from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks, unpacked
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
@@ -168,7 +168,8 @@ class Review:
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
     _rows: tuple[object, dict[str, int]] | None = field(default=None, repr=False)  # snapshot, path -> row
-    _short: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)  # short_text by (path, hash)
+    # short_text by (path, hash), of the texts read because verification stored nothing of them (short_text)
+    _short: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
 
     @property
     def documents(self) -> int:
@@ -301,20 +302,23 @@ class Review:
         return lambda copy, keeper: grouping.held(grouping.snapshot_row(copy), grouping.snapshot_row(keeper))
 
     def short_text(self, path: str) -> bool:
-        """Whether a document's text without its boilerplate is short (reread.short_text: a word changed may
-        make it another text, so a clean-up removes it only beside the same words). Read when first asked
-        (cleanup.member_fates asks only for copies that differ from the copy kept) and kept by content; a
-        file over SHORT_BYTES bytes is not read: it never is."""
+        """Whether a document's text without its boilerplate is short (reread.short_document: a word changed
+        may make it another text, so a clean-up removes it only beside the same words): as verification
+        stored it (Grouper.stored_short), so no file is read; a file over SHORT_BYTES bytes never is. Only
+        where nothing is stored (an index or a bundle written before it was) is the text read, when first asked
+        (cleanup.member_fates asks only for copies that differ from the copy kept), and kept by content."""
         row = self._row_of_path().get(path)
         if row is None:
             return True
         snapshot = self.grouper.snapshot
-        if int(snapshot.sizes[row]) > SHORT_BYTES:
-            return False
         key = (path, snapshot.hashes[row])
-        if key not in self._short:
-            self._short[key] = short_text(self.texts.read_or_none(path), self.grouper.boilerplate)
-        return self._short[key]
+
+        def read_now() -> bool:
+            if key not in self._short:
+                self._short[key] = short_text(self.texts.read_or_none(path), self.grouper.boilerplate)
+            return self._short[key]
+
+        return short_document(int(snapshot.sizes[row]), self.grouper.stored_short(row), read_now)
 
     def decided(self, threshold: int | None = None) -> np.ndarray:
         """One flag per group at `threshold` (group k at k): every copy in it is decided. Only groups that
