@@ -19,6 +19,10 @@
 - gui_sort_distance_ms, gui_sort_title_ms, gui_sort_date_ms, gui_filter_key_ms_max: sorting the groups by
   Distance, Title and Date (on the headlines read so far), and each key typed in the filter box, until the
   list is painted;
+- gui_keep_rule_stall_ms: "Keep by rule" (oldest) over every group of the indexed folder: the longest gap of the
+  10 ms timer from the action until its marks are applied and counted (the copies are chosen off the GUI
+  thread, the marks applied on it; with --trace-stalls, the stacks of its gaps); --keep-rule-only: the first
+  scan and this figure alone;
 - gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint);
 - gui_diff_1mb_*: a 1 MB pair made from the collection's texts (an edited copy; a re-flowed copy: other line
   width, half-width commas), as normalised and raw: from selecting the pair until the diff is painted, the
@@ -135,7 +139,34 @@ def open_window(settings: Settings, data_dir: Path):
     return window
 
 
-def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = None, scan_only: bool = False) -> None:
+def keep_rule_figures(window, trace: Path | None = None) -> None:
+    """gui_keep_rule_stall_ms: Keep by rule over every group of the window's review, with the stall meter on."""
+    groups = window.groups_model.rowCount()
+    meter = traced(trace, "a keep rule over every group")
+    meter.start()
+    started = time.perf_counter()
+    window.review_actions.keep_by_rule_everywhere("oldest")
+    wait_for(window.review_actions.decisions_changed)
+    applied = time.perf_counter() - started
+    settle = time.perf_counter() + 2  # the counter's recount and the decisions' save that follow
+    while time.perf_counter() < settle:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+    stall, _ = meter.stop()
+    print(
+        f"gui_keep_rule_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; Keep by rule (oldest) over every one "
+        f"of {groups:,} groups of {window.review.documents:,} documents, applied in {applied:.1f} s, then 2 s "
+        "of recount"
+    )
+
+
+def window_figures(
+    folder: Path,
+    workdir: Path,
+    jobs: int,
+    trace: Path | None = None,
+    scan_only: bool = False,
+    keep_rule_only: bool = False,
+) -> None:
     settings = bench_settings(workdir / "settings.ini", jobs)
     data_dir = workdir / "data"
     preload_native_segmenter()  # as run_app does before the window shows
@@ -223,6 +254,10 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
     )
     wait_for(second.review_ready)
     print(f"gui_open_indexed_rescan_s {time.perf_counter() - started:.2f} s  # until the incremental rescan ended")
+    if keep_rule_only:
+        keep_rule_figures(second, trace)
+        second.close()
+        return
 
     # 3. the slider: regroup + model reset + counts, then a paint of the groups list, at each threshold
     regroup, painted = [], []
@@ -314,6 +349,8 @@ def window_figures(folder: Path, workdir: Path, jobs: int, trace: Path | None = 
         f"gui_filter_key_ms_max {max(keys) * 1000:.0f} ms  # target < 100 ms; typing '新闻/20' then clearing "
         f"(median {statistics.median(keys) * 1000:.0f} ms)"
     )
+    second.filter_edit.setText("")
+    keep_rule_figures(second, trace)
     second.close()
 
 
@@ -567,6 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--diff-only", action="store_true", help="only the 1 MB diffs' figures")
     parser.add_argument(
+        "--keep-rule-only", action="store_true", help="only the first scan's figures and the keep rule's stall"
+    )
+    parser.add_argument(
         "--trace-stalls",
         type=Path,
         metavar="FILE",
@@ -576,7 +616,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with bench_app("simdesk-gui-bench-") as workdir:
         if not args.skip_window and not args.diff_only:
-            window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only)
+            window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only, args.keep_rule_only)
+            if args.keep_rule_only:
+                return 0
             interruption_figures(args.folder, workdir, args.jobs, args.trace_stalls)
         if not args.scan_only:
             diff_figures(args.folder, workdir, args.trace_stalls)

@@ -1,0 +1,69 @@
+"""A keep rule over every group and the clean-up plan that follows, deciding whether each short member is short
+from what verification stored (no file read) against the same index with nothing stored (each member of at
+most SHORT_BYTES bytes whose words differ from the kept copy's read, as for an index written before the flags
+were), in alternating rounds on copies of one index, one `name value unit` line each:
+
+- cleanup_rule_plan_s_stored / _read: Review.keep_by_rule_everywhere(RULE) then Review.plan_cleanup() on a
+  review opened from the index (no rescan), the median of the rounds;
+- cleanup_rule_plan_ratio: stored / read, the median of each round's ratio;
+- cleanup_fates_equal: whether every member's fate and reason agree between the two.
+
+    python -m bench.cleanup_plan /tmp/c_medium --db /tmp/c_medium.sqlite --rule oldest --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from simdesk.core import Index, ReviewSettings, open_review
+
+
+def rule_and_plan(root: Path, db: Path, rule: str) -> tuple[float, list[tuple[int, str, str, str]]]:
+    """Seconds of the rule and the plan on a review opened from `db`, and every member's (group, path, fate,
+    why)."""
+    with Index(db) as index:
+        review = open_review(root, index, ReviewSettings(), rescan=False)
+    started = time.perf_counter()
+    review.keep_by_rule_everywhere(rule)
+    plan = review.plan_cleanup()
+    seconds = time.perf_counter() - started
+    return seconds, sorted((g, f.path, f.fate, f.why) for g, f in plan.fates)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.cleanup_plan", description=__doc__.splitlines()[0])
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--db", type=Path, required=True, help="an index of the folder (`simdesk scan DIR --db DB`)")
+    ap.add_argument("--rule", default="oldest")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="simdesk-cleanup-plan-") as tmp:
+        stored, read = Path(tmp) / "stored.sqlite", Path(tmp) / "read.sqlite"
+        shutil.copyfile(args.db, stored)
+        shutil.copyfile(args.db, read)
+        with sqlite3.connect(read) as conn:  # as an index written before the flags were stored
+            conn.execute("UPDATE documents SET short = NULL")
+        times: dict[str, list[float]] = {"stored": [], "read": []}
+        fates: dict[str, list] = {}
+        for _ in range(args.rounds):
+            for name, db in (("stored", stored), ("read", read)):
+                seconds, fates[name] = rule_and_plan(args.folder, db, args.rule)
+                times[name].append(seconds)
+    for name in ("stored", "read"):
+        print(
+            f"cleanup_rule_plan_s_{name} {statistics.median(times[name]):.2f} s  # keep rule {args.rule} over every "
+            f"group and the plan, rounds {', '.join(f'{t:.2f}' for t in times[name])}"
+        )
+    ratios = [s / r for s, r in zip(times["stored"], times["read"])]
+    print(f"cleanup_rule_plan_ratio {statistics.median(ratios):.3f} x  # stored / read, each round's")
+    print(f"cleanup_fates_equal {fates['stored'] == fates['read']}  # {len(fates['stored']):,} members' fates")
+
+
+if __name__ == "__main__":
+    main()
