@@ -12,7 +12,8 @@ from pathlib import Path
 
 from simdesk.core import Index, ReviewSettings, ScanOptions, open_review
 from simdesk.core.index.layout import RAW_DDL
-from simdesk.core.matching.reread import SHORT_BYTES
+from simdesk.core.matching.reread import SHORT_BYTES, profile_and_short, short_document, short_text
+from simdesk.core.reading.boilerplate import line_hash, line_keys
 from tests.core.test_short_removal import LONG, LONG_TYPO, SAYING, TWIN
 
 TEXTS = {
@@ -115,3 +116,20 @@ def test_a_changed_text_is_measured_again(tmp_path):
         index.store_short_texts([(1, True)])
         index.set_clean_fingerprints([(1, None)], index.clean_boilerplate())  # its boilerplate changed
         assert 1 not in index.short_texts(SHORT_BYTES)[0].tolist()
+
+
+def test_one_rule_decides_from_what_was_stored_and_reads_only_without_it():
+    reads: list[str] = []
+
+    def read_now() -> bool:
+        reads.append("read")
+        return True
+
+    assert short_document(SHORT_BYTES + 1, None, read_now) is False  # a larger file never is short
+    assert short_document(100, False, read_now) is False and short_document(100, True, read_now) is True
+    assert reads == []
+    assert short_document(100, None, read_now) is True and reads == ["read"]  # nothing stored: read now
+    attribution = frozenset(line_hash(k) for k in line_keys("--《谚语》"))
+    for text in (*TEXTS.values(), SAYING + "    --《谚语》\n", "Your temporary embarrassment will be relieved.", ""):
+        assert profile_and_short(text, attribution)[1] == short_text(text, attribution)  # verification's measure
+    assert profile_and_short(None, attribution)[1] is None  # unreadable: nothing stored, read when asked

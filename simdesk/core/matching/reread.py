@@ -1,7 +1,7 @@
 """What verification computes from a document's text read again, in the analysis's worker processes: its
 profile without boilerplate (verify.profile) and, from the same read and fold, its headline for the report
-(headline.packed_headline) and whether it is a short text (short_text: stored, so a clean-up plan reads no
-file); its SimHash votes as the scan computed them, the votes of its boilerplate lines.
+(headline.packed_headline) and whether it is a short text (measured_short: stored, so a clean-up plan reads
+no file); its SimHash votes as the scan computed them, the votes of its boilerplate lines.
 
 This module imports neither the index (sqlite-utils, and pandas when installed: ~1 s of CPU) nor the
 analysis, and the scan's fork server preloads it (segmenter_preload), so a worker forked for verification
@@ -70,8 +70,8 @@ def _profile_and_dropped(
     )
 
 
-# A file of more bytes than this is not read to tell whether it is short: SHORT_UNITS units and its boilerplate
-# lines (an attribution, a repost notice) take a few hundred bytes in any encoding.
+# A file of more bytes than this is never short (short_document): SHORT_UNITS units and its boilerplate lines (an
+# attribution, a repost notice) take a few hundred bytes in any encoding.
 SHORT_BYTES = 1024
 
 
