@@ -6,6 +6,7 @@ were), in alternating rounds on copies of one index, one `name value unit` line 
 - cleanup_rule_plan_s_stored / _read: Review.keep_by_rule_everywhere(RULE) then Review.plan_cleanup() on a
   review opened from the index (no rescan), the median of the rounds;
 - cleanup_rule_plan_ratio: stored / read, the median of each round's ratio;
+- cleanup_files_read_stored / _read: the texts the review read for the rule and the plan (the last round);
 - cleanup_fates_equal: whether every member's fate and reason agree between the two.
 
     python -m bench.cleanup_plan /tmp/c_medium --db /tmp/c_medium.sqlite --rule oldest --rounds 3
@@ -19,21 +20,35 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from simdesk.core import Index, ReviewSettings, open_review
+from simdesk.core import Index, ReviewSettings, Texts, open_review
 
 
-def rule_and_plan(root: Path, db: Path, rule: str) -> tuple[float, list[tuple[int, str, str, str]]]:
-    """Seconds of the rule and the plan on a review opened from `db`, and every member's (group, path, fate,
-    why)."""
+@dataclass(frozen=True)
+class CountedTexts(Texts):
+    """Texts that count the documents read through them."""
+
+    read_paths: list[str] = field(default_factory=list, compare=False)
+
+    def read_or_none(self, rel: str) -> str | None:
+        self.read_paths.append(rel)
+        return super().read_or_none(rel)
+
+
+def rule_and_plan(root: Path, db: Path, rule: str) -> tuple[float, list[tuple[int, str, str, str]], int]:
+    """Seconds of the rule and the plan on a review opened from `db`, every member's (group, path, fate,
+    why), and how many texts the review read for them."""
     with Index(db) as index:
         review = open_review(root, index, ReviewSettings(), rescan=False)
+    counted = CountedTexts(review.texts.root, review.texts.max_bytes, review.texts.uri_prefix)
+    review = replace(review, texts=counted)
     started = time.perf_counter()
     review.keep_by_rule_everywhere(rule)
     plan = review.plan_cleanup()
     seconds = time.perf_counter() - started
-    return seconds, sorted((g, f.path, f.fate, f.why) for g, f in plan.fates)
+    return seconds, sorted((g, f.path, f.fate, f.why) for g, f in plan.fates), len(counted.read_paths)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,9 +66,10 @@ def main(argv: list[str] | None = None) -> None:
             conn.execute("UPDATE documents SET short = NULL")
         times: dict[str, list[float]] = {"stored": [], "read": []}
         fates: dict[str, list] = {}
+        reads: dict[str, int] = {}
         for _ in range(args.rounds):
             for name, db in (("stored", stored), ("read", read)):
-                seconds, fates[name] = rule_and_plan(args.folder, db, args.rule)
+                seconds, fates[name], reads[name] = rule_and_plan(args.folder, db, args.rule)
                 times[name].append(seconds)
     for name in ("stored", "read"):
         print(
@@ -62,6 +78,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     ratios = [s / r for s, r in zip(times["stored"], times["read"])]
     print(f"cleanup_rule_plan_ratio {statistics.median(ratios):.3f} x  # stored / read, each round's")
+    for name in ("stored", "read"):
+        print(f"cleanup_files_read_{name} {reads[name]:,} files  # read by the review for the rule and the plan")
     print(f"cleanup_fates_equal {fates['stored'] == fates['read']}  # {len(fates['stored']):,} members' fates")
 
 
