@@ -12,6 +12,7 @@ from pathlib import Path
 
 from simdesk.core import Index, ReviewSettings, ScanOptions, open_review
 from simdesk.core.index.layout import RAW_DDL
+from simdesk.core.matching.analysis import stored_short_texts
 from simdesk.core.matching.reread import SHORT_BYTES, profile_and_short, short_document, short_text
 from simdesk.core.reading.boilerplate import line_hash, line_keys
 from tests.core.test_short_removal import LONG, LONG_TYPO, SAYING, TWIN
@@ -113,6 +114,11 @@ def test_a_changed_text_is_measured_again(tmp_path):
     flags = stored_flags(db)
     assert flags["long-typo.txt"] == 1 and flags["a-half.txt"] == 0  # read again by verification
     with Index(db) as index:
+        snap = index.snapshot()
+        stored = stored_short_texts(index, snap, index.clean_boilerplate())
+        assert stored is not None and stored[snap.paths.index("long-typo.txt")] == 1
+        # groups shown without another boilerplate than the flags were measured without: none is taken
+        assert stored_short_texts(index, snap, index.clean_boilerplate() | {12345}) is None
         index.store_short_texts([(1, True)])
         index.set_clean_fingerprints([(1, None)], index.clean_boilerplate())  # its boilerplate changed
         assert 1 not in index.short_texts(SHORT_BYTES)[0].tolist()
