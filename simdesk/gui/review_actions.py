@@ -140,9 +140,16 @@ class ReviewActions(QObject):
         if self._shown(review):
             chosen, left_alone = choices
             self._checkpoint(review)
-            partly = review.apply_choices(chosen, threshold)
+            review.keep_choices(chosen)  # the marks at once; which groups stay partly undecided, off this thread
             self._marked()
-            self.say(partial(self.messages.rule_summary, len(chosen), scope, len(partly), len(left_alone)))
+            self.background.call(
+                partial(review.partly_decided, [group for group, _ in chosen], threshold),
+                partial(self._rule_applied, review, scope, len(chosen), len(left_alone)),
+            )
+
+    def _rule_applied(self, review: Review, scope: Scope, chosen: int, left_alone: int, partly: list[int]) -> None:
+        if self._shown(review):
+            self.say(partial(self.messages.rule_summary, chosen, scope, len(partly), left_alone))
 
     def _shown(self, review: Review) -> bool:
         """Whether `review` is still the one the window shows."""

@@ -41,14 +41,23 @@ def test_a_rule_over_every_group_acts_on_the_filtered_groups_only(qtbot, window,
         window.menus.act_keep_rules_all["shortest_path"].trigger()
     keep = window.groups_model.keep
     assert keep & set(SNOWS) and not keep & set(POEMS)  # the poems were filtered out: left alone
-    assert window.statusBar().currentMessage() == "One copy marked to keep in 1 group (of the 1 group the filter shows)"
+    qtbot.waitUntil(
+        lambda: (
+            window.statusBar().currentMessage()
+            == "One copy marked to keep in 1 group (of the 1 group the filter shows)"
+        ),
+        timeout=10_000,
+    )
     # with the filter cleared, a group looked at (one row selected by the click) narrows nothing: every group
     window.filter_edit.setText("")
     window.selection.select_members([member_index(window, POEMS[0])])
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         window.menus.act_keep_rules_all["shortest_path"].trigger()
     assert window.groups_model.keep & set(POEMS) and window.groups_model.keep & set(SNOWS)
-    assert window.statusBar().currentMessage() == "One copy marked to keep in each of 2 groups (of all 2 groups)"
+    qtbot.waitUntil(
+        lambda: window.statusBar().currentMessage() == "One copy marked to keep in each of 2 groups (of all 2 groups)",
+        timeout=10_000,
+    )
 
 
 def test_the_groups_list_has_a_context_menu_with_the_review_actions(qtbot, window, tmp_path):

@@ -85,7 +85,10 @@ def test_a_reference_folder_leaves_alone_the_groups_with_no_copy_there(qtbot, wi
     with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
         dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert window.groups_model.keep == {"copies/poem-gbk.txt"}
-    assert "; 1 group left alone (no copy in the reference folder)" in window.statusBar().currentMessage()
+    qtbot.waitUntil(
+        lambda: "; 1 group left alone (no copy in the reference folder)" in window.statusBar().currentMessage(),
+        timeout=10_000,
+    )
     wait_for_count(qtbot, window, 1, 2)
 
 

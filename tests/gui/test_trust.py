@@ -185,7 +185,7 @@ def test_a_rule_with_the_undecided_filter_leaves_the_decided_groups_alone(qtbot,
         window.review_actions.keep_by_rule_everywhere("shortest_path")
     # the hidden, decided group keeps the editor's mark; each group shown keeps its shortest path
     assert window.groups_model.keep == {"copies/poem-gbk.txt", "snow.txt", "songs/a.txt", "notes/x.txt"}
-    assert "(of the 3 groups the filter shows)" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: "(of the 3 groups the filter shows)" in window.statusBar().currentMessage(), timeout=10_000)
 
 
 def test_trash_with_a_text_filter_moves_only_what_the_question_names(qtbot, window, tmp_path, trash_home):
