@@ -168,7 +168,7 @@ class Review:
     unchanged: bool = False  # the scan changed no document: the pairs are those of the review before it
     notice: str = ""  # something the editor must be told (the index was rebuilt or its decisions migrated)
     _rows: tuple[object, dict[str, int]] | None = field(default=None, repr=False)  # snapshot, path -> row
-    # short_text by (path, hash), of the texts read because verification stored nothing of them (short_text)
+    # reread.short_text by (path, hash) of the texts read because verification stored nothing of them
     _short: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
 
     @property
