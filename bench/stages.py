@@ -19,15 +19,16 @@ STAGES = (
     ("simdesk.core.index.scan", "read_text_file", "read + decode + hash"),
     ("simdesk.core.index.scan", "fold", "fold (NFKC, case, script)"),
     ("simdesk.core.index.scan", "normalize_folded", "normalise (links, wraps, punctuation)"),
-    ("simdesk.core.fingerprint.vocabulary", "token_counts", "segment + count tokens"),
-    ("simdesk.core.index.scan", "text_votes", "vocabulary: ids, filters, TF x IDF, SimHash votes"),
-    ("simdesk.core.index.scan", "from_votes", "SimHash from votes"),
+    ("simdesk.core.fingerprint.segmenter", "Segmenter.tokens", "segment into tokens"),
+    ("simdesk.core.index.scan", "text_votes", "vocabulary: count, ids, filters, TF x IDF, SimHash votes"),
+    ("simdesk.core.index.scan", "seal_votes", "SimHash from votes, pack votes"),
+    ("simdesk.core.index.scan", "from_votes", "SimHash from votes"),  # engines before seal_votes
     ("simdesk.core.index.scan", "pack_votes", "pack votes"),
     ("simdesk.core.index.scan", "folded_line_hashes", "line hashes"),
     ("simdesk.core.index.scan", "text_bands", "MinHash band keys (shingles, signature)"),
     ("simdesk.core.index.store", "Index.upsert_documents", "write the index"),
 )
-NESTED = {"vocabulary: ids, filters, TF x IDF, SimHash votes": ("segment + count tokens",)}
+NESTED = {"vocabulary: count, ids, filters, TF x IDF, SimHash votes": ("segment into tokens",)}
 
 
 def main() -> None:

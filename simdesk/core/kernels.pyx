@@ -446,3 +446,162 @@ def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
         return PyByteArray_FromStringAndSize(<char*>hashes, unique * sizeof(uint32_t))
     finally:
         free(hashes)
+
+
+# ---- vocabulary: a document's token tallies, its TF x IDF weights and their SimHash bit rows ----
+# (fingerprint/vocabulary.py; the votes themselves stay numpy's `weights @ rows - weights.sum() / 2`, the
+# reference's arithmetic on the same arrays)
+
+from cpython.dict cimport PyDict_GetItemWithError
+from cpython.long cimport PyLong_AsSsize_t
+from cpython.object cimport PyObject
+
+
+cdef struct PieceCounts:  # a piece's distinct tokens in first-occurrence order, found through an open-addressed table
+    Py_ssize_t* slots  # an index into the entries, or -1
+    Py_ssize_t mask
+    Py_hash_t* hashes
+    PyObject** tokens  # borrowed from the piece's list
+    int64_t* counts
+    Py_ssize_t size
+
+
+cdef int _count_piece(list tokens, PieceCounts* piece) except -1:
+    """Count the piece's tokens in a table of its own: small enough to stay in the processor's cache, so that
+    only its distinct tokens are then looked up in the vocabulary's large dictionary."""
+    cdef Py_ssize_t k, slot, e, n = len(tokens)
+    cdef Py_hash_t h
+    cdef object token
+    for k in range(n):
+        token = tokens[k]
+        h = hash(token)
+        slot = h & piece.mask
+        while True:
+            e = piece.slots[slot]
+            if e < 0:
+                e = piece.size
+                piece.slots[slot] = e
+                piece.hashes[e] = h
+                piece.tokens[e] = <PyObject*>token
+                piece.counts[e] = 1
+                piece.size += 1
+                break
+            if piece.hashes[e] == h and (piece.tokens[e] == <PyObject*>token or <object>piece.tokens[e] == token):
+                piece.counts[e] += 1
+                break
+            slot = (slot + 1) & piece.mask
+    return 0
+
+
+def tally_tokens(list tokens, dict ids, list new, uint32_t[::1] seen, int64_t[::1] counts, int64_t[::1] order,
+                 Py_ssize_t found, uint32_t document):
+    """Count `tokens` (a piece of a document's, in text order) into the document's tallies: `ids` maps each token
+    met so far to its id, and a token not in it gets the next id and is appended to `new`; `seen[id]` is the
+    document that last counted the id, `counts[id]` its count there; a document's first occurrence of an id
+    appends it to `order` after the `found` already there. Every array holds at least len(ids) + len(tokens)
+    entries. Returns the number of ids in `order`."""
+    cdef Py_ssize_t k, i, n = len(tokens), size = len(ids), capacity = seen.shape[0], slots = 8
+    cdef PyObject* value
+    cdef PieceCounts piece
+    if counts.shape[0] < capacity or order.shape[0] < capacity or size + n > capacity or not 0 <= found <= size:
+        raise ValueError(f"tallies of {capacity} entries for {size} + {n} tokens")
+    while slots < 2 * n:
+        slots *= 2
+    piece.mask = slots - 1
+    piece.size = 0
+    piece.slots = <Py_ssize_t*>malloc(slots * sizeof(Py_ssize_t))
+    piece.hashes = <Py_hash_t*>malloc(n * sizeof(Py_hash_t) + 1)
+    piece.tokens = <PyObject**>malloc(n * sizeof(PyObject*) + 1)
+    piece.counts = <int64_t*>malloc(n * sizeof(int64_t) + 1)
+    try:
+        if piece.slots == NULL or piece.hashes == NULL or piece.tokens == NULL or piece.counts == NULL:
+            raise MemoryError()
+        for k in range(slots):
+            piece.slots[k] = -1
+        _count_piece(tokens, &piece)
+        for k in range(piece.size):
+            token = <object>piece.tokens[k]
+            value = PyDict_GetItemWithError(ids, token)
+            if value == NULL:
+                i = size
+                ids[token] = i
+                new.append(token)
+                size += 1
+            else:
+                i = PyLong_AsSsize_t(<object>value)
+                if not 0 <= i < size:
+                    raise ValueError(f"token id {i} outside the vocabulary's {size}")
+            if seen[i] != document:
+                seen[i] = document
+                counts[i] = piece.counts[k]
+                order[found] = i
+                found += 1
+            else:
+                counts[i] += piece.counts[k]
+        return found
+    finally:
+        free(piece.slots)
+        free(piece.hashes)
+        free(piece.tokens)
+        free(piece.counts)
+
+
+def weigh_tokens(const int64_t[::1] ids, const int64_t[::1] counts, const uint64_t[::1] hashes,
+                 const double[::1] idf, const uint8_t[::1] flags, int mask, double[::1] weights,
+                 double[:, ::1] rows):
+    """The weights (count x IDF) and SimHash bit rows of the tokens `ids` (occurring `counts` times) whose flags
+    share no bit with `mask`, in their order: row k holds bit b of the token's feature hash (`hashes`) at b, as
+    0.0 or 1.0 (np.unpackbits of the little-endian hash, little bit order). Returns how many were kept."""
+    cdef Py_ssize_t k, i, kept = 0, n = ids.shape[0], size = hashes.shape[0]
+    cdef uint64_t h
+    cdef int b
+    cdef double* row
+    if counts.shape[0] < n or weights.shape[0] < n or rows.shape[0] < n or rows.shape[1] != 64 \
+            or idf.shape[0] < size or flags.shape[0] < size:
+        raise ValueError(f"{n} tokens into {weights.shape[0]} weights and {rows.shape[0]} rows")
+    for k in range(n):
+        i = ids[k]
+        if not 0 <= i < size:
+            raise ValueError(f"token id {i} outside the vocabulary's {size}")
+        if flags[i] & mask:
+            continue
+        weights[kept] = <double>counts[k] * idf[i]
+        h = hashes[i]
+        row = &rows[kept, 0]
+        for b in range(64):
+            row[b] = <double>((h >> b) & 1)
+        kept += 1
+    return kept
+
+
+cdef extern from "Python.h":
+    int PyFloat_Pack2(double x, char* p, int le) except -1
+    int PyFloat_Pack4(double x, char* p, int le) except -1
+
+
+def seal_votes(const double[::1] tallies, double tie_share):
+    """(fingerprint, packed votes) of 64 SimHash tallies, as simhash.from_votes and simhash.pack_votes make them:
+    bit i set where tally i exceeds `tie_share` of the largest magnitude (at least 1e-12); the largest magnitude
+    as little-endian float32, then each tally over it as little-endian float16 (rounded to nearest, ties to
+    even, as numpy's astype rounds)."""
+    cdef Py_ssize_t i, n = tallies.shape[0]
+    cdef double largest = 0.0, tie, scale, t
+    cdef uint64_t fingerprint = 0
+    cdef char packed[4 + 2 * 64]
+    if n != 64:
+        raise ValueError(f"64 tallies, not {n}")
+    for i in range(n):
+        t = tallies[i]
+        if t < 0:
+            t = -t
+        if t > largest:
+            largest = t
+    tie = tie_share * (largest if largest > 1e-12 else 1e-12)
+    for i in range(n):
+        if tallies[i] > tie:
+            fingerprint |= (<uint64_t>1) << i
+    scale = largest if largest != 0.0 else 1.0
+    PyFloat_Pack4(<float>scale, packed, 1)  # float32 first: a scale beyond its range packs as infinity, as in numpy
+    for i in range(n):
+        PyFloat_Pack2(tallies[i] / scale, packed + 4 + 2 * i, 1)
+    return fingerprint, packed[: 4 + 2 * 64]

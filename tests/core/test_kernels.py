@@ -1,5 +1,6 @@
 """The compiled kernels (simdesk/core/kernels.pyx) give the pure-Python path's bits: the shingle runs
-verification scores, the MinHash band keys the index keeps and the line hashes boilerplate is found from, on
+verification scores, the MinHash band keys the index keeps, the line hashes boilerplate is found from and the
+SimHash votes of the vocabulary (token tallies, TF x IDF weights, hash bit rows), on
 Chinese, English, mixed, empty, one-character, long (over a piece) and random Unicode texts. Skipped where the
 kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
 
@@ -12,7 +13,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from simdesk.core.compiled import PURE, load_kernels
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, token_pieces
 from simdesk.core.fingerprint.minhash import text_bands
+from simdesk.core.fingerprint.simhash import BITS, from_votes, pack_votes, seal_votes
 from simdesk.core.fingerprint.similarity import (
     CHAR_SHINGLE,
     CHAR_UNITS,
@@ -21,6 +24,7 @@ from simdesk.core.fingerprint.similarity import (
     compiled_shingler,
     shingle_runs,
 )
+from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes
 from simdesk.core.reading.normalize import fold, normalize_folded
 
@@ -85,12 +89,49 @@ def assert_same_line_hashes(folded: str) -> None:
         assert compiled.dtype == pure.dtype and compiled.tobytes() == pure.tobytes()
 
 
+VOCABULARY_SETTINGS = (
+    DEFAULT_FEATURES,
+    FeatureSettings(stopwords=False),
+    FeatureSettings(drop_numbers=False),
+    FeatureSettings(stopwords=False, drop_numbers=False),
+    FeatureSettings(hmm=True),
+)
+
+
+def assert_same_votes(texts: list[str], max_tokens: int = 1 << 19) -> None:
+    """Each text's SimHash votes and tallies, documents one after another through a vocabulary per path."""
+    for features in VOCABULARY_SETTINGS:
+        pure_table, compiled_table = Vocabulary(max_tokens), Vocabulary(max_tokens)
+        for text in texts:
+            for fallback in (True, False):
+                pure = text_votes(text, fold(text), features, fallback, pure_table, kernels=None)
+                compiled = text_votes(text, fold(text), features, fallback, compiled_table, kernels=KERNELS)
+                assert compiled.tobytes() == pure.tobytes(), (text, features, fallback)
+                assert from_votes(compiled) == from_votes(pure)
+    pure_table, compiled_table = Vocabulary(max_tokens), Vocabulary(max_tokens)
+    for text in texts:  # the counts themselves, token by token in first-occurrence order
+        norm = normalize_folded(fold(text))
+        tallies = []
+        for table, kernels in ((pure_table, None), (compiled_table, KERNELS)):
+            ids, counts = table.tally(token_pieces(norm, spaces=True), kernels)
+            tokens = {i: t for t, i in table._ids.items()}
+            tallies.append([(tokens[i], c) for i, c in zip(ids.tolist(), counts.tolist())])
+        assert tallies[0] == tallies[1]
+
+
 @pytest.mark.parametrize("text", TEXTS)
 def test_compiled_kernels_give_the_pure_bits(text: str) -> None:
     assert_same_shingles(text)
     assert_same_shingles(normalize_folded(fold(text)))
     assert_same_line_hashes(text)
     assert_same_line_hashes(fold(text))
+
+
+def test_compiled_vocabulary_gives_the_pure_votes() -> None:
+    """Documents in a row (tokens met before, new ones), a text of several segmenting pieces, and a table so
+    small that it starts again between documents."""
+    assert_same_votes(TEXTS + [LONG] + TEXTS)
+    assert_same_votes(TEXTS + [LONG, CHINESE, LONG], max_tokens=32)
 
 
 def test_a_text_over_a_piece_gives_the_whole_texts_bits() -> None:
@@ -132,6 +173,39 @@ WORDS = st.lists(
 def test_compiled_kernels_on_random_unicode(text: str) -> None:
     assert_same_shingles(text)
     assert_same_line_hashes(text)
+
+
+@settings(max_examples=100, derandomize=True, deadline=None)
+@given(st.lists(st.one_of(UNICODE, WORDS), min_size=1, max_size=4))
+def test_compiled_vocabulary_on_random_unicode(texts: list[str]) -> None:
+    assert_same_votes(texts)
+
+
+def assert_same_seal(tallies: np.ndarray) -> None:
+    assert seal_votes(tallies, kernels=KERNELS) == seal_votes(tallies, kernels=None)
+    assert seal_votes(tallies, kernels=None) == (from_votes(tallies), pack_votes(tallies))
+
+
+def test_compiled_seal_gives_the_pure_fingerprint_and_packed_votes() -> None:
+    """Zeros, ties, a lone tally, and float16's edges: values halfway between two of its steps (rounded to the
+    even one), its smallest steps and the tallies too small for it."""
+    rng = np.random.default_rng(7)
+    cases = [np.zeros(BITS), np.ones(BITS), -np.ones(BITS), np.eye(BITS)[5] * 3.5, -np.eye(BITS)[63] * 1e-300]
+    step = 2.0**-11  # float16's step just below 1: k + 1/2 steps lie halfway
+    cases.append(np.array([1.0] + [(k + 0.5) * step for k in range(1, BITS)]))
+    cases.append(np.array([1.0] + [(-1) ** k * k * 2.0**-25 for k in range(1, BITS)]))  # subnormal halves
+    cases.append(np.array([1.0] + [1e-5 * (1 + (-1) ** k * 1e-12) for k in range(1, BITS)]))  # about the tie
+    for text in TEXTS:
+        cases.append(text_votes(text, fold(text), DEFAULT_FEATURES, kernels=None))
+    cases.extend(rng.normal(size=(200, BITS)) * rng.lognormal(0, 20, size=(200, 1)))
+    for tallies in cases:
+        assert_same_seal(np.asarray(tallies, dtype=np.float64))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.lists(st.floats(min_value=-1e30, max_value=1e30, allow_subnormal=True), min_size=BITS, max_size=BITS))
+def test_compiled_seal_on_random_tallies(tallies: list[float]) -> None:
+    assert_same_seal(np.array(tallies))
 
 
 def test_simdesk_pure_turns_the_kernels_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ import unicodedata
 import numpy as np
 import pytest
 
+from simdesk.core.compiled import KERNELS
 from simdesk.core.fingerprint.features import (
     DEFAULT_FEATURES,
     SEGMENT_PIECE,
@@ -71,13 +72,18 @@ SETTINGS = [
 ]
 
 
+# the pure path, and the compiled kernels where they are built (tests/core/test_kernels.py compares the two)
+PATHS = [None] if KERNELS is None else [None, KERNELS]
+
+
+@pytest.mark.parametrize("kernels", PATHS, ids=lambda k: "pure" if k is None else "compiled")
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s.to_json())
-def test_votes_equal_the_reference_bit_for_bit(settings: FeatureSettings) -> None:
+def test_votes_equal_the_reference_bit_for_bit(settings: FeatureSettings, kernels: object) -> None:
     table = Vocabulary()
     for _ in range(2):  # the second round reads every token from the table
         for text in SAMPLES:
             for fallback in (True, False):
-                ours = text_votes(text, fold(text), settings, fallback, table)
+                ours = text_votes(text, fold(text), settings, fallback, table, kernels=kernels)
                 theirs = reference(text, settings, fallback)
                 assert ours.tobytes() == theirs.tobytes(), (text, fallback)
                 assert from_votes(ours) == from_votes(theirs)
@@ -90,11 +96,13 @@ def test_ties_stay_ties() -> None:
     assert tallies.tobytes() == reference(text).tobytes()
 
 
-def test_a_text_longer_than_a_segmenting_piece_and_a_full_table() -> None:
+@pytest.mark.parametrize("kernels", PATHS, ids=lambda k: "pure" if k is None else "compiled")
+def test_a_text_longer_than_a_segmenting_piece_and_a_full_table(kernels: object) -> None:
     long_text = "".join(f"第{k}条 {ARTICLE}" for k in range(2 * SEGMENT_PIECE // len(ARTICLE)))
     table = Vocabulary(max_tokens=64)  # fewer than the long text's distinct tokens
     for text in (long_text, "全新 词汇 完全 不同", long_text):
-        assert text_votes(text, fold(text), DEFAULT_FEATURES, table=table).tobytes() == reference(text).tobytes()
+        ours = text_votes(text, fold(text), DEFAULT_FEATURES, table=table, kernels=kernels)
+        assert ours.tobytes() == reference(text).tobytes()
         if text.startswith("全新"):
             assert len(table) < 64  # full: it started again with this text's tokens alone
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from itertools import chain
 
 from simdesk.core.reading.normalize import SPACES, normalize
 from simdesk.core.resources import resource
@@ -74,24 +76,27 @@ def segment(text: str, hmm: bool = False) -> list[str]:
 SEGMENT_PIECE = 1 << 16  # characters segmented at a time
 
 
-def token_counts(norm: str, hmm: bool = False, spaces: bool = False) -> Counter:
-    """How often each token of normalised text occurs, in first-occurrence order. The text is segmented a piece
-    at a time, cut at a space (a word boundary for the segmenter, so the tokens are the same as in one go):
-    a 10 MB line costs its vocabulary in memory, not a list of millions of token strings (~250 MB).
-    With `spaces`, whitespace tokens may be counted too (the caller drops them; see Segmenter.tokens)."""
+def token_pieces(norm: str, hmm: bool = False, spaces: bool = False) -> Iterator[list[str]]:
+    """The tokens of normalised text in text order, a list per piece of it: the text is segmented a piece at a
+    time, cut at a space (a word boundary for the segmenter, so the tokens are the same as in one go), so that a
+    10 MB line costs one piece's tokens in memory, not a list of millions of token strings (~250 MB).
+    With `spaces`, whitespace tokens may be left in (the caller drops them; see Segmenter.tokens)."""
     from simdesk.core.fingerprint.segmenter import default_segmenter
 
     tokens_of = default_segmenter().tokens if spaces else segment
-    counts: Counter = Counter()
     start = 0
     while start < len(norm):
         end = min(start + SEGMENT_PIECE, len(norm))
         if end < len(norm):
             cut = norm.rfind(" ", start, end)
             end = cut if cut > start else end  # a piece with no space at all is cut where it ends
-        counts.update(tokens_of(norm[start:end], hmm))
+        yield tokens_of(norm[start:end], hmm)
         start = end
-    return counts
+
+
+def token_counts(norm: str, hmm: bool = False) -> Counter:
+    """How often each token of normalised text occurs, in first-occurrence order."""
+    return Counter(chain.from_iterable(token_pieces(norm, hmm)))
 
 
 def weighted_terms(text: str, settings: FeatureSettings = DEFAULT_FEATURES, fallback: bool = True) -> dict[str, float]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
-from simdesk.core.fingerprint.simhash import from_votes, pack_votes
+from simdesk.core.fingerprint.simhash import seal_votes
 from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes
 from simdesk.core.reading.documents import (
@@ -111,6 +111,7 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     lines = folded_line_hashes(unlinked, links_dropped=True).tobytes()
     norm = normalize_folded(unlinked, strip_links=False)  # = normalize_folded(folded): verification's
     tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
+    fingerprint, votes = seal_votes(tallies)
     del folded, unlinked  # a huge text's shingles are made with two copies of it held (the text, its normal form)
     return Document(
         rel,
@@ -119,9 +120,9 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
         tf.content_hash,
         tf.encoding,
         len(tf.text),
-        from_votes(tallies),
+        fingerprint,
         lines,
-        pack_votes(tallies),
+        votes,
         text_bands(norm).tobytes(),
     )
 
