@@ -1,7 +1,7 @@
 """A text's SimHash votes with each distinct token looked up once per thread: the vocabulary keeps every token
 met so far with its feature hash, jieba IDF and filter flags (whitespace, number, stop word), so a document
-costs one dictionary lookup per token and a few numpy reductions instead of a Python step per token, per filter
-and per hash bit.
+costs one dictionary lookup per distinct token and a few numpy reductions instead of a Python step per token, per
+filter and per hash bit.
 
     tallies = text_votes(text, fold(text))     # == fingerprint.votes(features.weighted_terms(text)), bit for bit
 
@@ -11,10 +11,11 @@ over the same 64 unpacked hash bits, so fingerprints and stored votes are identi
 (tests/core/test_vocabulary.py checks it on varied texts). Settings the table does not cover (bigrams,
 character n-grams) and texts that fall back to character n-grams take the reference path.
 
-The compiled kernels (simdesk/core/compiled.py), when built, count a document's tokens straight into the
-vocabulary's ids (no Counter, no second lookup per distinct token) and write its weights and hash bit rows in
-one pass, as float64 arrays equal to the pure path's (tests/core/test_kernels.py compares the votes): numpy's
-`w @ rows` then adds them up as it does for the pure path, so the two give the same bits.
+The compiled kernels (simdesk/core/compiled.py), when built, count a piece's tokens in a small table of their
+own (it stays in the processor's cache), look each distinct one up in the vocabulary, and write the weights and
+hash bit rows in one pass, as float64 arrays equal to the pure path's (tests/core/test_kernels.py compares the
+votes): numpy's `w @ rows` then adds them up as it does for the pure path, so the two give the same bits (a sum
+in C would not: OpenBLAS's gemv does not add in sequence).
 """
 
 from __future__ import annotations
