@@ -47,8 +47,12 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
     totals: dict[str, int] = {}  # each phase's last total: texts read for verification, pairs scored
     started = time.perf_counter()
 
+    rss = PeakRss()
+
     def on_progress(p: Progress) -> None:
         totals[p.phase] = p.total
+        # the analysis ends with a second "done": what follows it (groups, packing the file) is "grouping"
+        rss.phase = "grouping" if p.phase == "done" and "scoring" in phases else p.phase
         if p.phase not in phases:
             phases[p.phase] = time.perf_counter() - started
             print(
@@ -58,13 +62,14 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
             )
 
     loads = [os.getloadavg()[0]]
-    with PeakRss() as rss:
+    with rss:
         from simdesk.core import Index
 
         with Index(db) as index:
             review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=jobs)), on_progress)
             analysed = time.perf_counter() - started
             phases["report"] = analysed  # the JSON report, written group by group
+            rss.phase = "report"
             review.write_export(report, "json")
             reported = time.perf_counter() - started
             groups = len(review.grouping())
@@ -85,6 +90,7 @@ def run(root: Path, db: Path, jobs: int, report: Path) -> dict:
         chars=s.chars if s else 0,
         peak_rss_tree=rss.peak,
         peak_rss_main=rss.peak_main,
+        phase_peaks=rss.phase_peaks,
         cpu_seconds=rss.children_cpu(),
         load_average=loads,
         index_bytes=db.stat().st_size,
@@ -142,6 +148,8 @@ def main(argv: list[str] | None = None) -> None:
     phases = sorted(r["phases"].items(), key=lambda kv: kv[1]) + [("end", r["seconds"])]
     for (name, t0), (_, t1) in zip(phases, phases[1:]):
         figures[f"million_phase_seconds[{name}]"] = (t1 - t0, "s")
+    for name, (tree, main) in r["phase_peaks"].items():
+        figures[f"million_phase_peak_rss_mb[{name}]"] = (tree / 2**20, f"MB (the scanning process: {main / 2**20:.0f})")
     for name, size in list(r["index_objects"].items())[:8]:
         figures[f"million_index_bytes_per_document[{name}]"] = (size / docs, "bytes")
     for name, (value, unit) in figures.items():

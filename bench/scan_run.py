@@ -18,7 +18,8 @@ from pathlib import Path
 
 class PeakRss:
     """Samples, in a thread, the RSS of this process and of all its descendants (fork server, workers): the
-    peak of their sum and of this process alone, and the CPU seconds each used (its last sample)."""
+    peak of their sum and of this process alone, and the CPU seconds each used (its last sample). Setting
+    `phase` (a name) also keeps each phase's peaks: `phase_peaks[name]` is (tree, this process)."""
 
     def __init__(self, every_s: float = 0.1, children_every_s: float = 0.5, proc=None) -> None:
         import psutil
@@ -28,6 +29,8 @@ class PeakRss:
         self.children_every_s = children_every_s  # listing descendants walks /proc: ~2 ms, so not every sample
         self.peak = 0
         self.peak_main = 0
+        self.phase = ""
+        self.phase_peaks: dict[str, tuple[int, int]] = {}
         self.cpu: dict[int, float] = {}
         self.own_cpu = 0.0  # this sampler's CPU, not the scan's
         self._children: list = []
@@ -38,7 +41,7 @@ class PeakRss:
     def sample(self) -> None:
         import psutil
 
-        total = 0
+        total = main = 0
         now = time.perf_counter()
         if now - self._listed >= self.children_every_s:
             try:
@@ -55,10 +58,13 @@ class PeakRss:
                 continue
             total += rss
             if p.pid == self.proc.pid:
-                self.peak_main = max(self.peak_main, rss)
+                main = rss
             else:
                 self.cpu[p.pid] = t.user + t.system
         self.peak = max(self.peak, total)
+        self.peak_main = max(self.peak_main, main)
+        tree_peak, main_peak = self.phase_peaks.get(self.phase, (0, 0))
+        self.phase_peaks[self.phase] = (max(tree_peak, total), max(main_peak, main))
 
     def _run(self) -> None:
         while not self._stop.is_set():
