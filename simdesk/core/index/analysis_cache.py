@@ -16,6 +16,8 @@ from simdesk.core.index.layout import BAND_KEY_BYTES
 from simdesk.core.reading.boilerplate import LineHashes
 from simdesk.core.records import Relation
 
+READ_ROWS = 50_000  # rows read from the index at a time into arrays (documents.SNAPSHOT_ROWS)
+
 
 class AnalysisCache:
     """The analysis's stored results in one open index (each write its own transaction)."""
@@ -32,20 +34,27 @@ class AnalysisCache:
             "FROM documents d LEFT JOIN line_hashes b ON b.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
         )
         blobs = bytearray()
-        lengths: list[int] = []
-        clean: list[int] = []
-        fps: list[int] = []
-        for blob, flag, fp in rows:  # one growing buffer, not an array per document (~100 B each at 1M)
-            blobs += blob
-            lengths.append(len(blob) // 4)
-            clean.append(flag)
-            fps.append(fp)
-        bounds = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=bounds[1:])
+        lengths: list[np.ndarray] = []
+        clean: list[np.ndarray] = []
+        fps: list[np.ndarray] = []
+        # one growing buffer, not an array per document (~100 B each at 1M), and numbers as arrays a block of
+        # rows at a time: lists of a million Python ints took ~100 MB more at the analysis's start
+        while block := rows.fetchmany(READ_ROWS):
+            blob_column, flag_column, fp_column = zip(*block)
+            lengths.append(np.fromiter(map(len, blob_column), dtype=np.int64, count=len(block)) // 4)
+            blobs += b"".join(blob_column)
+            clean.append(np.array(flag_column, dtype=bool))
+            fps.append(np.array(fp_column, dtype=np.int64))
+            del block, blob_column, flag_column, fp_column
+        bounds = np.zeros(sum(map(len, lengths)) + 1, dtype=np.int64)
+        if lengths:
+            np.cumsum(np.concatenate(lengths), out=bounds[1:])
+        values = np.frombuffer(blobs, dtype="<u4")  # the buffer itself, not a copy of it
+        values.flags.writeable = False
         return (
-            LineHashes(np.frombuffer(bytes(blobs), dtype="<u4"), bounds),
-            np.array(clean, dtype=bool),
-            np.array(fps, dtype=np.int64).view(np.uint64),
+            LineHashes(values, bounds),
+            np.concatenate(clean) if clean else np.zeros(0, dtype=bool),
+            (np.concatenate(fps) if fps else np.zeros(0, dtype=np.int64)).view(np.uint64),
         )
 
     def clean_boilerplate(self) -> frozenset[int]:
@@ -56,17 +65,25 @@ class AnalysisCache:
         """For every snapshot row (path order): its MinHash band keys as stored (rows x `bands`, uint32, the low
         BAND_KEY_BYTES bytes of each) and whether it has none (no shingles, or indexed before band keys were
         kept)."""
+        width = BAND_KEY_BYTES * bands
         rows = self.conn.execute(
             "SELECT coalesce(m.keys, x'') FROM documents d LEFT JOIN minhash_bands m "
             "ON m.doc_id = d.id WHERE d.size >= 0 ORDER BY d.path"
-        ).fetchall()
-        empty = np.array([len(blob) != BAND_KEY_BYTES * bands for (blob,) in rows], dtype=bool)
-        stored = np.frombuffer(
-            b"".join(blob for (blob,) in rows if len(blob) == BAND_KEY_BYTES * bands), dtype=np.uint8
-        ).reshape(-1, bands, BAND_KEY_BYTES)
-        wide = np.zeros((len(rows), bands, 4), dtype=np.uint8)
-        wide[~empty, :, :BAND_KEY_BYTES] = stored
-        return wide.view("<u4").reshape(len(rows), bands).astype(np.uint32), empty
+        )
+        # a block of rows at a time into arrays: a million rows fetched whole (a tuple and a bytes object each),
+        # joined, widened and copied took ~250 MB over the keys themselves
+        keys: list[np.ndarray] = []
+        empty: list[np.ndarray] = []
+        while block := rows.fetchmany(READ_ROWS):
+            missing = np.fromiter((len(blob) != width for (blob,) in block), dtype=bool, count=len(block))
+            stored = np.frombuffer(b"".join(blob for (blob,) in block if len(blob) == width), dtype=np.uint8)
+            wide = np.zeros((len(block), bands, 4), dtype=np.uint8)
+            wide[~missing, :, :BAND_KEY_BYTES] = stored.reshape(-1, bands, BAND_KEY_BYTES)
+            keys.append(wide.view("<u4").reshape(len(block), bands))
+            empty.append(missing)
+        if not keys:
+            return np.zeros((0, bands), dtype=np.uint32), np.zeros(0, dtype=bool)
+        return np.concatenate(keys).astype(np.uint32, copy=False), np.concatenate(empty)
 
     def line_hashes(self) -> LineHashes:
         """Every snapshot row's candidate boilerplate line hashes (path order)."""
@@ -106,11 +123,16 @@ class AnalysisCache:
         rows = self.conn.execute(
             "SELECT CASE WHEN paired THEN coalesce(clean_fp, fingerprint) ELSE 0 END, paired "
             "FROM documents WHERE size >= 0 ORDER BY path"
-        ).fetchall()
-        if not rows:
+        )
+        fps: list[np.ndarray] = []
+        known: list[np.ndarray] = []
+        while block := rows.fetchmany(READ_ROWS):  # not a million tuples at once (~100 MB at 1M)
+            fp_column, flag_column = zip(*block)
+            fps.append(np.array(fp_column, dtype=np.int64))
+            known.append(np.array(flag_column, dtype=bool))
+        if not fps:
             return np.empty(0, dtype=np.uint64), np.empty(0, dtype=bool)
-        fps, known = zip(*rows)
-        return np.array(fps, dtype=np.int64).view(np.uint64), np.array(known, dtype=bool)
+        return np.concatenate(fps).view(np.uint64), np.concatenate(known)
 
     def set_paired_fingerprints(self, rows: Iterable[tuple[int, int]]) -> None:
         """(document id, fingerprint) of documents whose candidate pairs are now all searched and scored; the
