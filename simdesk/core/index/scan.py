@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +19,7 @@ from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
 from simdesk.core.fingerprint.simhash import seal_votes
 from simdesk.core.fingerprint.vocabulary import text_votes
+from simdesk.core.memory import release_freed_memory
 from simdesk.core.reading.boilerplate import folded_line_hashes
 from simdesk.core.reading.documents import (
     CHANGED_WHILE_READ,
@@ -157,6 +158,13 @@ def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
     return out
 
 
+def _each_once(chunks: list[list[FileEntry]]) -> Iterator[list[FileEntry]]:
+    """The chunks in order, each let go by the list as it is given (its entries then live until it is read)."""
+    chunks.reverse()
+    while chunks:
+        yield chunks.pop()
+
+
 def scan(
     root: Path,
     index: Index,
@@ -213,13 +221,18 @@ def _scan_locked(
 
     workers = worker_count(options.jobs)
     stored = index.stored_states()
-    entries: list[FileEntry] = []
+    # the paths listed, kept only when some are indexed (those not listed any more are gone): on a first scan
+    # the entries to read are the only list of a million files, let go as they are read
+    listed: set[str] = set()
+    listed_count = 0
     to_read: list[FileEntry] = []
     to_read_bytes, server_started = 0, False
     for entry in walk(
         root, options.includes, options.max_bytes, options.follow_symlinks, on_walk_problem, lambda: cancel.cancelled
     ):
-        entries.append(entry)
+        listed_count += 1
+        if stored:
+            listed.add(entry.rel)
         if (s := stored.get(entry.rel)) is None or s[1] != entry.size or s[2] != entry.mtime_ns:
             to_read.append(entry)
             to_read_bytes += entry.size
@@ -228,17 +241,18 @@ def _scan_locked(
                 # cancel then finds no wait; an unchanged folder or a small one never starts it
                 start_worker_server()
                 server_started = True
-        report.maybe(Progress("listing", len(entries), 0, report.elapsed(), entry.rel))
-    listed = {e.rel for e in entries}
-    unchanged = len(entries) - len(to_read)
+        report.maybe(Progress("listing", listed_count, 0, report.elapsed(), entry.rel))
+    unchanged = listed_count - len(to_read)
+    reading = len(to_read)
     if cancel.cancelled:  # listing was cut short: deleting "missing" documents would be wrong
         gone = []
     else:
         gone = [p for p in stored if p not in listed and not any(p.startswith(f) for f in folder_problems)]
     moved_from = {stored[p][3]: p for p in gone if stored[p][1] >= 0}
     # the contents indexed besides what is read now: a file read with one of them is an identical copy
-    rereading = {e.rel for e in to_read}
+    rereading = {e.rel for e in to_read} if stored else set()
     indexed = {s[3] for p, s in stored.items() if s[1] >= 0 and p not in rereading}
+    del rereading
     counts = {"new": 0, "changed": 0, "moved": 0, "chars": 0}
     pending_docs: list[Document] = []
     pending_moves: list[_Moved] = []
@@ -281,9 +295,9 @@ def _scan_locked(
                 counts["moved"] += 1
             else:
                 problems.append(r)
-            report.maybe(Progress("reading", done, len(to_read), report.elapsed(), r.path))
+            report.maybe(Progress("reading", done, reading, report.elapsed(), r.path))
         if results:  # every finished chunk is reported: a caller may cancel between chunks
-            report.force(Progress("reading", done, len(to_read), report.elapsed(), results[-1].path))
+            report.force(Progress("reading", done, reading, report.elapsed(), results[-1].path))
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
@@ -294,7 +308,8 @@ def _scan_locked(
             take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from))
     elif worker_server_ready(cancel):
         with process_pool(workers) as pool:
-            queue = iter(_chunks(to_read))
+            queue = _each_once(_chunks(to_read))
+            to_read.clear()  # each entry is now held by its chunk alone, until the chunk is read
             running: set[Future] = set()
             try:
                 for chunk in queue:  # keep a bounded number of chunks in flight
@@ -317,7 +332,7 @@ def _scan_locked(
                 pool.shutdown(wait=True, cancel_futures=not running)
     flush()
 
-    report.force(Progress("saving", done, len(to_read), report.elapsed()))
+    report.force(Progress("saving", done, reading, report.elapsed()))
     problem_paths = {p.path for p in problems}
     with index.transaction():
         if not cancel.cancelled:
@@ -327,7 +342,7 @@ def _scan_locked(
             index.replace_problems(problems)
         index.set_meta("last_scan", str(time.time()))
     stats = ScanStats(
-        listed=len(entries),
+        listed=listed_count,
         new=counts["new"],
         changed=counts["changed"],
         unchanged=unchanged,
@@ -338,7 +353,8 @@ def _scan_locked(
         seconds=time.perf_counter() - started,
         chars=counts["chars"],
     )
-    report.force(Progress("done", done, len(to_read), report.elapsed()))
+    release_freed_memory()  # the entries and documents of a large scan: the analysis starts without them
+    report.force(Progress("done", done, reading, report.elapsed()))
     return ScanResult(root, stats, sorted(problems, key=lambda p: p.path))
 
 

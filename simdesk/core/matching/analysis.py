@@ -81,6 +81,7 @@ from simdesk.core.matching.reread import (
     verification_profile,
     votes_of,
 )
+from simdesk.core.memory import release_freed_memory
 from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import MAX_FILE_BYTES, Progress, Relation
@@ -104,7 +105,7 @@ POOL_FROM_TEXTS = 1000  # fewer texts to read: in this process (starting workers
 SEGMENTED_POOL_FROM = 64
 VOTES_LEFT = 2e-3  # stored votes are rounded to ~5e-4 of the largest: less than this is a tie / nothing
 BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks of rows x columns
-BRUTE_FORCE_COLUMNS = 16384
+BRUTE_FORCE_COLUMNS = 4096  # a block's XOR is rows x columns x 8 bytes: 32 MB (16,384 columns: 128 MB)
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
 PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
@@ -368,16 +369,17 @@ def candidate_pairs(fps: np.ndarray, chars: np.ndarray, verify: VerifySettings) 
             break
     else:
         m = 0
-    radius = pair_radius(chars[order[:m]], verify)
+    radius = pair_radius(chars[order[:m]], verify).astype(np.uint8)
     sorted_fps = fps[order]
     for r0 in range(0, m, BRUTE_FORCE_ROWS):
         r1 = min(r0 + BRUTE_FORCE_ROWS, m)
         rows = sorted_fps[r0:r1, None]
         row_radius = radius[r0:r1, None]
         for c0 in range(r0, n, BRUTE_FORCE_COLUMNS):
-            dist = np.bitwise_count(rows ^ sorted_fps[None, c0 : c0 + BRUTE_FORCE_COLUMNS]).astype(np.int64)
+            # uint8 distances: an int64 matrix of a block was 128 MB more at the pairing phase's peak
+            dist = np.bitwise_count(rows ^ sorted_fps[None, c0 : c0 + BRUTE_FORCE_COLUMNS])
             a, b = np.nonzero((dist <= row_radius) & (dist > verify.long_radius))  # nearer: found above
-            dd = dist[a, b]
+            dd = dist[a, b].astype(np.int64)
             a, b = a + r0, b + c0
             keep = b > a
             x, y = order[a[keep]], order[b[keep]]
@@ -1002,6 +1004,7 @@ def analyse(
     boilerplate = _collection_boilerplate(state[0], snap.hashes)
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
+    release_freed_memory()  # each phase starts from what is held, not from the peak of the one before
     if cancel.cancelled:
         return cancelled_grouper(index, verify, snap, boilerplate)
     clean = Snapshot(snap.ids, fps, snap.sizes, snap.mtimes, snap.chars, snap.paths, snap.hashes, snap.encodings)
@@ -1014,6 +1017,7 @@ def analyse(
     keys, empty = index.band_keys(DESKTOP.bands)
     i, j, d, scaled = candidates(fps, snap, copies, dirty, keys, empty, index.scores, verify)
     del keys, empty, paired  # ~100 MB at a million documents, not held while verifying
+    release_freed_memory()  # the search's temporaries, its threads' among them
     if cancel.cancelled:
         return cancelled_grouper(index, verify, snap, boilerplate)
     beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
@@ -1037,6 +1041,7 @@ def analyse(
         return cancelled_grouper(index, verify, snap, boilerplate)
     if dirty.any():
         index.set_paired_fingerprints((int(snap.ids[r]), int(fps[r])) for r in np.flatnonzero(dirty))
+    release_freed_memory()
     report("done", len(i), len(i))
     keep = kept_candidates(scores, beyond, plain_near)
     i, j, source, swapped = with_copies(copies, i[keep], j[keep])  # the other copies of each class get its pairs
