@@ -4,8 +4,9 @@ the last scan; the SimHash votes this connection's scan wrote, for the analysis 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import sqlite_utils
@@ -28,6 +29,35 @@ def _stored_keys(bands: bytes) -> bytes:
     return np.frombuffer(bands, dtype=np.uint8).reshape(-1, 4)[:, :BAND_KEY_BYTES].tobytes()
 
 
+class ContentHashes(Sequence[str]):
+    """The content hashes of a snapshot's rows, kept as one array of their hex digits and given one by one as
+    str: a list of a million hex strings took ~89 MB, the array 32 MB. `np.asarray()` of it is the array
+    (bytes, in the order of the strings)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: np.ndarray) -> None:
+        self.digits = digits  # dtype S: one row's hex digits each
+
+    def __len__(self) -> int:
+        return len(self.digits)
+
+    @overload
+    def __getitem__(self, k: int) -> str: ...
+    @overload
+    def __getitem__(self, k: slice) -> ContentHashes: ...
+    def __getitem__(self, k: int | slice) -> str | ContentHashes:
+        if isinstance(k, slice):
+            return ContentHashes(self.digits[k])
+        return str(self.digits[k].decode("ascii"))
+
+    def __iter__(self) -> Iterator[str]:
+        return (h.decode("ascii") for h in self.digits.tolist())
+
+    def __array__(self, dtype: np.dtype | None = None, copy: bool | None = None) -> np.ndarray:
+        return self.digits if dtype is None else self.digits.astype(dtype)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """Every indexed document at one moment, as arrays (row i of each is document i)."""
@@ -38,7 +68,7 @@ class Snapshot:
     mtimes: np.ndarray  # int64
     chars: np.ndarray  # int64
     paths: list[str]
-    hashes: list[str]
+    hashes: Sequence[str]  # ContentHashes when read from an index
     encodings: list[str]
     # the analysis's representative of each row's class of identical copies (copies.py), whose pairs the
     # others were given: a pair of two copies is looked up as the pair of their representatives (groups.py)
@@ -174,18 +204,19 @@ class Documents:
         )
         numbers: list[np.ndarray] = []
         paths: list[str] = []
-        hashes: list[str] = []
+        hashes: list[np.ndarray] = []
         encodings: list[str] = []
         names: dict[str, str] = {}  # one string per encoding name, not one per document (~56 MB at 1M)
         while rows := cursor.fetchmany(SNAPSHOT_ROWS):
             columns = list(zip(*rows))
             numbers.append(np.array(columns[:5], dtype=np.int64))
             paths.extend(columns[5])
-            hashes.extend(x.hex() for x in columns[6])
+            hashes.append(np.array([x.hex() for x in columns[6]], dtype="S"))
             encodings.extend(names.setdefault(x, x) for x in columns[7])
         table = np.concatenate(numbers, axis=1) if numbers else np.empty((5, 0), dtype=np.int64)
         ids, fps, sizes, mtimes, chars = (np.ascontiguousarray(column) for column in table)
-        return Snapshot(ids, fps.view(np.uint64), sizes, mtimes, chars, paths, hashes, encodings)
+        digits = ContentHashes(np.concatenate(hashes) if hashes else np.zeros(0, dtype="S32"))
+        return Snapshot(ids, fps.view(np.uint64), sizes, mtimes, chars, paths, digits, encodings)
 
     # -- problems -----------------------------------------------------------------------------------
     def replace_problems(self, problems: Iterable[Problem]) -> None:

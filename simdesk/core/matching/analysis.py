@@ -38,7 +38,7 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -809,7 +809,7 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     return steps
 
 
-def collection_boilerplate(index: Index, hashes: list[str] | None = None) -> frozenset[int]:
+def collection_boilerplate(index: Index, hashes: Sequence[str] | None = None) -> frozenset[int]:
     """The boilerplate line hashes of an indexed collection, from the line hashes stored at scan time (the
     set verification strips; the diff needs it to show the same similarity as the groups). Identical copies
     count once (boilerplate.class_boilerplate); `hashes`: the content hash of each snapshot row, when the caller
@@ -818,7 +818,7 @@ def collection_boilerplate(index: Index, hashes: list[str] | None = None) -> fro
     return _collection_boilerplate(lines, index.snapshot().hashes if hashes is None else hashes)
 
 
-def _collection_boilerplate(lines: LineHashes, hashes: list[str]) -> frozenset[int]:
+def _collection_boilerplate(lines: LineHashes, hashes: Sequence[str]) -> frozenset[int]:
     """collection_boilerplate from the line hashes and content hashes already read (snapshot rows)."""
     return class_boilerplate(lines, identical_copies(hashes).representatives)
 

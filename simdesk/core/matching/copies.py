@@ -19,6 +19,7 @@ grouping (groups.centred_labels) takes the representative, paired with every mem
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -63,7 +64,7 @@ class Copies:
         return order[start[rep] : start[rep + 1]]
 
 
-def identical_copies(hashes: list[str] | np.ndarray, preferred: np.ndarray | None = None) -> Copies:
+def identical_copies(hashes: Sequence[str] | np.ndarray, preferred: np.ndarray | None = None) -> Copies:
     """The classes of the rows (path order) with one content hash (or one value of an array: plain groups
     class documents by fingerprint). Each class's representative is its first row among those flagged in
     `preferred` (e.g. already searched and verified: their kept scores stay valid), else its first row."""
