@@ -273,3 +273,31 @@ def test_an_older_index_still_all_in_its_write_ahead_log_is_recognised(tmp_path)
         assert index.rebuilt and index.migrated_decisions == 1
         assert index.keep_marks() == {"a.txt"}
         assert "documents" in index.db.table_names() and "b0" not in index.db.table("documents").columns_dict
+
+
+def test_a_snapshot_gives_content_hashes_as_strings_and_its_arrays_read_in_blocks(tmp_path, monkeypatch):
+    """The snapshot's content hashes (one array of hex digits) read as the strings written, and class rows as a
+    list of them does; the analysis's arrays read a block of rows at a time equal those read at once."""
+    from simdesk.core.index import analysis_cache
+    from simdesk.core.matching.copies import identical_copies
+
+    contents = [f"c{k % 7}" for k in range(23)]
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents(doc(f"d{k:03d}", k * 7919, c) for k, c in enumerate(contents))
+        snap = index.snapshot()
+        expected = [content_hash(c.encode()) for c in contents]
+        assert list(snap.hashes) == expected and [snap.hashes[k] for k in range(23)] == expected
+        assert snap.hashes[3] == expected[3] and isinstance(snap.hashes[np.int64(3)], str)
+        assert list(snap.hashes[2:5]) == expected[2:5]
+        assert np.array_equal(identical_copies(snap.hashes).rep, identical_copies(expected).rep)
+        assert np.asarray(snap.hashes).tolist() == [h.encode() for h in expected]
+        whole = (index.band_keys(DESKTOP.bands), index.paired_fingerprints(), index.analysis_state())
+        monkeypatch.setattr(analysis_cache, "READ_ROWS", 5)
+        blocks = (index.band_keys(DESKTOP.bands), index.paired_fingerprints(), index.analysis_state())
+    (keys, empty), (paired, known), (lines, clean, fps) = whole
+    (keys5, empty5), (paired5, known5), (lines5, clean5, fps5) = blocks
+    for a, b in [(keys, keys5), (empty, empty5), (paired, paired5), (known, known5), (clean, clean5), (fps, fps5)]:
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert np.array_equal(lines.values, lines5.values) and np.array_equal(lines.bounds, lines5.bounds)
+    assert keys.shape == (23, DESKTOP.bands) and fps.tolist() == [k * 7919 for k in range(23)]
