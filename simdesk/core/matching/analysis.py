@@ -868,7 +868,7 @@ def with_band_pairs(
         bi, bj = bi[keep], bj[keep]
     # the hopeful ones first, then those SimHash did not find: at a million documents most band pairs share one
     # band and lie far apart, and the membership test sorts what it is given
-    bd = np.bitwise_count(fps[bi] ^ fps[bj]).astype(np.int64)
+    bd = np.bitwise_count(fps[bi] ^ fps[bj])  # uint8: 1 B a band pair, not 8, until the few kept are joined
     # texts both within edit similarity's reach (verify.EDIT_CHARS) are compared whatever their fingerprints
     hopeful = (bd <= SINGLE_BAND_RADIUS) | (np.maximum(chars[bi], chars[bj]) <= EDIT_CHARS)
     rest = np.flatnonzero(~hopeful)
@@ -877,6 +877,7 @@ def with_band_pairs(
     for band in range(keys.shape[1]):
         shared += keys[ri, band] == keys[rj, band]
     hopeful[rest[shared > 1]] = True
+    del ri, rj, rest, shared  # not held through the membership test below
     bi, bj, bd = bi[hopeful], bj[hopeful], bd[hopeful]
     n = max(len(fps), 1)
     new = ~np.isin(bi * n + bj, np.minimum(i, j) * n + np.maximum(i, j))
