@@ -77,7 +77,7 @@ def fingerprint_file(
     of each document that vanished from the index to its old path: such a file is a move, not new text."""
     if moved_from:
         try:
-            data, st = read_bytes(entry.path, max_bytes, follow_links=False)
+            data, st = read_bytes(entry.location, max_bytes, follow_links=False)
         except (DecodeError, OSError) as exc:
             return _unreadable(entry, exc)
         old = moved_from.get(content_hash(data))
@@ -89,7 +89,7 @@ def fingerprint_file(
 def file_document(entry: FileEntry, max_bytes: int, settings: FeatureSettings) -> Document | Problem:
     """Read, decode and fingerprint one listed file: its Document, or the Problem that kept it out."""
     try:
-        tf = read_text_file(entry.path, max_bytes, follow_links=False)  # listed as a file, not a link
+        tf = read_text_file(entry.location, max_bytes, follow_links=False)  # listed as a file, not a link
     except (DecodeError, OSError) as exc:
         return _unreadable(entry, exc)
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):

@@ -92,6 +92,7 @@ SNIFF_BYTES = 64 * 1024  # the first bytes of a large file decide whether it is 
 SNIFF_ABOVE = 1024 * 1024
 READ_CHUNK = 1024 * 1024
 READ_BUDGET_S = 60.0  # one file taking longer than this to read (a stalled network drive) is a problem
+OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def walk(
@@ -191,38 +192,48 @@ def walk(
         stack.extend(reversed(subfolders))
 
 
-def open_regular(path: Path, follow_links: bool = True) -> int:
+def open_regular(path: str | os.PathLike[str], follow_links: bool = True) -> int:
     """Open a file for reading without ever blocking: O_NONBLOCK (a named pipe with no writer would block
     `open` for ever), then a type check on the open descriptor (what was listed may have been swapped for
     a pipe or device since). Raises DecodeError(NOT_REGULAR) for anything but a regular file, OSError
     (ELOOP) for a symbolic link when `follow_links` is False. Returns a descriptor the caller closes."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    return _open_regular(path, follow_links)[0]
+
+
+def _open_regular(path: str | os.PathLike[str], follow_links: bool) -> tuple[int, os.stat_result]:
+    """open_regular, and the open file's status."""
+    flags = OPEN_FLAGS if follow_links else OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise DecodeError(NOT_REGULAR)
     except BaseException:
         os.close(fd)
         raise
-    return fd
+    return fd, st
 
 
 def read_bytes(
-    path: Path, max_bytes: int, follow_links: bool = True, budget_s: float = READ_BUDGET_S
+    path: str | os.PathLike[str], max_bytes: int, follow_links: bool = True, budget_s: float = READ_BUDGET_S
 ) -> tuple[bytes, os.stat_result]:
     """Read a whole regular file, refusing one that has grown past `max_bytes` since it was listed, that
     changed while it was read (another program writing it: the bytes may be half old, half new), that takes
     longer than `budget_s` to read, or whose first SNIFF_BYTES already show a large file is binary (500 MB
-    of NUL bytes is refused after 64 KB, not read whole)."""
+    of NUL bytes is refused after 64 KB, not read whole). A file read to its size at open in one short read
+    (most files: one `read` of size + 1 bytes) takes no second read to see its end: its status after the
+    read says whether it grew."""
     started = time.monotonic()
-    with os.fdopen(open_regular(path, follow_links), "rb") as fh:
-        st = os.fstat(fh.fileno())
+    fd, st = _open_regular(path, follow_links)
+    try:
         parts: list[bytes] = []
         total = 0
+        after = None
         while total <= max_bytes:
-            chunk = fh.read(min(READ_CHUNK, max_bytes + 1 - total))
+            want = min(READ_CHUNK, max_bytes + 1 - total)
+            if total < st.st_size:
+                want = min(want, st.st_size + 1 - total)
+            chunk = os.read(fd, want)
             if not chunk:
                 break
             if not parts and st.st_size > SNIFF_ABOVE:
@@ -233,8 +244,15 @@ def read_bytes(
                 raise DecodeError(
                     f"took longer than {budget_s:.0f} s to read (a slow or stalled drive?); scan again to index it"
                 )
-        data = b"".join(parts)
-        after = os.fstat(fh.fileno())
+            if total == st.st_size and len(chunk) < want:  # the end, unless it grew meanwhile
+                after = os.fstat(fd)
+                if after.st_size == total:
+                    break
+        data = parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
+        if after is None or after.st_size != total:
+            after = os.fstat(fd)
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise DecodeError(f"skipped: grew past the size cap of {max_bytes / MB:.1f} MB while being read")
     if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns) or len(data) != st.st_size:
@@ -383,23 +401,23 @@ def encoding_name(codec: str) -> str:
     return ENCODING_NAMES.get(canonical, codec.upper().replace("_", "-"))
 
 
-def read_source_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
+def read_source_file(path: str | os.PathLike[str], max_bytes: int, follow_links: bool = True) -> TextFile:
     """Read and decode one file as it is written (a web page's tags, a Markdown file's marks), for showing
     the source. Raises DecodeError or OSError with a reason."""
     data, st = read_bytes(path, max_bytes, follow_links)
-    return text_file_of(data, st.st_mtime_ns, path.name)
+    return text_file_of(data, st.st_mtime_ns, os.path.basename(path))
 
 
 def text_file_of(data: bytes, mtime_ns: int, name: str = "") -> TextFile:
     """Decode a file's bytes, however they were fetched (a local file, an object store), as written (the
     source; `name` tells Markdown by its suffix). Raises DecodeError."""
-    if not data.strip():
+    if not data or data.isspace():  # = not data.strip(), without a copy
         raise DecodeError("empty file")
     text, encoding = decode_bytes(data)
     return TextFile(text, encoding, content_hash(data), len(data), mtime_ns, markup_kind(name, text))
 
 
-def read_text_file(path: Path, max_bytes: int, follow_links: bool = True) -> TextFile:
+def read_text_file(path: str | os.PathLike[str], max_bytes: int, follow_links: bool = True) -> TextFile:
     """Read and decode one file, and keep what a reader sees: the visible text of a web page (HTML or XHTML,
     told by content) or of a Markdown file, the text itself otherwise. This is what is fingerprinted,
     verified and compared. Raises DecodeError (a markup file with no text too) or OSError with a reason."""

@@ -304,7 +304,7 @@ def text_and_heading(texts: Texts, rel: str) -> tuple[str, str]:
     OSError or DecodeError."""
     if texts.uri_prefix is not None:
         return texts.read(rel).text, ""
-    source = read_source_file(texts.root / rel, texts.max_bytes)
+    source = read_source_file(texts.file(rel), texts.max_bytes)
     return visible(source).text, page_heading(source.text, source.markup)
 
 
