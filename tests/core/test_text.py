@@ -5,6 +5,7 @@ the same in the scan, verification, the diff and the search."""
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 import opencc
 
@@ -14,10 +15,19 @@ from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
 from simdesk.core.reading.headline import search_form
-from simdesk.core.reading.normalize import fold, normalize, without_invisible
+from simdesk.core.reading.normalize import (
+    fold,
+    normalize,
+    script_dictionaries,
+    script_triggers,
+    to_simplified,
+    without_invisible,
+    without_links,
+)
 from simdesk.core.records import ScanOptions
 from simdesk.core.review.diff import compare_texts
 
+REPO = Path(__file__).resolve().parents[2]
 ARTICLE = (
     "台湾软件公司发布了新的数据库系统，支持简体中文和繁体中文的全文检索。"
     "开发团队表示，这个系统里面的搜索引擎经过三年的测试，性能提高了一倍。\n"
@@ -31,6 +41,60 @@ def test_traditional_copies_fold_to_the_simplified_original():
         assert converted != ARTICLE
         assert normalize(converted) == normalize(ARTICLE), config
         assert simhash(weighted_terms(converted)) == simhash(weighted_terms(ARTICLE))
+
+
+def test_converting_the_lines_with_a_trigger_is_converting_the_whole_text():
+    whole = opencc.OpenCC("tw2s.json").convert
+    traditional = opencc.OpenCC("s2tw.json").convert(ARTICLE)
+    # phrases that convert though none of their characters converts alone (反覆 -> 反复, 一坏 -> 一坯), a phrase
+    # that keeps a character that converts alone (乾隆), characters beyond the BMP, compatibility ideographs, empty
+    # and CRLF lines
+    lines = [
+        "反覆思量",
+        "一坏土",
+        "乾隆年间",
+        "著名",
+        ARTICLE,
+        traditional,
+        "\U00020000\U0002f800 x",
+        "\uf900\ufa0e",
+        "",
+        "臺灣\r",
+        "abc",
+    ]
+    texts = ["\n".join(lines), "\n".join(reversed(lines)), "\n\n".join(lines) + "\n", traditional, ARTICLE, "\n"]
+    texts += ["简体" * 40 + "\n" + line + "\n" + "简体" * 40 for line in lines]  # lines far apart and near
+    assert script_triggers() is not None  # the shipped triggers are the installed OpenCC's (else: converted whole)
+    for text in texts:
+        assert to_simplified(text) == whole(text)
+    assert to_simplified(ARTICLE) is ARTICLE  # simplified text without a trigger: not converted at all
+
+
+def test_the_script_triggers_cover_every_key_that_converts():
+    """Every dictionary key of the installed OpenCC that converts to something else holds a trigger (else
+    `python tools/script_triggers.py` is due): read with the opencc_dict program its wheel ships."""
+    import importlib.util
+
+    import pytest
+
+    opencc_dict = Path(opencc.__file__).parent / "clib" / "bin" / "opencc_dict"
+    if not opencc_dict.exists():
+        pytest.skip("this OpenCC ships no opencc_dict program")
+    spec = importlib.util.spec_from_file_location("script_triggers", REPO / "tools" / "script_triggers.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    triggers = script_triggers()
+    assert triggers is not None
+    keys = [k for d in script_dictionaries() for k in tool.keys_changed(d, opencc_dict)]
+    assert len(keys) > 1000
+    assert [k for k in keys if triggers.search(k) is None] == []
+
+
+def test_links_go_line_by_line_as_from_the_whole_text():
+    text = "see http://a.example/x y\nmail me@example.org now\n中文 www.example.com/p?q=1 后\nplain line\nx@y"
+    assert without_links(text) == "see   y\nmail   now\n中文   后\nplain line\nx@y"
+    assert without_links("no link here") == "no link here"
 
 
 def test_lines_survive_folding_and_plain_latin_is_untouched():
