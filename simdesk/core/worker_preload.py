@@ -1,6 +1,7 @@
 """Imported only by the fork server of the scan's worker processes, so that every worker starts with
-jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check) and the code of the scan and of
-verification's re-reading (reread) already loaded instead of loading them (~1 s, and 0.15 s for the check) itself."""
+jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check), the fold's OpenCC and tables,
+and the code of the scan and of verification's re-reading (reread) already loaded instead of loading them (~1 s,
+and 0.15 s for the check) itself."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from simdesk.core.fingerprint import features  # noqa: E402 (the workers' finger
 from simdesk.core.fingerprint.segmenter import default_segmenter  # noqa: E402
 from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
 from simdesk.core.matching import reread  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.reading.normalize import fold  # noqa: E402
 
 jieba.setLogLevel(60)
 features.idf_table()
 features.stop_words()
+fold("臺灣 \u0420ython\u00ad")  # OpenCC, its script triggers and the fold's tables: ~50 ms once, not in each worker
 if default_segmenter().choice.name == "jieba":  # rjieba, checked against the recorded tokens, needs no dictionary
     jieba.initialize()
