@@ -114,7 +114,7 @@ def script_triggers() -> re.Pattern[str] | None:
     """A class of the characters that can make the script conversion change a line (SCRIPT_TRIGGERS; every
     character beyond the Basic Multilingual Plane, and lone surrogates, count as triggers too), or None when
     the file was made for other dictionaries than the installed OpenCC's (or cannot be read): then every text
-    with Han characters is converted whole. ~2 ms on first use."""
+    with Han characters is converted whole. ~13 ms on first use (the fork server pays it for its workers)."""
     try:
         digest, chars = (
             files("simdesk").joinpath("resources", SCRIPT_TRIGGERS).read_text(encoding="utf-8").split("\n")[:2]
