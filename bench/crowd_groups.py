@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import sys
 import time
 from pathlib import Path
 
@@ -80,16 +78,10 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=339295)
     parser.add_argument("--index", type=Path, help="an index scanned before (with --folder)")
     parser.add_argument("--folder", type=Path, help="the folder of --index")
-    parser.add_argument("--baseline", type=Path, help="a folder with another version's simdesk package")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        import simdesk
-
-        print(json.dumps(measure(args) | {"code": simdesk.__file__}))
+    got = versions.measured(parser, measure, __file__)
+    if got is None:
         return
-    runs, load = versions.runs(__file__, sys.argv[1:], args.baseline, args.rounds)
+    args, runs, load = got
     best = {name: min(sum(r["times"]) for r in rs) for name, rs in runs.items()}
     print(f"crowd_groups_pairs {runs['this'][0]['pairs']} pairs")
     for name in runs:

@@ -8,11 +8,14 @@ first on the path), with PYTHONPATH naming the version's code and then this chec
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def runs(script: str, child_args: list[str], baseline: Path | None, rounds: int) -> tuple[dict[str, list[dict]], float]:
@@ -31,3 +34,19 @@ def runs(script: str, child_args: list[str], baseline: Path | None, rounds: int)
             ).stdout
             out[name].append(json.loads(printed.strip().splitlines()[-1]))
     return out, load
+
+
+def measured(parser: argparse.ArgumentParser, measure: Callable[[argparse.Namespace], dict], script: str) -> Any:
+    """The runner's command line: `--baseline DIR` (a folder holding another version's `simdesk` package) and
+    `--rounds N` added to `parser`. In the child (`--child`), print `measure(args)` with the version's code
+    path and return None; else (args, the runs and the load average `runs` gives)."""
+    parser.add_argument("--baseline", type=Path, help="a folder with another version's simdesk package")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        import simdesk
+
+        print(json.dumps(measure(args) | {"code": simdesk.__file__}))
+        return None
+    return (args, *runs(script, sys.argv[1:], args.baseline, args.rounds))

@@ -43,7 +43,16 @@ _WHERE = {
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "fingerprint.similarity": ("DEFAULT_MIN_SIMILARITY", "Profile", "profile", "similarity"),
-    "matching.analysis": ("VerifySettings", "analyse", "collection_boilerplate", "text_similarity"),
+    "matching.analysis": (
+        "VerifySettings",
+        "analyse",
+        "band_flags",
+        "candidate_relation",
+        "collection_boilerplate",
+        "text_similarity",
+    ),
+    # the profile verification scores a text on (benchmarks score candidate pairs as verification does)
+    "matching.reread": ("verification_profile",),
     "cleanup.plan": (
         "GOES",
         "KEEP",
@@ -138,9 +147,17 @@ if TYPE_CHECKING:
     from simdesk.core.index.rescue import Rescue, readable_decisions, rebuild_index
     from simdesk.core.index.scan import ScanResult, scan as scan_folder
     from simdesk.core.index.store import Index
-    from simdesk.core.matching.analysis import VerifySettings, analyse, collection_boilerplate, text_similarity
+    from simdesk.core.matching.analysis import (
+        VerifySettings,
+        analyse,
+        band_flags,
+        candidate_relation,
+        collection_boilerplate,
+        text_similarity,
+    )
     from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
     from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
+    from simdesk.core.matching.reread import verification_profile
     from simdesk.core.paths import action_log, data_dir, demo_dir, index_path
     from simdesk.core.reading.documents import (
         DecodeError,

@@ -255,6 +255,14 @@ class Profile:
     # the units of `filled` once asked for often (_filled_units: a crowd's text is aligned with hundreds), kept
     # while the profile is; until then how often they were asked for
     filled_units: list[str] | int = field(default=0, compare=False, repr=False)
+    # where each run's shingles lie in the profile's set (_run_at: from the second time its share is measured,
+    # until then how often it was) and its own shingles in its whole ones (_own_found), kept while the profile
+    # is (a crowd's text is scored with hundreds)
+    run_at: tuple[np.ndarray, ...] | int = field(default=0, compare=False, repr=False)
+    # the kept units' alignment codes (_unit_codes) once asked for CODES_FROM times, with the process's token
+    # they were given under; until then how often they were asked for
+    filled_codes: tuple[object, str | None] | int = field(default=0, compare=False, repr=False)
+    own_at: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def _shingle_hashes(codes: np.ndarray, n: int) -> np.ndarray:
@@ -466,7 +474,9 @@ def _whole_fill(a: Profile, b: Profile) -> str:
     for x, y, fill in _WHOLE_FILLS:
         if x is a and y is b:
             return fill
-    fill = _fill_kind(_filled_units(a), _filled_units(b))
+    ua, ub = _filled_units(a), _filled_units(b)
+    ca, cb = _filled_codes(a), _filled_codes(b)
+    fill = _fill_kind(ua, ub, None if ca is None or cb is None else (ca, cb))
     _WHOLE_FILLS.append((a, b, fill))
     del _WHOLE_FILLS[:-WHOLE_FILLS_KEPT]
     return fill
@@ -486,6 +496,50 @@ def _filled_units(p: Profile) -> list[str]:
     kept = list(map(sys.intern, _text_units(p.filled)))
     object.__setattr__(p, "filled_units", kept)
     return kept
+
+
+def _filled_codes(p: Profile) -> str | None:
+    """The alignment codes (_unit_codes) of a profile's kept units (_filled_units), made in this process the
+    CODES_FROM-th time they are asked for and kept on the profile (making them takes ~0.3 us a unit, and saves
+    ~0.035 ms an alignment of ~1,000 units); None until then."""
+    units = p.filled_units
+    if not isinstance(units, list):
+        return None
+    kept = p.filled_codes
+    if isinstance(kept, int):
+        if kept + 1 < CODES_FROM:
+            object.__setattr__(p, "filled_codes", kept + 1)
+            return None
+    elif kept[0] is _CODES_TOKEN:
+        return kept[1]
+    # the CODES_FROM-th time, or codes made in another process (a profile sent): made here
+    codes = _unit_codes(units)
+    object.__setattr__(p, "filled_codes", (_CODES_TOKEN, codes))
+    return codes
+
+
+CODES_FROM = 16  # a profile's kept units get alignment codes the 16th time they are aligned
+UNIT_CODES = 1 << 18  # the most units given a code in one process (_unit_codes): ~30 MB
+_CODES: dict[int, str] = {}  # what rapidfuzz compares a unit by -> the character standing for it
+_CODES_TOKEN = object()  # the process's codes (a profile sent from another process holds another's)
+
+
+def _unit_codes(units: list[str]) -> str | None:
+    """One character a unit, the same for units rapidfuzz takes for equal and different for the others:
+    rapidfuzz compares a list by a value per item (a character's code point, another item's hash), so an
+    alignment of the codes is the alignment of the units, from a string it reads without converting each item
+    (0.10 against 0.14 ms for two texts of ~1,000 units). None once the process gave out UNIT_CODES codes."""
+    out = []
+    for unit in units:
+        value = ord(unit) if len(unit) == 1 else hash(unit)
+        code = _CODES.get(value)
+        if code is None:
+            if len(_CODES) >= UNIT_CODES:
+                return None
+            n = len(_CODES)
+            code = _CODES[value] = chr(n if n < 0xD800 else n + 0x800)  # no surrogate
+        out.append(code)
+    return "".join(out)
 
 
 def relation(a: Profile, b: Profile, whole: bool = True, crowd: float | None = None) -> Relation:
@@ -552,7 +606,37 @@ def _covered_share(a: Profile, other: np.ndarray) -> float:
     with 2% of its characters mistyped keeps 98% (its shingle sets share 94%), one missing its last 15%
     keeps 85%; a paragraph moved elsewhere is still found."""
     units = sum(r.units for r in a.runs)
-    return sum(r.covered(other) for r in a.runs) / units if units else 0.0
+    if not units:
+        return 0.0
+    at = _run_at(a)
+    if not at:  # the first time, or runs not all in the profile's set (a profile made otherwise): each looked up
+        return sum(r.covered(other) for r in a.runs) / units
+    found = _found_in(_run_set(a), other)
+    return sum(r.covered_by(found[k]) for r, k in zip(a.runs, at)) / units
+
+
+def _run_set(p: Profile) -> np.ndarray:
+    """The sorted unique shingles a profile's runs make: its word 4-grams' for a long text, else its shingles."""
+    return p.shingles if p.long is None else p.long
+
+
+def _run_at(p: Profile) -> tuple[np.ndarray, ...]:
+    """Where each of a profile's runs' shingles lie in _run_set, from the second time it is asked for (kept on
+    the profile: a memo, the value never changes; most texts of a collection have their shares measured once);
+    () before, and when one is not there (a profile made otherwise than by `profile`)."""
+    if not isinstance(p.run_at, int):
+        return p.run_at
+    if p.run_at < 1:
+        object.__setattr__(p, "run_at", p.run_at + 1)
+        return ()
+    found = _run_set(p)
+    at: tuple[np.ndarray, ...] = ()
+    if len(found):
+        at = tuple(np.minimum(np.searchsorted(found, r.hashes), len(found) - 1) for r in p.runs)
+        if not all(np.array_equal(found[k], r.hashes) for r, k in zip(p.runs, at)):
+            at = ()
+    object.__setattr__(p, "run_at", at)
+    return at
 
 
 def _counted_share(a: Profile, b: Profile) -> float:
@@ -618,10 +702,10 @@ def template_fill(a: str, b: str) -> str:
     return _fill_kind(_text_units(a), _text_units(b))
 
 
-def _fill_kind(ua: list[str], ub: list[str]) -> str:
-    """template_fill of two texts' units."""
+def _fill_kind(ua: list[str], ub: list[str], codes: tuple[str, str] | None = None) -> str:
+    """template_fill of two texts' units (`codes`: their _unit_codes, when the caller has them)."""
     fill = ""
-    for kind, _ in _places(ua, ub):
+    for kind, _ in _places(ua, ub, codes):
         if kind in SLOT_FILLS:
             return kind
         fill = fill or kind
@@ -639,10 +723,15 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
     return [(kind, ua[a0:a1], ub[b0:b1]) for kind, (a0, a1, b0, b1) in _places(ua, ub)]
 
 
-def _places(ua: list[str], ub: list[str]) -> Iterator[tuple[str, tuple[int, int, int, int]]]:
+def _places(
+    ua: list[str], ub: list[str], codes: tuple[str, str] | None = None
+) -> Iterator[tuple[str, tuple[int, int, int, int]]]:
     """filled_slots' places, each as its kind and where it lies (start and end in each text's units)."""
-    spans = _changed_runs(ua, ub)
-    kinds = [_run_kind(ua, ub, span) for span in spans]
+    spans = _changed_runs(ua, ub, codes)
+    kinds = [
+        _run_kind(ua, ub, span) if _context_kind(ua, ub, span) else _char_kind(ua[span[0]], ub[span[2]])
+        for span in spans
+    ]
     for k in range(len(spans) - 1):  # a name split by one character both share (皇甫敏雨教授 / 覃雨桐先生: 雨)
         (a0, a1, b0, b1), (n0, n1, _, m1) = spans[k], spans[k + 1]
         if (
@@ -685,6 +774,25 @@ def _text_units(text: str) -> list[str]:
     another. A few dozen texts of at most FILL_CHARS characters: at most ~50 MB, ~5 MB for texts of ~1,000
     characters. Shared: not to be changed."""
     return UNITS.findall(text)
+
+
+def _context_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> bool:
+    """Whether a run's kind may depend on what stands around it: all but one character for another, both
+    Chinese (Japanese, Thai) characters and not both family names, most runs of a crowd's copies (their
+    typos), whose kind _char_kind gives from the two characters alone."""
+    a0, a1, b0, b1 = span
+    if a1 - a0 != 1 or b1 - b0 != 1:
+        return True
+    left, right = ua[a0], ub[b0]
+    return (left in SURNAMES and right in SURNAMES) or not CHARS.fullmatch(left + right)
+
+
+@lru_cache(maxsize=1 << 16)
+def _char_kind(left: str, right: str) -> str:
+    """_run_kind of a run of one character for another when _context_kind says it stands alone: no number
+    is cut at a text's end by one character for another, a Chinese name or title has two characters or more,
+    and a place's kind or a title after the run counts only after two characters or two family names."""
+    return _run_kind([left], [right], (0, 1, 0, 1))
 
 
 def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> str:
@@ -778,11 +886,13 @@ def _zh_name(run: str) -> bool:
     return given > 0 and given + 1 <= len(run) <= given + 2
 
 
-def _changed_runs(ua: list[str], ub: list[str]) -> list[tuple[int, int, int, int]]:
+def _changed_runs(
+    ua: list[str], ub: list[str], codes: tuple[str, str] | None = None
+) -> list[tuple[int, int, int, int]]:
     """The runs of units that differ between two texts' units (adjacent edits joined): each run's start and
-    end in the first text's units and in the second's."""
+    end in the first text's units and in the second's. `codes`: the units' _unit_codes (the same alignment)."""
     runs: list[tuple[int, int, int, int]] = []
-    for op in Levenshtein.opcodes(ua, ub):
+    for op in Levenshtein.opcodes(*(codes or (ua, ub))):
         if op.tag == "equal":
             continue
         if runs and op.src_start == runs[-1][1] and op.dest_start == runs[-1][3]:
@@ -820,8 +930,8 @@ def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
     (whole_a, own_a), (whole_b, own_b) = sides
     score = 1.0
     for part in (
-        lambda: _found(own_a, whole_b),
-        lambda: _found(own_b, whole_a),
+        lambda: _own_found(a, whole_a, own_a, whole_b),
+        lambda: _own_found(b, whole_b, own_b, whole_a),
         lambda: shingle_score(whole_a, whole_b, whole=False),
     ):
         score = min(score, part())
@@ -830,18 +940,69 @@ def crowd_score(a: Profile, b: Profile, floor: float = 0.0) -> float:
     return score
 
 
-def _found(part: np.ndarray, whole: np.ndarray) -> float:
-    """The share of `part`'s shingles found in `whole`; 1 for no shingles (a text of its frequent lines alone)."""
-    return common(part, whole) / len(part) if len(part) else 1.0
+def _own_found(p: Profile, whole: np.ndarray, own: np.ndarray, other: np.ndarray) -> float:
+    """The share of a profile's `own` shingles (a part of its `whole` ones) found in `other`; 1 for no shingles
+    (a text of its frequent lines alone). Read from where `whole` meets `other` (_meet), which the whole
+    texts' score takes too."""
+    if not len(own):
+        return 1.0
+    found = _found_in(whole, other)
+    if own is whole:
+        return int(np.count_nonzero(found)) / len(own)
+    at = p.own_at
+    if at is None:
+        at = np.minimum(np.searchsorted(whole, own), len(whole) - 1) if len(whole) else np.empty(0, dtype=np.intp)
+        if len(at) != len(own) or not np.array_equal(whole[at], own):
+            at = np.empty(0, dtype=np.intp)  # `own` not part of `whole` (a profile made otherwise)
+        object.__setattr__(p, "own_at", at)
+    if len(at) != len(own):
+        return common(own, other) / len(own)
+    return int(np.count_nonzero(found[at])) / len(own)
 
 
 def common(a: np.ndarray, b: np.ndarray) -> int:
-    """How many values two sorted arrays of unique values share: the shorter looked up in the longer (half
-    the time of np.intersect1d, which sorts both together: 60 against 113 us for 2,000 and 2,300 shingles)."""
-    if len(a) > len(b):
-        a, b = b, a
-    if not len(a):
-        return 0
-    at = np.searchsorted(b, a)
-    at[at == len(b)] = 0
-    return int(np.count_nonzero(b[at] == a))
+    """How many values two sorted arrays of unique values share (_meet: the shorter looked up in the longer,
+    half the time of np.intersect1d, which sorts both together: 60 against 113 us for 2,000 and 2,300
+    shingles)."""
+    short_in = _meet(a, b)[3]
+    return int(np.count_nonzero(short_in))
+
+
+MEETS_KEPT = 8  # _meet's answers kept for the next calls: a pair's relation asks for each a few times
+# (shorter array, longer array, where each of the shorter's values would stand in the longer, its flags, the
+# longer's flags or None until asked for), newest last
+_MEETS: list[list[Any]] = []
+
+
+def _meet(a: np.ndarray, b: np.ndarray) -> list[Any]:
+    """Where two sorted arrays of unique values meet, from one lookup of the shorter in the longer: the
+    shorter, the longer, where each of the shorter's values would stand in the longer, a flag for each of them
+    found there (and _found_in's flags over the longer once asked for). Kept for the next calls (the arrays
+    themselves are the key): a pair's relation counts its shared shingles, and the share of each text's units
+    and own shingles the other holds, from the same two meets (its shingles, its whole texts)."""
+    for meet in reversed(_MEETS):
+        if (meet[0] is a and meet[1] is b) or (meet[0] is b and meet[1] is a):
+            return meet
+    short, long = (b, a) if len(a) > len(b) else (a, b)
+    if len(short) and len(long):
+        at = np.searchsorted(long, short)
+        at[at == len(long)] = 0
+        short_in = long[at] == short
+    else:
+        at, short_in = np.zeros(len(short), dtype=np.intp), np.zeros(len(short), dtype=bool)
+    meet = [short, long, at, short_in, None]
+    _MEETS.append(meet)
+    del _MEETS[:-MEETS_KEPT]
+    return meet
+
+
+def _found_in(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A flag for each value of sorted unique `a` found in sorted unique `b` (_meet)."""
+    meet = _meet(a, b)
+    if meet[0] is a:
+        return meet[3]
+    if meet[4] is None:
+        long_in = np.zeros(len(meet[1]), dtype=bool)
+        long_in[meet[2][meet[3]]] = True
+        meet[4] = long_in
+    return meet[4]

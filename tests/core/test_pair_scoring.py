@@ -1,0 +1,131 @@
+"""Scoring a pair the cheap way gives what scoring it afresh gives, bit for bit: the set lookups one pair's
+measures share (similarity._meet), the places of a text's runs and own shingles kept on its profile, the kind of
+one character for another read without its context (_char_kind) and alignments of unit codes (_unit_codes)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import struct
+
+from rapidfuzz.distance import Levenshtein
+
+from simdesk.core.fingerprint import similarity as sim
+from simdesk.core.fingerprint.similarity import Profile, profile, relation
+from simdesk.core.reading.normalize import normalize
+from tests.core.test_notices import HAN
+
+NAMES = ["张伟", "李娜", "王芳", "欧阳建华", "马一鸣", "钟一鸣", "薛芳", "郑刚"]
+AFTER = ["先生", "女士", "老师", "您好", "区", "市", "路", "，", "。", "的"]
+WORDS = ["dear", "mr", "ms", "hill", "king", "order", "101", "102", "qx3174", "qx2208", "march", "april", "๑", "๒"]
+
+
+def _base(rng: random.Random, lines: int = 24) -> list[str]:
+    out = []
+    for _ in range(lines):
+        parts = []
+        for _ in range(rng.randint(2, 5)):
+            parts.append("".join(rng.choice(HAN) for _ in range(rng.randint(4, 12))))
+            parts.append(rng.choice(NAMES) + rng.choice(AFTER) if rng.random() < 0.3 else rng.choice(WORDS))
+        out.append(" ".join(parts))
+    return out
+
+
+def _copy(lines: list[str], rng: random.Random, typos: int) -> list[str]:
+    out = [list(line) for line in lines]
+    for _ in range(typos):
+        line = rng.choice(out)
+        k = rng.randrange(len(line))
+        line[k] = rng.choice(HAN + "78张李师")
+    if rng.random() < 0.5:  # a number or a name filled otherwise
+        out[rng.randrange(len(out))] += [" ", str(rng.randint(1, 999)), " ", rng.choice(NAMES)]
+    return ["".join(line) for line in out]
+
+
+def _crowd(seed: int, copies: int = 10) -> list[tuple[str, str, str]]:
+    """(text without its frequent lines, whole text, frequent lines) of copies of one text, half its lines
+    frequent (a crowd's copies keep only their edited lines)."""
+    rng = random.Random(seed)
+    base = _base(rng)
+    out = []
+    for _ in range(copies):
+        lines = _copy(base, rng, rng.randint(0, 12))
+        frequent = [line for k, line in enumerate(lines) if k % 2 == 0 and line == base[k]]
+        stripped = [line for line in lines if line not in frequent]
+        out.append(("\n".join(stripped), "\n".join(lines), "\n".join(frequent)))
+    return out
+
+
+def _bits(rel) -> bytes:
+    return struct.pack("<3d", rel.score, rel.a_in_b, rel.b_in_a)
+
+
+def _profiles(parts: list[tuple[str, str, str]]) -> list[Profile]:
+    return [profile(text, whole=whole, frequent=frequent) for text, whole, frequent in parts]
+
+
+def test_kept_lookups_give_the_fresh_relation_bit_for_bit() -> None:
+    """Every ordered pair of a crowd scored many times over on the same profiles (their runs' places, own
+    shingles' places, units and unit codes kept from the first times) equals the pair scored on profiles
+    made afresh (nothing kept), score and both shares, bit for bit."""
+    for seed in range(3):
+        parts = _crowd(seed)
+        kept = _profiles(parts)
+        assert any(p.own is not None for p in kept)
+        for _ in range(3):  # past KEEP_UNITS_FROM and CODES_FROM: the kept paths
+            for a in range(len(parts)):
+                for b in range(len(parts)):
+                    if a == b:
+                        continue
+                    fresh = _profiles([parts[a], parts[b]])
+                    assert _bits(relation(kept[a], kept[b])) == _bits(relation(*fresh)), (seed, a, b)
+        assert all(isinstance(p.filled_codes, tuple) and p.filled_codes[1] for p in kept)
+        assert all(isinstance(p.run_at, tuple) and p.run_at for p in kept)
+
+
+def test_a_profile_sent_to_another_process_makes_its_codes_again() -> None:
+    """Unit codes are this process's: a profile unpickled (as from a worker) makes them again, and scores the
+    same."""
+    parts = _crowd(7, copies=3)
+    kept = _profiles(parts)
+    for _ in range(sim.KEEP_UNITS_FROM + sim.CODES_FROM):
+        sim._whole_fill(kept[0], kept[1])
+        sim._WHOLE_FILLS.clear()
+    sent = pickle.loads(pickle.dumps(kept[0]))
+    assert isinstance(sent.filled_codes, tuple) and sent.filled_codes[0] is not sim._CODES_TOKEN
+    assert sim._filled_codes(sent) == sim._unit_codes(sim._filled_units(sent))
+    assert sent.filled_codes[0] is sim._CODES_TOKEN
+    assert _bits(relation(sent, kept[1])) == _bits(relation(*_profiles(parts[:2])))
+
+
+def test_unit_codes_align_as_the_units() -> None:
+    """rapidfuzz aligns the unit codes as it aligns the units (the same opcodes), and the template fill read
+    from them is the same."""
+    rng = random.Random(3)
+    pool = list(HAN[:30]) + WORDS + NAMES + ["7", "8", "a", "bb"]
+    for _ in range(300):
+        ua = [rng.choice(pool) for _ in range(rng.randint(0, 60))]
+        ub = [u if rng.random() < 0.8 else rng.choice(pool) for u in ua]
+        del ub[: rng.randint(0, 3)]
+        ca, cb = sim._unit_codes(ua), sim._unit_codes(ub)
+        assert ca is not None and cb is not None and len(ca) == len(ua)
+        assert Levenshtein.opcodes(ca, cb).as_list() == Levenshtein.opcodes(ua, ub).as_list()
+        assert sim._fill_kind(ua, ub, (ca, cb)) == sim._fill_kind(ua, ub)
+
+
+def test_one_character_for_another_is_read_without_its_context() -> None:
+    """Wherever _context_kind says a run of one character for another stands alone, _char_kind gives what
+    _run_kind gives for it in its place: names, titles, place kinds and greetings around it, digits, a
+    text's end."""
+    rng = random.Random(11)
+    chars = list(HAN[:40]) + list("张李王马钟薛郑刚芳娜伟一鸣先生女士老师您好区市路") + ["๑", "๒", "ー", "・"]
+    checked = 0
+    for _ in range(400):
+        text = "".join(rng.choice(chars) + (" " if rng.random() < 0.1 else "") for _ in range(rng.randint(1, 30)))
+        other = "".join(c if rng.random() < 0.8 else rng.choice(chars) for c in text)
+        ua, ub = sim._text_units(normalize(text)), sim._text_units(normalize(other))
+        for span in sim._changed_runs(ua, ub):
+            if not sim._context_kind(ua, ub, span):
+                checked += 1
+                assert sim._char_kind(ua[span[0]], ub[span[2]]) == sim._run_kind(ua, ub, span), (ua, ub, span)
+    assert checked > 500
