@@ -113,6 +113,12 @@ def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float
     """Wall seconds and the peak RSS (MB, the process tree summed) of the default `simdesk scan ROOT --format
     json` on a fresh index, its report, and the CPU seconds of its process tree (what a loaded machine
     disturbs least); `code`: the folder whose `simdesk` package runs (another version's for a baseline)."""
+    seconds, mb, printed, cpu = scan_command(root, db, code)
+    return seconds, mb, json.loads(printed.decode("utf-8")), cpu
+
+
+def scan_command(root: Path, db: Path, code: Path = REPO) -> tuple[float, float, bytes, float]:
+    """scan_measured, with the report as the bytes the command printed."""
     import psutil
 
     from bench.scan_run import PeakRss
@@ -136,8 +142,8 @@ def scan_measured(root: Path, db: Path, code: Path = REPO) -> tuple[float, float
             err.seek(0)
             raise RuntimeError(f"simdesk scan failed: {err.read().decode(errors='replace')[-2000:]}")
         out.seek(0)
-        report = json.loads(out.read().decode("utf-8"))
-    return seconds, tree.peak / 2**20, report, usage.ru_utime + usage.ru_stime + tree.children_cpu()
+        printed = out.read()
+    return seconds, tree.peak / 2**20, printed, usage.ru_utime + usage.ru_stime + tree.children_cpu()
 
 
 def crowd_figures(work: Path, sizes: dict[str, int] = SIZES, baseline: Path | None = None) -> Iterator[Figure]:

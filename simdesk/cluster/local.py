@@ -16,12 +16,13 @@ import numpy as np
 from simdesk.cluster.keys import pairs_by_keys
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.cluster.verified import candidates_of, scored, verified_tables
+from simdesk.cluster.verified import candidates_of, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
 from simdesk.core.matching.copies import copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import Grouper
+from simdesk.core.matching.pair_scores import scored
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.records import Document, Problem

@@ -35,12 +35,13 @@ from simdesk.cluster.keys import key_layout
 from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
-from simdesk.cluster.verified import Candidates, candidates_of, scored, verified_tables
+from simdesk.cluster.verified import Candidates, candidates_of, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
 from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
 from simdesk.core.matching.groups import Grouper
+from simdesk.core.matching.pair_scores import scored
 from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
 from simdesk.core.records import Document, Problem
 
@@ -391,7 +392,7 @@ def _verified(spark, source: Source, docs, plan: ScanPlan, settings: FeatureSett
 
 
 def _scores(spark, source: Source, docs, col: Collection, found: Candidates, boilerplate: frozenset[int]):
-    """(scores, held) of the candidates (cluster.verified.scored), their texts profiled and scored on the
+    """(scores, held) of the candidates (pair_scores.scored), their texts profiled and scored on the
     executors, and (doc_id, short) of the texts profiled (reread.measured_short; None without candidates)."""
     import pyarrow as pa
     from pyspark import StorageLevel

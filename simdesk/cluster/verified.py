@@ -7,7 +7,7 @@ the boilerplate-free fingerprints and the scoring of the candidates' texts (in w
 Spark's executors); everything that decides a pair is here, so both engines give what `simdesk scan` gives.
 
     found = candidates_of(col, plan.verify)
-    scores, held = engine_scores(found)          # candidate_relation on each pair's two profiles
+    scores, held = engine_scores(found)          # pair_scores.scored on each pair's two profiles
     pairs, groups = verified_tables(col, found, scores, held, plan)
 """
 
@@ -19,12 +19,10 @@ import numpy as np
 
 from simdesk.cluster.plan import Collection, ScanPlan, groups_table, pairs_table
 from simdesk.core.fingerprint.minhash import DESKTOP
-from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.index.layout import BAND_KEY_BYTES
 from simdesk.core.matching.analysis import (
     VerifySettings,
     band_flags,
-    candidate_relation,
     candidates,
     kept_candidates,
     verified_grouper,
@@ -72,21 +70,6 @@ def candidates_of(col: Collection, verify: VerifySettings) -> Candidates:
     i, j, d, scaled = candidates(col.clean, snap, copies, dirty, keys, empty, dict, verify)
     band_only, plain_near = band_flags(i, j, d, col.fingerprints, col.chars, verify)
     return Candidates(copies, i, j, d, scaled, band_only, plain_near)
-
-
-def scored(
-    left: list[Profile], right: list[Profile], band_only: np.ndarray, plain_near: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(scores, held) of candidate pairs from their texts' profiles: each pair's score and the shares of each
-    text the other holds (a_in_b, b_in_a), NaN for a pair candidate_relation does not keep."""
-    scores = np.full(len(left), np.nan)
-    held = np.full((len(left), 2), np.nan)
-    for k, (a, b) in enumerate(zip(left, right)):
-        rel = candidate_relation(a, b, bool(band_only[k]), bool(plain_near[k]))
-        if rel is not None:
-            scores[k] = rel.score
-            held[k] = (rel.a_in_b, rel.b_in_a)
-    return scores, held
 
 
 def verified_tables(col: Collection, found: Candidates, scores: np.ndarray, held: np.ndarray, plan: ScanPlan):

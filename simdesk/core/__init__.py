@@ -47,10 +47,11 @@ _WHERE = {
         "VerifySettings",
         "analyse",
         "band_flags",
-        "candidate_relation",
         "collection_boilerplate",
         "text_similarity",
     ),
+    # the rule that scores and keeps a candidate pair (benchmarks score candidate pairs as verification does)
+    "matching.pair_scores": ("candidate_relation",),
     # the profile verification scores a text on (benchmarks score candidate pairs as verification does)
     "matching.reread": ("verification_profile",),
     "cleanup.plan": (
@@ -151,11 +152,11 @@ if TYPE_CHECKING:
         VerifySettings,
         analyse,
         band_flags,
-        candidate_relation,
         collection_boilerplate,
         text_similarity,
     )
     from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+    from simdesk.core.matching.pair_scores import candidate_relation
     from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
     from simdesk.core.matching.reread import verification_profile
     from simdesk.core.paths import action_log, data_dir, demo_dir, index_path

@@ -1,7 +1,7 @@
 """Imported only by the fork server of the scan's worker processes, so that every worker starts with
 jieba's dictionary, the IDF table, the checked segmenter (rjieba's sample check), the fold's OpenCC and tables,
-and the code of the scan and of verification's re-reading (reread) already loaded instead of loading them (~1 s,
-and 0.15 s for the check) itself."""
+and the code of the scan and of verification's re-reading and scoring (reread, pair_scores) already loaded
+instead of loading them (~1 s, and 0.15 s for the check) itself."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import jieba  # noqa: E402
 from simdesk.core.fingerprint import features  # noqa: E402 (the workers' fingerprint_file, profiles_of...)
 from simdesk.core.fingerprint.segmenter import default_segmenter  # noqa: E402
 from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
-from simdesk.core.matching import reread  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.matching import pair_scores, reread  # noqa: E402,F401 (the workers' profiles_of, scored...)
 from simdesk.core.reading.normalize import fold  # noqa: E402
 
 jieba.setLogLevel(60)

@@ -1,24 +1,38 @@
 """Verification's faster paths give what the plain ones give: a text folded once for its profile, boilerplate
-lines' votes segmented in the worker processes, a line tested for a digit before the date patterns run."""
+lines' votes segmented in the worker processes, pairs scored in the worker processes, a line tested for a digit
+before the date patterns run."""
 
 from __future__ import annotations
 
+import math
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from bench.corpus import build
 from simdesk.core.fingerprint.similarity import Profile, profile
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
-from simdesk.core.matching.analysis import SEGMENTED_POOL_FROM, VerifySettings, analyse, collection_boilerplate
+from simdesk.core.matching.analysis import (
+    POOL_FROM_TEXTS,
+    SCORE_CHUNK,
+    SEGMENTED_POOL_FROM,
+    VerifySettings,
+    analyse,
+    collection_boilerplate,
+    verify_pairs,
+)
+from simdesk.core.matching.pair_scores import candidate_relation
 from simdesk.core.matching.reread import verification_profile
 from simdesk.core.reading.boilerplate import frequent_parts
 from simdesk.core.reading.headline import _date_in, _month_in, date_in, month_in
 from simdesk.core.reading.normalize import fold
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import ScanOptions
+from simdesk.core.workers import CancelToken
 
 FOOTERS = 75  # boilerplate lines, each in 10 documents of its own: more texts to segment than SEGMENTED_POOL_FROM
 WITHOUT_FOOTER = 20
@@ -149,3 +163,83 @@ def test_a_line_without_digits_holds_no_date(tmp_path, small_corpus):
     for line in lines:
         assert date_in(line) == _date_in(line)
         assert month_in(line) == _month_in(line)
+
+
+def _scored_by_verify_pairs(
+    root: Path, db: Path, jobs: int, pool_from: int, cancel: CancelToken | None = None
+) -> tuple:
+    """verify_pairs over every pair of the collection's texts (a third flagged as proposed by the bands alone,
+    a fifth of those with near plain fingerprints): its scores and shares, the scores the index keeps, the
+    headlines it kept and its last progress report. `cancel`: set when the scoring starts."""
+    reports: list[tuple[str, int, int]] = []
+
+    def on_progress(*report: Any) -> None:
+        reports.append(report)
+        if cancel is not None and report[0] == "scoring":
+            cancel.cancel()
+
+    headlines: dict[str, str] = {}
+    with Index(db) as index:
+        snap = index.snapshot()
+        i, j = (x.astype(np.int64) for x in np.triu_indices(len(snap), 1))
+        band_only = np.arange(len(i)) % 3 == 0
+        plain_near = band_only & (np.arange(len(i)) % 5 == 0)
+        scores, held = verify_pairs(
+            Texts(root),
+            index,
+            snap,
+            i,
+            j,
+            collection_boilerplate(index),
+            jobs,
+            cancel,
+            on_progress,
+            band_only=band_only,
+            plain_near=plain_near,
+            headlines=headlines,
+            pool_from=pool_from,
+        )
+        kept = {
+            pair: [None if x != x else x for x in (r.score, r.a_in_b, r.b_in_a)] for pair, r in index.scores().items()
+        }
+    return scores, held, kept, headlines, reports[-1], (i, j, band_only, plain_near)
+
+
+def test_pairs_scored_in_the_workers_score_as_in_this_process(tmp_path):
+    """A crowd of near-identical texts (the generator's copy group: template checks, units kept per text),
+    every pair of it scored by verify_pairs in this process and with worker processes: the same scores, shares,
+    kept scores and headlines, and each equal to candidate_relation on the two texts' profiles. With workers,
+    chunks of pairs go to them as they have room, once the pairs scored here show that a crowd's cost more
+    than sending their texts."""
+    root = tmp_path / "crowd"
+    build(root, "small", seed=5, crowd=(1, 64), documents=64)
+    with Index(tmp_path / "a.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        assert len(index.snapshot()) == 64
+    shutil.copy(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    here = _scored_by_verify_pairs(root, tmp_path / "a.sqlite", 1, POOL_FROM_TEXTS)
+    pooled = _scored_by_verify_pairs(root, tmp_path / "b.sqlite", 2, 0)
+    (sa, ha, ka, la, last_a, (i, j, band_only, plain_near)), (sb, hb, kb, lb, last_b, _) = here, pooled
+    assert len(i) == 64 * 63 // 2 > 5 * SCORE_CHUNK  # more chunks than two workers are given at once
+    assert np.array_equal(sa, sb, equal_nan=True) and np.array_equal(ha, hb, equal_nan=True)
+    assert ka == kb and la == lb and len(la) > 32
+    assert last_a == last_b == ("scoring", len(i), len(i))
+    assert (sa >= 0.7).sum() > len(i) // 2 and np.isnan(sa[band_only]).any()  # copies, and band pairs left out
+    # cancelled as the scoring starts (chunks already with the workers are stopped), then scored to the end
+    shutil.copy(tmp_path / "a.sqlite", tmp_path / "c.sqlite")
+    with Index(tmp_path / "c.sqlite") as index:
+        index.forget_pairing()
+    cancelled = _scored_by_verify_pairs(root, tmp_path / "c.sqlite", 2, 0, CancelToken())
+    assert cancelled[4][0] == "scoring" and cancelled[4][1] < len(i)
+    assert all(kept == ka[pair] for pair, kept in cancelled[2].items())  # what is kept is what was scored
+    resumed = _scored_by_verify_pairs(root, tmp_path / "c.sqlite", 2, 0)
+    assert np.array_equal(resumed[0], sa, equal_nan=True) and np.array_equal(resumed[1], ha, equal_nan=True)
+    assert resumed[2] == ka
+    with Index(tmp_path / "a.sqlite") as index:
+        boilerplate = collection_boilerplate(index)
+        paths = index.snapshot().paths
+    profiles = [verification_profile(Texts(root).read(p).text, boilerplate) for p in paths]
+    for k in range(0, len(i), 7):
+        rel = candidate_relation(profiles[i[k]], profiles[j[k]], bool(band_only[k]), bool(plain_near[k]))
+        expected = (math.nan,) * 3 if rel is None else (rel.score, rel.a_in_b, rel.b_in_a)
+        assert np.array_equal([sb[k], *hb[k]], expected, equal_nan=True)

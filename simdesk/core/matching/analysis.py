@@ -38,10 +38,11 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -57,7 +58,6 @@ from simdesk.core.fingerprint.similarity import (
     EDIT_CHARS,
     VERSION as VERIFY_VERSION,
     Profile,
-    crowd_score,
     relation,
     similarity,
 )
@@ -72,6 +72,7 @@ from simdesk.core.matching.copies import (
     with_copies,
 )
 from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper, exact_grouper
+from simdesk.core.matching.pair_scores import BAND_MIN_SIMILARITY, scored
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.reread import (
     SHORT_BYTES,
@@ -98,6 +99,28 @@ from simdesk.core.workers import (
 
 TEXT_CHUNK = 64  # texts read per task
 SCORE_STEP = 2000  # pairs scored between two progress reports
+# Pairs scored per task: ~0.2 s of a crowd's pairs (~0.8 ms each), ~10 ms of the medium collection's (~45 us). A
+# chunk's pairs come from a few tiles of SCORE_TILE x SCORE_TILE texts (read_plan), so each text's profile goes
+# to the workers once with its chunk and serves several of its pairs (and a crowd's text keeps its units for
+# them: Profile.filled_units). Measured 2026-11-27 (load 6-8): pickling and loading a profile takes ~40-60 us
+# (~3 KB at the medium collection, ~10 KB at a crowd's ~900-character texts), about one medium pair's scoring.
+SCORE_CHUNK = 256
+SCORE_TILE = 32
+# Pairs scored in this process between two looks at the workers' queue: a few hundredths of a second of a
+# crowd's, so the workers are given more as soon as they have room (a chunk of 256 scored here took 3.9 s of
+# wall time at load 20, while the workers ran out of chunks).
+SCORE_HERE = 32
+QUEUED_PER_WORKER = 2  # tasks a worker has waiting (reads, chunks of pairs): the other pairs are scored here
+# A chunk goes to the workers only when its pairs, at the cost measured for the pairs scored here, take more than
+# SEND_MARGIN times what sending its texts' profiles takes (SEND_S a profile: pickled here, loaded there): a
+# crowd's pairs (~0.8 ms each, ~100 texts a chunk) go, the medium collection's (~45 us each, more texts than
+# pairs in a chunk) stay: sending them took the scanning process about the time it takes to score them.
+SEND_S = 6e-5
+SEND_MARGIN = 2.0
+# A pair is scored in about a tenth of the time a text is read again for it (~45 us against ~465 us a text on
+# the medium collection, 2026-11-27): the work that makes workers worth starting (POOL_FROM_TEXTS) counts a pair
+# as that share of a text.
+PAIRS_A_TEXT = 10
 POOL_FROM_TEXTS = 1000  # fewer texts to read: in this process (starting workers costs ~1.5 s)
 # Texts to segment again (votes, boilerplate lines' votes) go to the workers from this many: their fork server
 # has the segmenter and the IDF table loaded, which this process would load for these texts alone (~0.6 s of
@@ -111,14 +134,6 @@ INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the 
 PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
 PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the step before is scored)
 VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
-# A pair proposed by the MinHash bands alone (its fingerprints beyond the radius) groups from this score,
-# not from min_similarity: it lacks SimHash's agreement. Measured 2026-11-23 on the evaluation kit, two held-out
-# collections and the small test collection (4,705 files), such pairs scored: texts sharing only a repost
-# footer, a licence notice or a template 0.70-0.82 (35 pairs from 0.80); copies 0.80-1.00 (mixed-language
-# 0.99-1.00, short texts with several typos mostly 0.85-0.96; 4 copies below 0.85 are left out). It must be
-# reached without the whole-containment rule (verify_pairs): on the medium collection 10 collages that quote
-# a saying whole scored 1.0 by that rule.
-BAND_MIN_SIMILARITY = 0.85
 # A pair sharing a single band of its MinHash keys (J^3 ~ 1/16: most such texts share a passage, not the
 # text) is a candidate only when its fingerprints also lie within this many bits, or when both texts are
 # short enough for edit similarity (verify.EDIT_CHARS: typos move short texts 27-30 bits apart). Measured
@@ -166,9 +181,9 @@ DEFAULT_VERIFY = VerifySettings()
 def _maybe_pool(
     jobs: int, texts: int, cancel: CancelToken, from_texts: int = POOL_FROM_TEXTS
 ) -> Iterator[ProcessPoolExecutor | None]:
-    """A process pool when there are `from_texts` texts or more to read, else None (in this process). The
-    workers' fork server may be starting (a scan that read few files starts none): the pool is made once it
-    forks, and a cancel meanwhile gives None at once (worker_server_ready), the caller then reading nothing."""
+    """A process pool when there are `from_texts` texts or more to read (or work as long: `texts`), else None
+    (in this process). The workers' fork server may be starting (a scan that read few files starts none): the
+    pool is made once it forks, and a cancel meanwhile gives None at once (worker_server_ready), the caller then reading nothing."""
     workers = worker_count(jobs)
     if workers <= 1 or texts < from_texts or not worker_server_ready(cancel):
         yield None
@@ -592,27 +607,31 @@ def band_flags(
     return beyond, plain_near
 
 
-def candidate_relation(left: Profile, right: Profile, band_only: bool, plain_near: bool) -> Relation | None:
-    """The relation of a candidate pair's texts (verify.relation), or None when the pair is not kept: a pair
-    only the bands proposed (`band_only`, band_flags' beyond) must reach BAND_MIN_SIMILARITY without the
-    whole-containment rule, or, when `plain_near`, be scored up to its score or DEFAULT_MIN_SIMILARITY by the
-    large copy groups' rule (verify.crowd_score). The one rule of verify_pairs and the cluster engines."""
-    if not band_only:
-        return relation(left, right)
-    crowd = crowd_score(left, right)  # once: each measure below takes it
-    rel = relation(left, right, crowd=crowd)
-    if similarity(left, right, whole=False, crowd=crowd) < BAND_MIN_SIMILARITY and not (
-        plain_near and 0 < min(rel.score, DEFAULT_MIN_SIMILARITY) <= crowd
-    ):
-        return None
-    return rel
-
-
 def kept_candidates(scores: np.ndarray, beyond: np.ndarray, plain_near: np.ndarray) -> np.ndarray:
     """The candidates whose scores stand (verify_pairs' scores: NaN for a pair candidate_relation did not
     keep): every pair within its radius, and a pair only the bands propose from BAND_MIN_SIMILARITY, or by the
     large copy groups' score."""
     return ~beyond | (scores >= BAND_MIN_SIMILARITY) | (plain_near & ~np.isnan(scores))
+
+
+@dataclass(slots=True)
+class _StepScores:
+    """A verification step's pairs while they are scored: their positions in the pair arrays (`ks`, in the order
+    read_plan gives), each chunk's slice of `ks` with its result (a future of the pool, or the arrays scored in
+    this process), and the packed headlines of the rows let go after the step (kept when a pair of theirs
+    reaches the least similarity, known once the step's scores are all in)."""
+
+    ks: np.ndarray
+    chunks: list[tuple[slice, Future | tuple[np.ndarray, np.ndarray]]] = field(default_factory=list)
+    let_go: list[tuple[int, str]] = field(default_factory=list)
+    shorts: list[tuple[int, bool]] = field(default_factory=list)  # (id, short text) of the rows it read
+    counted: int = 0  # the first chunks whose pairs the progress reports counted
+    planned: bool = False  # every chunk is under way and every row let go listed: its scores can be kept
+
+
+def _scored_here(result: Future | tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether a chunk's result is in: scored in this process, or its future done."""
+    return not isinstance(result, Future) or result.done()
 
 
 def verify_pairs(
@@ -629,16 +648,25 @@ def verify_pairs(
     plain_near: np.ndarray | None = None,
     headlines: dict[str, str] | None = None,
     min_similarity: float = DEFAULT_MIN_SIMILARITY,
+    pool_from: int = POOL_FROM_TEXTS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
     relations reused, new ones computed and kept.
 
-    The texts involved are read in the worker processes and the pairs scored here, in the steps of a
-    read_plan: each text is read when its first pair comes and let go after its last, and at most
-    PROFILE_BATCH profiles are held (~2 KB each: a million documents' profiles would take gigabytes); the
-    workers read the next step's texts while this process scores. Each step reports
-    `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored.
+    The texts involved are read in the worker processes, in the steps of a read_plan: each text is read when
+    its first pair comes and let go after its last, and at most PROFILE_BATCH profiles are held (~2 KB each: a
+    million documents' profiles would take gigabytes). A step's pairs are scored in chunks of SCORE_CHUNK pairs
+    that share their texts (read_plan's tiles): a chunk goes to the workers, its texts' profiles with it, while
+    fewer than QUEUED_PER_WORKER tasks a worker wait there and its pairs cost more to score than to send
+    (SEND_MARGIN); otherwise SCORE_HERE pairs are scored in this process before the queue is looked at again.
+    So every process scores while the workers read the next step's texts (a crowd of near-identical texts:
+    hundreds of pairs a text, a millisecond each, two thirds of them scored by two workers; the medium
+    collection's pairs score in about the time their profiles take to be sent, and 94% are scored here). Workers are
+    used from `pool_from` texts to read, a pair counting 1 / PAIRS_A_TEXT of a text. Each step reports
+    `on_progress(phase, done, total)`: "verifying" counts the texts read, "scoring" the pairs scored (every
+    SCORE_STEP or so). A cancel is seen before every pair scored here and every 50 ms while waiting for the
+    workers, which are then stopped; the pairs whose scores are in are kept.
     A pair flagged in `band_only` (proposed by the MinHash bands alone) is kept only when it reaches
     BAND_MIN_SIMILARITY without the whole-containment rule (verify.similarity(..., whole=False)): a saying
     found whole inside a text four times its size is how a collage quotes it, not a copy; the others get
@@ -646,7 +674,7 @@ def verify_pairs(
     also flagged in `plain_near` (the fingerprints of the whole texts, frequent lines included, lie within
     the radius) is also kept when the large copy groups' score (verify.crowd_score) reaches its score or
     DEFAULT_MIN_SIMILARITY: members of such a group keep only their edited lines without frequent lines, and so
-    do their clean fingerprints.
+    do their clean fingerprints (pair_scores.candidate_relation).
 
     `headlines`, when given, gets the packed headline (headline.packed_headline, read from the same text as the
     profile) of each text read that has a pair scoring `min_similarity` or more, by path: the groups' members
@@ -678,26 +706,94 @@ def verify_pairs(
     with np.errstate(invalid="ignore"):
         good = out >= min_similarity
     paired[i[good]] = paired[j[good]] = True
+    band = np.zeros(len(i), dtype=bool) if band_only is None else band_only
+    near = np.zeros(len(i), dtype=bool) if plain_near is None else plain_near
     cancel = cancel or CancelToken()
     steps = read_plan(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH)
     reads = sum(len(step.reads) for step in steps)
     fn = partial(profiles_of, texts, boilerplate=boilerplate)
-    read, scored = 0, 0
+    read, done = 0, 0
+    here_s, here = 0.0, 0  # the CPU time of the pairs scored in this process, and how many
     profiles: dict[int, Profile] = {}
     heads: dict[int, str] = {}  # the packed headlines of the rows whose profiles are held
     shorts: list[tuple[int, bool]] = []  # (id, short text) of the rows read: stored with the step's scores
+    scoring: deque[_StepScores] = deque()  # the steps whose scores are not all kept yet, oldest first
+
+    def settle(step: _StepScores, cancelled: bool = False) -> None:
+        """Keep a step's scores (in the order of its pairs: the index stores them as it did in one process)
+        and the headlines of its rows let go that pair; cancelled, the scores that are in."""
+        for part, result in step.chunks:
+            if isinstance(result, Future):
+                if cancelled and (not result.done() or result.exception() is not None):
+                    continue
+                result = result.result()
+            got, shares = result
+            ks = step.ks[part][: len(got)]
+            out[ks], held[ks] = got, shares
+        new = []
+        for k in np.sort(step.ks).tolist():
+            if out[k] == out[k]:  # NaN: not kept (or not scored before a cancel)
+                a, b = int(i[k]), int(j[k])
+                if out[k] >= min_similarity:
+                    paired[a] = paired[b] = True
+                new.append((int(ids[a]), int(ids[b]), Relation(float(out[k]), float(held[k, 0]), float(held[k, 1]))))
+        index.store_scores(new)
+        index.store_short_texts(step.shorts)
+        if headlines is not None and not cancelled:
+            for r, head in step.let_go:  # a row let go early is read again, headline too
+                if paired[r]:
+                    headlines[snap.paths[r]] = head
+
+    def count() -> None:
+        """Report the pairs scored, as their chunks come in."""
+        nonlocal done
+        before = done
+        for step in scoring:
+            while step.counted < len(step.chunks) and _scored_here(step.chunks[step.counted][1]):
+                part = step.chunks[step.counted][0]
+                done += len(range(*part.indices(len(step.ks))))
+                step.counted += 1
+        if done // SCORE_STEP > before // SCORE_STEP:
+            report("scoring", done, len(todo_arr))
+
+    def collect(wait: bool) -> None:
+        """Count the chunks scored and keep the scores of the steps whose chunks are all in, oldest first
+        (`wait`: waiting for them; raises Cancelled)."""
+        count()  # counts each step's chunks in order, up to the first not in: all in when it counted them all
+        while scoring and scoring[0].planned and (wait or scoring[0].counted == len(scoring[0].chunks)):
+            for _, result in scoring[0].chunks:
+                if isinstance(result, Future):
+                    result_unless_cancelled(result, cancel)
+                    count()
+            settle(scoring.popleft())
+
     report("verifying", 0, reads)
-    with _maybe_pool(jobs, reads, cancel) as pool:
+    with _maybe_pool(jobs, reads + len(todo_arr) // PAIRS_A_TEXT, cancel, pool_from) as pool:
+        queued = QUEUED_PER_WORKER * worker_count(jobs) if pool is not None else 0
 
         def submit(rows: list[int]) -> list:
             chunks = [rows[c : c + TEXT_CHUNK] for c in range(0, len(rows), TEXT_CHUNK)]
             paths = [[snap.paths[r] for r in chunk] for chunk in chunks]
             return list(zip(chunks, [pool.submit(fn, p) for p in paths] if pool is not None else paths))
 
-        pending = submit(steps[0].reads)
-        for n, step in enumerate(steps):
-            for chunk, result in pending:
-                try:
+        working: list[Future] = []  # the chunks of pairs given to the workers, not all in yet
+
+        def worth_sending(ks: np.ndarray) -> bool:
+            """Whether the pairs `ks` cost more to score than to send their texts (first measured here)."""
+            if pool is None or here < SCORE_HERE or busy() >= queued:
+                return False
+            texts = len(np.unique(np.concatenate([i[ks], j[ks]])))
+            return here_s / here * len(ks) > SEND_MARGIN * SEND_S * texts
+
+        def busy() -> int:
+            """The tasks waiting in the pool or under way: the next step's reads and the chunks of pairs."""
+            working[:] = [result for result in working if not result.done()]
+            return len(working) + (sum(not result.done() for _, result in pending) if pool is not None else 0)
+
+        try:
+            pending = submit(steps[0].reads)
+            for n, step in enumerate(steps):
+                for chunk, result in pending:
                     if cancel.cancelled:
                         raise Cancelled
                     got = result_unless_cancelled(result, cancel) if pool is not None else fn(result)
@@ -706,43 +802,47 @@ def verify_pairs(
                         heads[r] = head
                         if short is not None:
                             shorts.append((int(ids[r]), short))
-                except Cancelled:
-                    if pool is not None:
-                        stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
-                    return out, held
-                read += len(chunk)
-                report("verifying", read, reads)
-            # the workers read the next step while this process scores this one
-            pending = submit(steps[n + 1].reads) if n + 1 < len(steps) else []
-            new = []
-            for k in todo_arr[step.pairs].tolist():
-                if cancel.cancelled:  # what is scored is kept; looked at every pair (a crowd's take ms each)
-                    break
-                if scored % SCORE_STEP == 0:
-                    report("scoring", scored, len(todo_arr))
-                scored += 1
-                a, b = int(i[k]), int(j[k])
-                rel = candidate_relation(
-                    profiles[a],
-                    profiles[b],
-                    band_only is not None and bool(band_only[k]),
-                    plain_near is not None and bool(plain_near[k]),
-                )
-                if rel is None:
-                    continue
-                out[k] = rel.score
-                held[k] = (rel.a_in_b, rel.b_in_a)
-                if rel.score >= min_similarity:
-                    paired[a] = paired[b] = True
-                new.append((int(ids[a]), int(ids[b]), rel))
-            index.store_scores(new)
-            index.store_short_texts(shorts)
-            shorts.clear()
-            for r in step.drops:
-                del profiles[r]
-                head = heads.pop(r)
-                if headlines is not None and paired[r]:  # a row let go early is read again, headline too
-                    headlines[snap.paths[r]] = head
+                    read += len(chunk)
+                    report("verifying", read, reads)
+                # the workers read the next step while this step's pairs are scored
+                pending = submit(steps[n + 1].reads) if n + 1 < len(steps) else []
+                now = _StepScores(todo_arr[step.pairs], shorts=shorts)
+                shorts = []
+                scoring.append(now)
+                if n == 0:
+                    report("scoring", 0, len(todo_arr))
+                c = 0
+                while c < len(now.ks):
+                    if cancel.cancelled:
+                        raise Cancelled
+                    collect(wait=False)
+                    ship = worth_sending(now.ks[c : c + SCORE_CHUNK])
+                    part = slice(c, c + (SCORE_CHUNK if ship else SCORE_HERE))
+                    c = part.stop
+                    ks = now.ks[part]
+                    left = [profiles[r] for r in i[ks].tolist()]
+                    right = [profiles[r] for r in j[ks].tolist()]
+                    if pool is not None and ship:  # the profiles go with it, each once
+                        working.append(pool.submit(scored, left, right, band[ks], near[ks]))
+                        now.chunks.append((part, working[-1]))
+                        continue
+                    started = time.thread_time()
+                    got, shares = scored(left, right, band[ks], near[ks], cancel)
+                    here_s, here = here_s + time.thread_time() - started, here + len(got)
+                    now.chunks.append((part, (got, shares)))
+                    if len(got) < len(ks):
+                        raise Cancelled
+                for r in step.drops:  # a chunk under way holds the profiles it scores
+                    del profiles[r]
+                    now.let_go.append((r, heads.pop(r)))
+                now.planned = True
+            collect(wait=True)
+        except Cancelled:  # what is scored is kept
+            while scoring:
+                settle(scoring.popleft(), cancelled=True)
+            if pool is not None:
+                stop_workers(pool)  # the waiting futures end broken with the pool (see stop_workers)
+            return out, held
     report("scoring", len(todo_arr), len(todo_arr))
     return out, held
 
@@ -754,7 +854,7 @@ class ReadStep:
     given as lists (`reads`, `drops`)."""
 
     read_rows: np.ndarray
-    pairs: np.ndarray  # positions in the pair arrays given to read_plan
+    pairs: np.ndarray  # positions in the pair arrays given to read_plan, in tiles of their rows (SCORE_TILE)
     drop_rows: np.ndarray
 
     @property
@@ -766,7 +866,9 @@ class ReadStep:
         return self.drop_rows.tolist()
 
 
-def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int = PLAN_WINDOW) -> list[ReadStep]:
+def read_plan(
+    a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int = PLAN_WINDOW, tile: int = SCORE_TILE
+) -> list[ReadStep]:
     """Steps that score every pair (a[k], b[k]) once, reading each text when its first pair comes and
     letting it go after its last, with at most about `limit` texts held between steps.
 
@@ -774,6 +876,8 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     together, neighbours near each other), `window` rows a step; a pair is scored in the step of its later
     row. A text still needed when more than `limit` are held is let go, the one needed latest first, and
     read again when its pair comes: the only texts read twice (none when no set of pairs is that wide).
+    A step's pairs come in tiles of `tile` x `tile` rows of that order, so that a few pairs in a row share
+    their texts (verify_pairs scores them in chunks, each text's profile sent once with its chunk).
     """
     if len(a) == 0:
         return []
@@ -794,6 +898,8 @@ def read_plan(a: np.ndarray, b: np.ndarray, rows: int, limit: int, window: int =
     steps = []
     for w in range(len(bounds) - 1):
         pairs = by_step[bounds[w] : bounds[w + 1]]
+        first, second = np.minimum(pos[a[pairs]], pos[b[pairs]]), np.maximum(pos[a[pairs]], pos[b[pairs]])
+        pairs = pairs[np.lexsort((second, first, second // tile, first // tile))]
         need = np.unique(np.concatenate([a[pairs], b[pairs]]))
         reads = [r for r in need.tolist() if r not in held]
         held.update(reads)
