@@ -107,13 +107,13 @@ def test_the_size_cap_skips_a_huge_file_without_reading_it(tmp_path, monkeypatch
     opened: list[str] = []
     import simdesk.core.reading.documents as documents
 
-    real_open = documents.open_regular
+    real_open = documents._open_regular
 
     def spy_open(file, *args, **kwargs):
         opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(documents, "open_regular", spy_open)  # every read of a file goes through it
+    monkeypatch.setattr(documents, "_open_regular", spy_open)  # every opening of a file to read goes through it
     with Index(tmp_path / "i.sqlite") as index:
         result = scan(root, index, ScanOptions(jobs=1, max_bytes=20 * 1024 * 1024))
     assert [p.path for p in result.problems] == ["huge.txt"]
