@@ -160,6 +160,9 @@ def test_a_second_scan_of_the_same_index_says_busy_and_exits_2(tmp_path):
         deadline = time.monotonic() + 60
         while not committed(db) and time.monotonic() < deadline:  # the first scan is writing
             time.sleep(0.05)
+        # held still while the second runs, so that it cannot finish first (a fast machine reads the rest
+        # of the folder within the second's start-up); its lock stays held while it is stopped
+        first.send_signal(signal.SIGSTOP)
         assert committed(db) and first.poll() is None
         second = simdesk(*scan_args(folder, db), timeout=60)
         assert second.returncode == 2
@@ -167,6 +170,7 @@ def test_a_second_scan_of_the_same_index_says_busy_and_exits_2(tmp_path):
             "simdesk: error: the index is busy: another simdesk is scanning this folder; try again when it has finished"
         ]
     finally:
+        first.send_signal(signal.SIGCONT)
         first.wait(120)
     assert first.returncode == 0, first.stderr.read()
     assert integrity(db) == "ok" and len(committed(db)) == 40
