@@ -43,10 +43,12 @@ _WHERE = {
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "fingerprint.similarity": ("DEFAULT_MIN_SIMILARITY", "Profile", "profile", "similarity"),
+    # the candidate search's pairs (benchmarks time it, compiled and in numpy)
     "matching.analysis": (
         "VerifySettings",
         "analyse",
         "band_flags",
+        "candidate_pairs",
         "collection_boilerplate",
         "text_similarity",
     ),
@@ -152,6 +154,7 @@ if TYPE_CHECKING:
         VerifySettings,
         analyse,
         band_flags,
+        candidate_pairs,
         collection_boilerplate,
         text_similarity,
     )

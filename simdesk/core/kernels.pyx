@@ -11,6 +11,7 @@ x64_128 of each band's rows (as mmh3.hash64). Built by setup.py with Cython; sim
 """
 
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
     Py_UNICODE_ISDECIMAL,
@@ -19,8 +20,8 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
 )
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy
 
 cdef enum:
@@ -605,3 +606,219 @@ def seal_votes(const double[::1] tallies, double tie_share):
     for i in range(n):
         PyFloat_Pack2(tallies[i] / scale, packed + 4 + 2 * i, 1)
     return fingerprint, packed[: 4 + 2 * 64]
+
+
+# ---- the pairs of fingerprints within a Hamming radius through one block (matching/pairs.py) ----
+
+cdef struct PairBuffer:  # the pairs found: positions in the block's sorted order and their distances
+    int64_t* a
+    int64_t* b
+    int8_t* d
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef int _keep_pair(PairBuffer* out, int64_t a, int64_t b, int d) noexcept nogil:
+    """Append a pair; -1 when memory runs out."""
+    cdef Py_ssize_t capacity
+    cdef void* grown
+    if out.size == out.capacity:
+        capacity = out.capacity * 2 if out.capacity else 4096
+        grown = realloc(out.a, capacity * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        out.a = <int64_t*>grown
+        grown = realloc(out.b, capacity * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        out.b = <int64_t*>grown
+        grown = realloc(out.d, capacity * sizeof(int8_t))
+        if grown == NULL:
+            return -1
+        out.d = <int8_t*>grown
+        out.capacity = capacity
+    out.a[out.size] = a
+    out.b[out.size] = b
+    out.d[out.size] = <int8_t>d
+    out.size += 1
+    return 0
+
+
+cdef void _start_pairs(PairBuffer* out) noexcept nogil:
+    out.a = NULL
+    out.b = NULL
+    out.d = NULL
+    out.size = 0
+    out.capacity = 0
+
+
+cdef void _free_pairs(PairBuffer* out) noexcept nogil:
+    free(out.a)
+    free(out.b)
+    free(out.d)
+
+
+cdef tuple _found_pairs(PairBuffer* out, int failed, str kernel):
+    """The pairs found as bytes (int64, int64, int8), or MemoryError when they did not fit."""
+    if failed:
+        raise MemoryError(f"{kernel}: out of memory for the pairs found")
+    return (
+        PyBytes_FromStringAndSize(<char*>out.a, out.size * sizeof(int64_t)),
+        PyBytes_FromStringAndSize(<char*>out.b, out.size * sizeof(int64_t)),
+        PyBytes_FromStringAndSize(<char*>out.d, out.size * sizeof(int8_t)),
+    )
+
+
+cdef inline int _check_pair(PairBuffer* out, const uint64_t* fps, int64_t p, int64_t q, int radius,
+                            const int64_t* earlier, Py_ssize_t n_earlier) noexcept nogil:
+    """Keep (p, q) when their fingerprints lie within `radius` and no earlier block (shift, width, budget
+    triples) holds them within its budget; -1 when memory runs out."""
+    cdef uint64_t x = fps[p] ^ fps[q]
+    cdef int d = __builtin_popcountll(x)
+    cdef Py_ssize_t e
+    if d > radius:
+        return 0
+    for e in range(n_earlier):
+        if __builtin_popcountll((x >> earlier[3 * e]) & ((<uint64_t>1 << earlier[3 * e + 1]) - 1)) \
+                <= earlier[3 * e + 2]:
+            return 0
+    return _keep_pair(out, p, q, d)
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef extern from *:
+    """
+    /* Distances of one fingerprint to a run of others. Debian's compiler targets x86-64 without the POPCNT
+       instruction (its popcount is a library call); processors have had it since 2008, so a copy compiled for
+       it is chosen at run time when the processor has it. The two give the same numbers. */
+    static void simdesk_distances_plain(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
+        for (Py_ssize_t k = 0; k < n; k++) out[k] = (uint8_t)__builtin_popcountll(x ^ fps[k]);
+    }
+    #if defined(__GNUC__) && defined(__x86_64__)
+    __attribute__((target("popcnt")))
+    static void simdesk_distances_popcnt(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
+        for (Py_ssize_t k = 0; k < n; k++) out[k] = (uint8_t)__builtin_popcountll(x ^ fps[k]);
+    }
+    static void simdesk_distances(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
+        static int has_popcnt = -1;
+        if (has_popcnt < 0) { __builtin_cpu_init(); has_popcnt = __builtin_cpu_supports("popcnt") != 0; }
+        if (has_popcnt) simdesk_distances_popcnt(fps, x, n, out); else simdesk_distances_plain(fps, x, n, out);
+    }
+    #else
+    #define simdesk_distances simdesk_distances_plain
+    #endif
+    """
+    void simdesk_distances(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) nogil
+
+
+def block_pairs(const int32_t[::1] sorted_values, const uint64_t[::1] sorted_fps, const int64_t[::1] starts,
+                const int64_t[::1] counts, const int32_t[::1] masks, const int64_t[::1] mask_starts, int radius,
+                const int64_t[::1] earlier):
+    """(a, b, d) as bytes (int64, int64, int8): the pairs within `radius` that one block of the multi-index
+    search finds, as pairs._pairs_through_block finds them (the same set, in another order): positions in the
+    block's order (`sorted_values` its values ascending, `sorted_fps` the fingerprints in that order, `starts` and
+    `counts` each bucket's first position and size), every pair of one bucket and every pair of buckets whose
+    values differ by one of `masks` (the flip masks within the block's budget, the empty mask left out, ordered by
+    their highest bit: those whose highest bit is h are masks[mask_starts[h]:mask_starts[h + 1]]), checked
+    on all 64 bits, those an earlier block finds left out (`earlier`: shift, width, budget of each, flattened).
+    The search runs without the GIL."""
+    cdef Py_ssize_t n = sorted_values.shape[0], n_masks = masks.shape[0], n_earlier = earlier.shape[0] // 3
+    cdef Py_ssize_t buckets = counts.shape[0], p = 0, end, k, h, tops = mask_starts.shape[0] - 1
+    cdef int64_t q, r, s, u_start, u_end
+    cdef int32_t v, u
+    cdef int failed = 0
+    cdef PairBuffer out
+    cdef const int64_t* shifts = &earlier[0] if n_earlier else NULL
+    if sorted_fps.shape[0] != n or starts.shape[0] != buckets or earlier.shape[0] % 3:
+        raise ValueError("block_pairs: arrays of mismatched lengths")
+    for k in range(n):
+        if not 0 <= sorted_values[k] < buckets:
+            raise ValueError(f"block value {sorted_values[k]} outside the {buckets} buckets")
+    if tops < 0 or mask_starts[0] != 0 or mask_starts[tops] != n_masks:
+        raise ValueError("block_pairs: mask_starts must run from 0 to the number of masks")
+    for h in range(tops):
+        if not mask_starts[h] <= mask_starts[h + 1] <= n_masks:
+            raise ValueError("block_pairs: mask_starts must not decrease")
+        for k in range(mask_starts[h], mask_starts[h + 1]):
+            if masks[k] < (1 << h) or masks[k] >= (2 << h):
+                raise ValueError(f"block_pairs: mask {masks[k]} listed under bit {h}, not its highest")
+    _start_pairs(&out)
+    # which buckets hold a document, a bit each: 2**21 buckets take 256 KB, which stays in the processor's cache
+    cdef uint64_t* occupied = <uint64_t*>calloc(buckets // 64 + 1, sizeof(uint64_t))
+    if occupied == NULL:
+        raise MemoryError("block_pairs: out of memory for the bucket bitmap")
+    for k in range(buckets):
+        if counts[k]:
+            occupied[k >> 6] |= (<uint64_t>1) << (k & 63)
+    try:
+        with nogil:
+            while p < n and not failed:
+                v = sorted_values[p]
+                end = p + counts[v]
+                for q in range(p, end):  # the same bucket
+                    for r in range(q + 1, end):
+                        if _check_pair(&out, &sorted_fps[0], q, r, radius, shifts, n_earlier) < 0:
+                            failed = 1
+                # each unordered pair of buckets once: from the value whose bit h, the mask's highest, is clear
+                for h in range(tops):
+                    if (v >> h) & 1:
+                        continue
+                    for k in range(mask_starts[h], mask_starts[h + 1]):
+                        u = v ^ masks[k]
+                        if u >= buckets or not (occupied[u >> 6] >> (u & 63)) & 1:
+                            continue
+                        u_start = starts[u]
+                        u_end = u_start + counts[u]
+                        for q in range(p, end):
+                            for s in range(u_start, u_end):
+                                if _check_pair(&out, &sorted_fps[0], q, s, radius, shifts, n_earlier) < 0:
+                                    failed = 1
+                p = end
+        return _found_pairs(&out, failed, "block_pairs")
+    finally:
+        free(occupied)
+        _free_pairs(&out)
+
+
+def near_pairs(const uint64_t[::1] fps, const uint8_t[::1] radius, int nearer, Py_ssize_t block_rows,
+               Py_ssize_t block_columns):
+    """(a, b, d) as bytes (int64, int64, int8): each pair a < b of positions in `fps` whose distance d lies
+    above `nearer` and within radius[a] (a < len(radius): the rows compared with every later one), in the
+    order analysis.candidate_pairs' numpy blocks find them: blocks of `block_rows` rows, each against blocks
+    of `block_columns` columns from its first row, row by row within a block. Runs without the GIL."""
+    cdef Py_ssize_t n = fps.shape[0], m = radius.shape[0], r0, r1, c0, c1, a, b, b0
+    cdef int d, failed = 0
+    cdef PairBuffer out
+    cdef uint8_t* distances
+    if m > n or block_rows <= 0 or block_columns <= 0:
+        raise ValueError("near_pairs: more rows than fingerprints, or empty blocks")
+    distances = <uint8_t*>malloc(block_columns)
+    if distances == NULL:
+        raise MemoryError("near_pairs: out of memory for a block's distances")
+    _start_pairs(&out)
+    try:
+        with nogil:
+            r0 = 0
+            while r0 < m:  # (a range with a step Cython cannot see the sign of needs the GIL)
+                r1 = r0 + block_rows if r0 + block_rows < m else m
+                c0 = r0
+                while c0 < n:
+                    c1 = c0 + block_columns if c0 + block_columns < n else n
+                    for a in range(r0, r1):
+                        b0 = c0 if c0 > a else a + 1
+                        if b0 >= c1:
+                            continue
+                        simdesk_distances(&fps[b0], fps[a], c1 - b0, distances)
+                        for b in range(b0, c1):
+                            d = distances[b - b0]
+                            if nearer < d <= radius[a] and _keep_pair(&out, a, b, d) < 0:
+                                failed = 1
+                    c0 = c1
+                r0 = r1
+        return _found_pairs(&out, failed, "near_pairs")
+    finally:
+        free(distances)
+        _free_pairs(&out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -36,21 +38,50 @@ def clustered(seed: int, n: int, spread: int) -> np.ndarray:
     return fps
 
 
+# The compiled search (kernels.block_pairs, kernels.near_pairs) against the numpy one: the same arrays.
+try:
+    KERNELS = importlib.import_module("simdesk.core.kernels")
+except ImportError:  # a checkout run without `pip install`: the numpy path is all there is
+    KERNELS = None
+compiled = pytest.mark.skipif(KERNELS is None, reason="the compiled kernels are not built (pip install -e .)")
+
+
+def same_arrays(left: tuple[np.ndarray, ...], right: tuple[np.ndarray, ...]) -> bool:
+    return all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(left, right, strict=True))
+
+
+def forced_plan(blocks: int, radius: int) -> list[pairs.Block]:
+    out, shift = [], 0
+    for width, budget in zip(pairs._widths(blocks), pairs._budgets(blocks, radius)):
+        out.append(pairs.Block(shift, width, budget))
+        shift += width
+    return out
+
+
 @settings(max_examples=40, deadline=None)
 @given(fps=st.lists(st.integers(0, 2**64 - 1), max_size=60), radius=st.integers(0, MAX_PAIR_RADIUS))
 def test_random_fingerprints(fps: list[int], radius: int) -> None:
     check_exact(np.array(fps, dtype=np.uint64), radius)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     n=st.integers(0, 400),
     spread=st.integers(0, 14),
     radius=st.integers(0, MAX_PAIR_RADIUS),
+    blocks=st.sampled_from([None, 3, 4, 5, 8]),
 )
-def test_clustered_fingerprints(seed: int, n: int, spread: int, radius: int) -> None:
-    check_exact(clustered(seed, n, spread), radius)
+def test_clustered_fingerprints(seed: int, n: int, spread: int, radius: int, blocks: int | None) -> None:
+    """Clustered fingerprints with exact copies, the cost model's partition or a forced one: exact, and the
+    compiled search (when built) returns the numpy search's arrays."""
+    fps = clustered(seed, n, spread)
+    with pytest.MonkeyPatch.context() as mp:
+        if blocks is not None:
+            mp.setattr(pairs, "plan", lambda n, r: forced_plan(blocks, r))
+        check_exact(fps, radius)
+        if KERNELS is not None:
+            assert same_arrays(pairs_within(fps, radius, kernels=None), pairs_within(fps, radius, kernels=KERNELS))
 
 
 @pytest.mark.parametrize("radius", range(MAX_PAIR_RADIUS + 1))
@@ -58,14 +89,7 @@ def test_clustered_fingerprints(seed: int, n: int, spread: int, radius: int) -> 
 def test_every_partition_is_exact(monkeypatch: pytest.MonkeyPatch, radius: int, blocks: int) -> None:
     """Whatever partition the cost model picks, the answer is the same."""
 
-    def forced(n: int, r: int) -> list[pairs.Block]:
-        out, shift = [], 0
-        for width, budget in zip(pairs._widths(blocks), pairs._budgets(blocks, r)):
-            out.append(pairs.Block(shift, width, budget))
-            shift += width
-        return out
-
-    monkeypatch.setattr(pairs, "plan", forced)
+    monkeypatch.setattr(pairs, "plan", lambda n, r: forced_plan(blocks, r))
     check_exact(clustered(radius * 10 + blocks, 300, radius + 2), radius)
 
 
@@ -102,3 +126,34 @@ def test_radius_out_of_range(radius: int) -> None:
 def test_flip_masks() -> None:
     masks = pairs.flip_masks(2, 5)
     assert masks[0] == 0 and len(masks) == 1 + 5 + 10 and len(set(masks.tolist())) == len(masks)
+
+
+@compiled
+def test_compiled_search_in_threads_equals_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks searched in threads (the compiled search lets go of the GIL): the numpy search's arrays."""
+    fps = clustered(11, 4000, 7)
+    monkeypatch.setattr(pairs, "THREADS_FROM", 0)
+    assert same_arrays(pairs_within(fps, 12, kernels=None), pairs_within(fps, 12, kernels=KERNELS))
+
+
+@compiled
+def test_block_pairs_refuses_inconsistent_arrays() -> None:
+    """Arrays that do not describe one block's table are refused before any memory is read."""
+    block = pairs.Block(0, 4, 1)
+    masks, starts = pairs._masks_by_top_bit(block)
+    values = np.array([0, 1], dtype=np.int32)  # one bit apart: within the block's budget
+    fps = np.array([0, 1], dtype=np.uint64)
+    counts = np.bincount(values, minlength=16).astype(np.int64)
+    first = (np.cumsum(counts) - counts).astype(np.int64)
+    none = np.empty(0, dtype=np.int64)
+    a, b, d = KERNELS.block_pairs(values, fps, first, counts, masks, starts, 2, none)
+    assert (np.frombuffer(a, dtype=np.int64).tolist(), np.frombuffer(b, dtype=np.int64).tolist()) == ([0], [1])
+    assert np.frombuffer(d, dtype=np.int8).tolist() == [1]
+    with pytest.raises(ValueError):
+        KERNELS.block_pairs(np.array([0, 99], dtype=np.int32), fps, first, counts, masks, starts, 2, none)
+    with pytest.raises(ValueError):
+        KERNELS.block_pairs(values, fps[:1], first, counts, masks, starts, 2, none)
+    with pytest.raises(ValueError):
+        KERNELS.block_pairs(values, fps, first, counts, masks[::-1].copy(), starts, 2, none)
+    with pytest.raises(ValueError):
+        KERNELS.block_pairs(values, fps, first, counts, masks, starts, 2, np.zeros(2, dtype=np.int64))

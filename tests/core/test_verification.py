@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from simdesk.core.fingerprint.similarity import profile, shingle_score, similarity
 from simdesk.core.index.scan import scan
@@ -272,3 +273,34 @@ def test_collages_do_not_chain_texts_that_are_not_copies_into_one_group(tmp_path
         for m in g.members[1:]:
             assert m.score >= 0.7 and text_similarity(files[rep], files[m.path]) == m.score
     assert not any({"a.txt", "c.txt"} <= {m.path for m in g.members} for g in grouping)
+
+
+def test_compiled_candidates_equal_numpy():
+    """candidate_pairs with the compiled kernels (the short texts' wide radii compared in C) gives the numpy
+    search's arrays, in the same order, on clustered fingerprints of every length class, small blocks
+    included (a block edge inside a run of near texts)."""
+    import importlib
+
+    from simdesk.core.matching import analysis
+
+    try:
+        kernels = importlib.import_module("simdesk.core.kernels")
+    except ImportError:
+        pytest.skip("the compiled kernels are not built (pip install -e .)")
+    rng = np.random.default_rng(9)
+    centres = rng.integers(0, 2**64, size=80, dtype=np.uint64)
+    fps = np.repeat(centres, 6)
+    for _ in range(14):
+        flip = rng.random(len(fps)) < 0.7
+        fps[flip] ^= np.uint64(1) << rng.integers(0, 64, size=int(flip.sum())).astype(np.uint64)
+    chars = rng.choice([50, 300, 399, 400, 900, 1499, 1500, 5000], size=len(fps))
+    verify = VerifySettings()
+    expected = candidate_pairs(fps, chars, verify, kernels=None)
+    assert len(expected[0]) > 100
+    got = candidate_pairs(fps, chars, verify, kernels=kernels)
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(expected, got, strict=True))
+    with pytest.MonkeyPatch.context() as mp:  # blocks smaller than the runs of near texts
+        mp.setattr(analysis, "BRUTE_FORCE_ROWS", 7)
+        mp.setattr(analysis, "BRUTE_FORCE_COLUMNS", 13)
+        small = candidate_pairs(fps, chars, verify, kernels=None)
+        assert all(np.array_equal(a, b) for a, b in zip(small, candidate_pairs(fps, chars, verify, kernels=kernels)))

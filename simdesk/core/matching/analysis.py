@@ -45,11 +45,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
+from simdesk.core.compiled import KERNELS
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
 from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
@@ -367,14 +369,17 @@ def pair_radius(chars: np.ndarray, verify: VerifySettings) -> np.ndarray:
     return radius
 
 
-def candidate_pairs(fps: np.ndarray, chars: np.ndarray, verify: VerifySettings) -> tuple[np.ndarray, ...]:
+def candidate_pairs(
+    fps: np.ndarray, chars: np.ndarray, verify: VerifySettings, kernels: Any = KERNELS
+) -> tuple[np.ndarray, ...]:
     """Pairs (i, j, distance, scaled distance) within the radius their shorter text's length allows.
 
     Pairs within long_radius come from the multi-index search (pairs.py); the wider radii of shorter texts
     are searched by comparing each shorter text with every longer one, in blocks, as long as that stays
-    within BRUTE_FORCE_BUDGET comparisons (otherwise only the short class gets the wider radius, or none).
+    within BRUTE_FORCE_BUDGET comparisons (otherwise only the short class gets the wider radius, or none),
+    by the compiled kernels (`kernels`: kernels.near_pairs, the same pairs in the same order) or in numpy.
     """
-    i, j, d = pairs_within(fps, verify.long_radius)
+    i, j, d = pairs_within(fps, verify.long_radius, kernels)
     found = [(i, j, d.astype(np.int64))]
     order = np.lexsort((np.arange(len(chars)), chars))  # by length: a row's partners are the rows after it
     n = len(order)
@@ -386,6 +391,17 @@ def candidate_pairs(fps: np.ndarray, chars: np.ndarray, verify: VerifySettings) 
         m = 0
     radius = pair_radius(chars[order[:m]], verify).astype(np.uint8)
     sorted_fps = fps[order]
+    if kernels is not None and m:
+        a, b, dd = kernels.near_pairs(
+            np.ascontiguousarray(sorted_fps, dtype=np.uint64),
+            radius,
+            verify.long_radius,
+            BRUTE_FORCE_ROWS,
+            BRUTE_FORCE_COLUMNS,
+        )
+        x, y = order[np.frombuffer(a, dtype=np.int64)], order[np.frombuffer(b, dtype=np.int64)]
+        found.append((np.minimum(x, y), np.maximum(x, y), np.frombuffer(dd, dtype=np.int8).astype(np.int64)))
+        m = 0  # searched
     for r0 in range(0, m, BRUTE_FORCE_ROWS):
         r1 = min(r0 + BRUTE_FORCE_ROWS, m)
         rows = sorted_fps[r0:r1, None]

@@ -22,8 +22,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
+
+from simdesk.core.compiled import KERNELS
 
 BITS = 64
 BLOCKS = 4  # the SQLite index's layout (index/segments.py): 4 blocks of 16 bits
@@ -124,12 +127,13 @@ def plan(n: int, radius: int) -> list[Block]:
     return best[1]
 
 
-def pairs_within(fps: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pairs_within(fps: np.ndarray, radius: int, kernels: Any = KERNELS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All pairs (i, j), i < j, of positions in `fps` (uint64) whose Hamming distance is <= radius.
 
     Returns (i, j, distance) as int64, int64, int8 arrays sorted by distance, then i, then j.
     Exact: equal to a brute-force comparison of every pair. `radius` may be 0..MAX_PAIR_RADIUS.
-    Among a million random fingerprints, radius 3 takes about a second and radius 8 several.
+    Among a million random fingerprints, radius 3 takes about a second and radius 8 several. With the compiled
+    kernels (`kernels`, compiled.KERNELS) each block is searched by kernels.block_pairs; None: in numpy.
     """
     if not 0 <= radius <= MAX_PAIR_RADIUS:
         raise ValueError(f"radius must be between 0 and {MAX_PAIR_RADIUS}, not {radius}")
@@ -142,11 +146,13 @@ def pairs_within(fps: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray, 
         if threads > 1 and len(fps) >= THREADS_FROM:
             # numpy releases the GIL inside its loops, so blocks probed in threads use every core
             with ThreadPoolExecutor(threads) as pool:
-                for part in pool.map(lambda job: list(_pairs_through_block(fps, radius, *job)), jobs):
+                for part in pool.map(
+                    lambda job: list(_pairs_through_block(fps, radius, job[0], job[1], kernels)), jobs
+                ):
                     found.extend(part)
         else:
             for block, earlier in jobs:
-                found.extend(_pairs_through_block(fps, radius, block, earlier))
+                found.extend(_pairs_through_block(fps, radius, block, earlier, kernels))
     if not found:
         empty = np.empty(0, dtype=np.int64)
         return empty, empty.copy(), np.empty(0, dtype=np.int8)
@@ -171,11 +177,21 @@ class _Table:
 
 
 def _pairs_through_block(
-    fps: np.ndarray, radius: int, block: Block, earlier: list[Block]
+    fps: np.ndarray, radius: int, block: Block, earlier: list[Block], kernels: Any = None
 ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Yield (i, j, d) arrays of the pairs within `radius` whose `block` differs in at most block.budget bits
-    and that no earlier block would have found."""
+    and that no earlier block would have found: in one call of the compiled kernel (`kernels`), else in numpy,
+    in chunks."""
     table = _Table(fps, block)
+    if kernels is not None:
+        probed = np.array([(e.shift, e.width, e.budget) for e in earlier if e.budget >= 0], dtype=np.int64)
+        masks, starts = _masks_by_top_bit(block)
+        a, b, d = kernels.block_pairs(
+            table.sorted_values, table.sorted_fps, table.starts, table.counts, masks, starts, radius, probed.ravel()
+        )
+        i, j = table.order[np.frombuffer(a, dtype=np.int64)], table.order[np.frombuffer(b, dtype=np.int64)]
+        yield np.minimum(i, j), np.maximum(i, j), np.frombuffer(d, dtype=np.int8)
+        return
     check = _Checker(table, radius, earlier)
     # the same bucket: every unordered pair of its members
     multi = np.flatnonzero(table.counts > 1)
@@ -211,6 +227,16 @@ def _pairs_through_block(
             a, b_start, b_count = a[many], b_start[many], b_count[many]
             for rows, offsets in _expand(b_count):
                 yield from check(a[rows], b_start[rows] + offsets)
+
+
+def _masks_by_top_bit(block: Block) -> tuple[np.ndarray, np.ndarray]:
+    """The block's flip masks (the empty one left out) as int32 ordered by their highest set bit, and where
+    each highest bit's masks start (block.width + 1 offsets): what kernels.block_pairs probes."""
+    masks = flip_masks(block.budget, block.width)[1:].astype(np.int32)
+    top = np.floor(np.log2(np.maximum(masks, 1))).astype(np.int64)
+    order = np.argsort(top, kind="stable")
+    starts = np.searchsorted(top[order], np.arange(block.width + 1)).astype(np.int64)
+    return masks[order], starts
 
 
 class _Checker:
