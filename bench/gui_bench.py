@@ -21,8 +21,11 @@
   list is painted;
 - gui_keep_rule_stall_ms: "Keep by rule" (oldest) over every group of the indexed folder: the longest gap of the
   10 ms timer from the action until its marks are applied and counted (the copies are chosen off the GUI
-  thread, the marks applied on it; with --trace-stalls, the stacks of its gaps); --keep-rule-only: the first
-  scan and this figure alone;
+  thread, the marks applied on it; with --trace-stalls, the stacks of its gaps); gui_keep_rule_undo_stall_ms:
+  Ctrl+Z after it; gui_keep_rule_undone_at_once_*: the rule again, undone as soon as its marks are shown, and
+  what the status bar says then (never the undone rule's summary); gui_keep_rule_gc_ms: Python's garbage
+  collections meanwhile. --keep-rule-only: the first scan and these figures alone, after every headline is
+  read; with --index INDEX (an index of the folder made before), no first scan;
 - gui_model_100k_*: the groups model over a synthetic 100,000-document grouping (set, sort, filter, paint);
 - gui_diff_1mb_*: a 1 MB pair made from the collection's texts (an edited copy; a re-flowed copy: other line
   width, half-width commas), as normalised and raw: from selecting the pair until the diff is painted, the
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import gc
 import os
 import shutil
 import statistics
@@ -114,6 +118,28 @@ class StallMeter:
         return max(gaps, default=(0.0, 0.0))
 
 
+class GarbageCollections:
+    """Python's garbage collections, on any thread (each holds the interpreter's lock, so the GUI thread
+    waits too), from its making until stop()."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seen.append((info["generation"], time.perf_counter() - self._started))
+
+    def stop(self) -> str:
+        """The collections over 5 ms, as `generation:ms` (`none` when there were none)."""
+        gc.callbacks.remove(self._callback)
+        long = [f"{g}:{s * 1000:.0f}" for g, s in self.seen if s > 0.005]
+        return ", ".join(long) or "none"
+
+
 def traced(trace: Path | None, title: str) -> StallMeter:
     """A StallMeter whose stacks (with `trace`) follow a line naming what is measured."""
     if trace is not None:
@@ -139,53 +165,61 @@ def open_window(settings: Settings, data_dir: Path):
     return window
 
 
+def settle(seconds: float) -> None:
+    """Run the event loop for `seconds` (what follows an action: the counter's recount, the decisions' save)."""
+    until = time.perf_counter() + seconds
+    while time.perf_counter() < until:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+
+
 def keep_rule_figures(window, trace: Path | None = None) -> None:
-    """gui_keep_rule_stall_ms: Keep by rule over every group of the window's review, with the stall meter on."""
+    """gui_keep_rule_stall_ms: Keep by rule over every group of the window's review, with the stall meter on;
+    gui_keep_rule_undo_stall_ms: Ctrl+Z after it; gui_keep_rule_undone_at_once: the rule again, undone as soon
+    as its marks are shown (its summary still being counted), and what the status bar says once the window's
+    background work is done."""
+    actions = window.review_actions
     groups = window.groups_model.rowCount()
+    collections = GarbageCollections()
     meter = traced(trace, "a keep rule over every group")
     meter.start()
     started = time.perf_counter()
-    window.review_actions.keep_by_rule_everywhere("oldest")
-    wait_for(window.review_actions.decisions_changed)
+    actions.keep_by_rule_everywhere("oldest")
+    wait_for(actions.decisions_changed)
     applied = time.perf_counter() - started
-    settle = time.perf_counter() + 2  # the counter's recount and the decisions' save that follow
-    while time.perf_counter() < settle:
-        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+    settle(2)
     stall, _ = meter.stop()
     print(
         f"gui_keep_rule_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; Keep by rule (oldest) over every one "
         f"of {groups:,} groups of {window.review.documents:,} documents, applied in {applied:.1f} s, then 2 s "
         "of recount"
     )
-
-
-def window_figures(
-    folder: Path,
-    workdir: Path,
-    jobs: int,
-    trace: Path | None = None,
-    scan_only: bool = False,
-    keep_rule_only: bool = False,
-) -> None:
-    settings = bench_settings(workdir / "settings.ini", jobs)
-    data_dir = workdir / "data"
-    preload_native_segmenter()  # as run_app does before the window shows
-    window = open_window(settings, data_dir)
-
-    # 0. the same meter with nothing to do for 10 s: what the machine's load alone costs the GUI thread
-    meter = StallMeter()
+    meter = traced(trace, "undo of the keep rule")
     meter.start()
-    idle_until = time.perf_counter() + 10
-    while time.perf_counter() < idle_until:
+    actions.undo_marks()
+    settle(2)
+    stall, _ = meter.stop()
+    print(f"gui_keep_rule_undo_stall_ms {stall * 1000:.0f} ms  # target < 100 ms; Ctrl+Z after it, then 2 s")
+    meter = traced(trace, "the keep rule again, undone at once")
+    meter.start()
+    actions.keep_by_rule_everywhere("oldest")
+    wait_for(actions.decisions_changed)
+    actions.undo_marks()
+    while window.background.busy():
         QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
-    idle, _ = meter.stop()
-    load = os.getloadavg()[0]
+    settle(0.5)
+    stall, _ = meter.stop()
+    said = window.statusBar().currentMessage()
     print(
-        f"gui_idle_stall_ms {idle * 1000:.0f} ms  # the same 10 ms timer for 10 s with nothing running "
-        f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below"
+        f"gui_keep_rule_undone_at_once_stall_ms {stall * 1000:.0f} ms  # the rule again, undone as soon as its "
+        f"marks are shown; the status bar then says: {said!r} (the rule's summary there would be stale)"
+    )
+    print(
+        f"gui_keep_rule_gc_ms {collections.stop()}  # Python's garbage collections over 5 ms meanwhile (generation: ms)"
     )
 
-    # 1. a full scan of a folder never indexed, with the stall meter running on the GUI thread
+
+def first_scan_figures(window, folder: Path, jobs: int, trace: Path | None) -> None:
+    """A full scan of a folder never indexed, with the stall meter running on the GUI thread: gui_scan_*."""
     meter = traced(trace, "a first scan")
     phases: list[tuple[float, str]] = []
     meter.start()
@@ -236,13 +270,53 @@ def window_figures(
             f"gui_scan_time_left_ratio_at_{share:.0%} {e / actual:.2f} x  # target within 2x (0.5-2); told "
             f"{e:.0f} s left at {t - started:.1f} s, {actual:.0f} s were left"
         )
-    index_file = index_path(folder, data_dir)
+
+
+def window_figures(
+    folder: Path,
+    workdir: Path,
+    jobs: int,
+    trace: Path | None = None,
+    scan_only: bool = False,
+    keep_rule_only: bool = False,
+    index: Path | None = None,
+) -> None:
+    """The window's figures; `index`, an index of `folder` made before (`simdesk scan DIR --db INDEX`), spares
+    the first scan and its figures."""
+    settings = bench_settings(workdir / "settings.ini", jobs)
+    data_dir = workdir / "data"
+    preload_native_segmenter()  # as run_app does before the window shows
+    window = open_window(settings, data_dir)
+
+    # 0. the same meter with nothing to do for 10 s: what the machine's load alone costs the GUI thread
+    meter = StallMeter()
+    meter.start()
+    idle_until = time.perf_counter() + 10
+    while time.perf_counter() < idle_until:
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+    idle, _ = meter.stop()
+    load = os.getloadavg()[0]
+    print(
+        f"gui_idle_stall_ms {idle * 1000:.0f} ms  # the same 10 ms timer for 10 s with nothing running "
+        f"(load average {load:.1f} on {os.cpu_count()} cores): the machine's share of the stalls below"
+    )
+
+    # 1. a full scan of a folder never indexed (unless an index made before is given), with the stall meter
+    if index is None:
+        first_scan_figures(window, folder, jobs, trace)
+    else:
+        target = index_path(folder.resolve(), data_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(index, target)
+    index_file = index_path(folder.resolve(), data_dir)
     window.close()
     if scan_only:
         return
 
     # 2. a new window (a restart) on the indexed folder: time until the groups from the index are shown
     second = open_window(settings, data_dir)
+    read: list[float] = []  # when every member's headline had been read
+    second.headlines_done.connect(lambda: read.append(time.perf_counter()))
     started = time.perf_counter()
     second.open_folder(folder)
     wait_for(second.groups_shown)
@@ -255,6 +329,8 @@ def window_figures(
     wait_for(second.review_ready)
     print(f"gui_open_indexed_rescan_s {time.perf_counter() - started:.2f} s  # until the incremental rescan ended")
     if keep_rule_only:
+        if not read:  # the headlines read, as after a minute of looking: the reader's work is not the rule's
+            wait_for(second.headlines_done, 300)
         keep_rule_figures(second, trace)
         second.close()
         return
@@ -604,7 +680,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--diff-only", action="store_true", help="only the 1 MB diffs' figures")
     parser.add_argument(
-        "--keep-rule-only", action="store_true", help="only the first scan's figures and the keep rule's stall"
+        "--keep-rule-only", action="store_true", help="only the first scan's figures and the keep rule's"
+    )
+    parser.add_argument(
+        "--index",
+        type=Path,
+        metavar="INDEX",
+        help="an index of the folder made before (`simdesk scan DIR --db INDEX`): no first scan nor its figures",
     )
     parser.add_argument(
         "--trace-stalls",
@@ -616,7 +698,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with bench_app("simdesk-gui-bench-") as workdir:
         if not args.skip_window and not args.diff_only:
-            window_figures(args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only, args.keep_rule_only)
+            window_figures(
+                args.folder, workdir, args.jobs, args.trace_stalls, args.scan_only, args.keep_rule_only, args.index
+            )
             if args.keep_rule_only:
                 return 0
             interruption_figures(args.folder, workdir, args.jobs, args.trace_stalls)

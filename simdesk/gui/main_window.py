@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         self.groups_model.layoutChanged.connect(self._show_counts)  # a filter changes what is shown
         self.reader.done.connect(self.headlines_done)
         self.counter.counted.connect(self.reviewed)
+        self.counter.flags_counted.connect(self.review_actions.rule_counted)  # a rule's summary
         self.diff_view.shown.connect(self.diff_shown)
         self.groups_view.horizontalHeader().sortIndicatorChanged.connect(self._sorted)  # after the view's sort
 

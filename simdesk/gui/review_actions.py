@@ -5,10 +5,12 @@ off the GUI thread when it may take time; the lists only show the marks."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -35,6 +37,17 @@ if TYPE_CHECKING:
     from simdesk.gui.rules_dialog import KeepRulesDialog
 
 Say = Callable[[Callable[[], str]], None]  # shows a message made by the function (made again in a new language)
+
+
+@dataclass(frozen=True)
+class _RuleApplied:
+    """A keep rule applied to many groups, its summary waiting for the count of the groups decided."""
+
+    review: Review
+    stamp: tuple[int, int]  # Review.stamp once its marks were applied
+    scope: Scope
+    groups: list[Group]  # the groups it kept a copy in
+    left_alone: int  # groups without a copy in the reference folder
 
 
 class ReviewActions(QObject):
@@ -65,6 +78,7 @@ class ReviewActions(QObject):
         self.groups, self.messages, self.settings, self.data_dir, self.say = groups, messages, settings, data_dir, say
         self.background, self.writer = background, writer
         self.last_report: CleanupReport | None = None
+        self._rule: _RuleApplied | None = None  # the last rule over many groups, until its summary is said
 
     # -- marks: the review's decisions, shown by the lists, saved by the writer in batches ----------------
     def _marked(self) -> None:
@@ -137,19 +151,28 @@ class ReviewActions(QObject):
     def _apply_rule_choices(
         self, review: Review, threshold: int, scope: Scope, choices: tuple[list[tuple[Group, str]], list[int]]
     ) -> None:
+        """The marks at once; the summary once the counter has counted the groups decided with them (which
+        groups stay partly undecided: rule_counted)."""
         if self._shown(review):
             chosen, left_alone = choices
             self._checkpoint(review)
-            review.keep_choices(chosen)  # the marks at once; which groups stay partly undecided, off this thread
+            review.keep_choices(chosen)
+            self._rule = _RuleApplied(review, review.stamp(threshold), scope, [g for g, _ in chosen], len(left_alone))
             self._marked()
-            self.background.call(
-                partial(review.partly_decided, [group for group, _ in chosen], threshold),
-                partial(self._rule_applied, review, scope, len(chosen), len(left_alone)),
-            )
 
-    def _rule_applied(self, review: Review, scope: Scope, chosen: int, left_alone: int, partly: list[int]) -> None:
-        if self._shown(review):
-            self.say(partial(self.messages.rule_summary, chosen, scope, len(partly), left_alone))
+    def rule_counted(self, stamp: tuple[int, int], decided: np.ndarray) -> None:
+        """The counter counted the groups decided (ReviewCounter.flags_counted): the last rule's summary, when
+        the count is of the marks the rule left; none once the marks or the groups changed after it (an
+        undo, a mark, another rule, another threshold), as it would describe marks that are no longer there."""
+        rule, review = self._rule, self.review()
+        if rule is None:
+            return
+        if review is None or review is not rule.review or not review.current(rule.stamp, self.threshold()):
+            self._rule = None
+        elif stamp == rule.stamp:
+            self._rule = None
+            partly = review.partly_decided(rule.groups, decided=decided)
+            self.say(partial(self.messages.rule_summary, len(rule.groups), rule.scope, len(partly), rule.left_alone))
 
     def _shown(self, review: Review) -> bool:
         """Whether `review` is still the one the window shows."""

@@ -1,5 +1,6 @@
 """The review's progress in the status bar: how many of the groups shown are decided, counted off the GUI
-thread from the decisions the index keeps (Review.decided), once for a burst of marks."""
+thread from the decisions the index keeps (Review.decided), once for a burst of marks; a count the marks
+or the threshold moved past while it ran is not shown."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class ReviewCounter(QObject):
     groups list learns which groups are decided (its decided filter)."""
 
     counted = Signal(int, int)  # groups decided, groups at the threshold
+    # the review's stamp the count describes (Review.stamp) and one flag per group (Review.decided)
+    flags_counted = Signal(object, object)
 
     def __init__(
         self,
@@ -61,17 +64,21 @@ class ReviewCounter(QObject):
             return
         threshold = self.threshold()
         self.background.call(
-            lambda: (review.grouping(threshold), review.decided(threshold)), partial(self._show, review)
+            lambda: (review.grouping(threshold), review.decided(threshold)),
+            partial(self._show, review, review.stamp(threshold)),
         )
 
-    def _show(self, review: Review, counted: tuple[Grouping, np.ndarray]) -> None:
-        if self.review() is review and not self._closed:  # a count may come back after the window closed
+    def _show(self, review: Review, stamp: tuple[int, int], counted: tuple[Grouping, np.ndarray]) -> None:
+        """Show a count, unless the window closed, shows another review, or the marks or the threshold changed
+        while it was counted (another count follows every such change: count_soon)."""
+        if self.review() is review and not self._closed and review.current(stamp, self.threshold()):
             grouping, decided = counted
             self.label.setText(
                 fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}", f"{len(decided):,}")
             )
             self.groups.set_decided(grouping, decided)
             self.counted.emit(int(decided.sum()), len(decided))
+            self.flags_counted.emit(stamp, decided)
 
     def retranslate(self) -> None:
         self.label.setToolTip(

@@ -449,3 +449,76 @@ def test_keeping_one_identical_copy_sends_every_other_copy_of_its_class(tmp_path
     plan = review.plan_cleanup(None)
     going = {r.path for r in plan.removals}
     assert {m.path for m in poems} - going == {kept}
+
+
+def test_a_rule_over_many_groups_marks_as_one_keep_only_in_each_and_undoes_in_place(tmp_path):
+    """Decisions.keep_choices: in each group the chosen copy kept (out of the trash queue) and bound to the
+    group as it is, every other kept copy unmarked and unbound; saved like single marks; undo puts every mark
+    back in the very sets the lists hold."""
+    root = small_folder(tmp_path)
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, PLAIN)
+    decisions = review.decisions
+    poem = next(g for g in review.grouping() if g.members[0].path in POEMS)
+    snow = next(g for g in review.grouping() if g.members[0].path in SNOWS)
+    decisions.set_keep("poem.txt", seen=poem)
+    decisions.set_queued("copies/poem-copy.txt")
+    keep, queued, reviewed = decisions.keep, decisions.queued, decisions.reviewed
+    before = (set(keep), set(queued), dict(reviewed))
+    generation = decisions.generation
+    decisions.checkpoint()
+    decisions.keep_choices([(poem, "copies/poem-copy.txt"), (snow, "snow.txt")])
+    assert decisions.keep == {"copies/poem-copy.txt", "snow.txt"} and decisions.queued == set()
+    assert decisions.reviewed == {
+        "copies/poem-copy.txt": {m.path: m.content_hash for m in poem.members},
+        "snow.txt": {m.path: m.content_hash for m in snow.members},
+    }
+    assert decisions.generation > generation
+    marked = decisions.generation
+    decisions.keep_choices([(poem, "copies/poem-copy.txt")])  # as it is already: nothing changes
+    assert decisions.generation == marked
+    decisions.save()
+    decisions.close()
+    with Index(tmp_path / "i.sqlite") as index:
+        assert index.keep_marks() == decisions.keep and index.queued_for_trash() == set()
+        assert index.reviewed() == decisions.reviewed
+    assert decisions.undo() and (decisions.keep, decisions.queued, decisions.reviewed) == before
+    assert decisions.keep is keep and decisions.queued is queued and decisions.reviewed is reviewed
+    decisions.save()
+    decisions.close()
+    with Index(tmp_path / "i.sqlite") as index:
+        assert (index.keep_marks(), index.queued_for_trash(), index.reviewed()) == before
+
+
+def test_a_figure_counted_from_the_marks_is_current_until_they_or_the_groups_change(tmp_path):
+    """Review.stamp / current: what a count off the window's thread (a rule's summary, the decided groups)
+    depends on moves with every change of marks, every editor's action and undo, "not duplicates" and the
+    threshold; saving moves nothing. partly_decided read from decided() agrees with the fates."""
+    root = small_folder(tmp_path)
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, PLAIN)
+    stamp = review.stamp()
+    assert review.current(stamp) and review.current(stamp, PLAIN.shown_threshold)
+    assert not review.current(stamp, PLAIN.shown_threshold - 1)  # another threshold: other groups
+    chosen, _ = review.rule_choices("shortest_path")
+    review.decisions.checkpoint()
+    assert not review.current(stamp)  # an action began
+    review.keep_choices(chosen)
+    stamp = review.stamp()
+    partly = review.partly_decided([g for g, _ in chosen])
+    assert review.partly_decided([g for g, _ in chosen], decided=review.decided()) == partly
+    review.decisions.save()
+    assert review.current(stamp)
+    for change in (
+        lambda: review.decisions.undo(),
+        lambda: review.decisions.set_keep("copies/snow-copy.txt"),
+        lambda: review.decisions.set_queued("poem.txt"),
+        lambda: review.mark_not_duplicates("poem.txt", "copies/poem-copy.txt"),
+    ):
+        review.decisions.checkpoint()
+        stamp = review.stamp()
+        change()
+        assert not review.current(stamp)
+    stamp = review.stamp()
+    review.decisions.keep_choices([])  # nothing to change
+    assert review.current(stamp)

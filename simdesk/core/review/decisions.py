@@ -61,6 +61,12 @@ class Decisions:
         self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
         self._lock = threading.Lock()
         self._index: Index | None = None
+        self._generation = 0
+
+    @property
+    def generation(self) -> int:
+        """A number that grows whenever the decisions change or the editor acts on them (see the class)."""
+        return self._generation
 
     def of(self, path: str) -> str | None:
         """'keep', 'queued' or None."""
@@ -123,39 +129,67 @@ class Decisions:
 
     def keep_only(self, group: Group, path: str) -> None:
         """Keep exactly `path` among the group's members (the one-click rules)."""
-        for m in group.members:
-            if (m.path == path) != (m.path in self.keep):
-                self.set_keep(m.path, m.path == path, group)
-        self._bind(path, {m.path: m.content_hash for m in group.members})  # the group as it is now
+        self.keep_choices([(group, path)])
+
+    def keep_choices(self, chosen: Iterable[tuple[Group, str]]) -> None:
+        """keep_only() in each group of `chosen` ((group, path) pairs of one grouping, so no path is in two of
+        them: a keep rule over many groups) at once: each kept path bound to its group as it is now, every
+        other kept member unmarked, in set operations and one entry of the log per change (4,401 groups of
+        11,740 members: a few milliseconds, so a window applies them on its thread)."""
+        bound = {path: {m.path: m.content_hash for m in group.members} for group, path in chosen}
+        members: set[str] = set().union(*bound.values()) if bound else set()
+        unkept = (members & self.keep) - bound.keys()
+        kept = bound.keys() - self.keep
+        unbound = unkept & self.reviewed.keys()
+        rebound = {path: seen for path, seen in bound.items() if self.reviewed.get(path) != seen}
+        self.keep -= unkept
+        self.keep |= kept
+        self.queued -= kept
+        for path in unbound:
+            del self.reviewed[path]
+        self.reviewed.update(rebound)
+        changes: list[tuple[str, str, ChangeValue]] = [(REVIEWED, path, {}) for path in unbound]
+        changes += [(KEEP, path, False) for path in unkept]
+        changes += [(REVIEWED, path, seen) for path, seen in rebound.items()]
+        changes += [(KEEP, path, True) for path in kept]
+        self._note_all(changes)
 
     def checkpoint(self) -> None:
         """Remember the keep and trash marks as they are, before an editor's action (a key press on a
         selection, a rule over many groups), so that undo() can bring them back; the last UNDO_DEPTH
-        actions are remembered."""
-        self._undo.append((set(self.keep), set(self.queued), {p: dict(m) for p, m in self.reviewed.items()}))
+        actions are remembered. A kept path's members are never changed in place, only replaced (set_keep,
+        keep_choices), so the mapping is copied, not each path's members."""
+        self._undo.append((set(self.keep), set(self.queued), dict(self.reviewed)))
         del self._undo[:-UNDO_DEPTH]
+        with self._lock:
+            self._generation += 1
 
     def undo(self) -> bool:
-        """Put the keep and trash marks back as they were at the last checkpoint (saved like any change);
-        False when there is nothing to undo. 'Not duplicates' decisions are not undone here."""
+        """Put the keep and trash marks back as they were at the last checkpoint (saved like any change, the
+        changes logged at once); False when there is nothing to undo. 'Not duplicates' decisions are not
+        undone here."""
         if not self._undo:
             return False
         keep, queued, reviewed = self._undo.pop()
-        for path in self.keep - keep:
-            self.set_keep(path, False)
-        for path in self.queued - queued:
-            self.set_queued(path, False)
-        for path in queued - self.queued:
-            self.set_queued(path, True)
-        for path in keep - self.keep:
-            self.keep.add(path)
-            self.queued.discard(path)
-            self._note(KEEP, path, True)
-        for path in set(self.reviewed) - set(reviewed):
+        # the sets and the mapping changed in place: the lists hold them
+        unkept, kept = self.keep - keep, keep - self.keep
+        unqueued, requeued = self.queued - queued, queued - self.queued
+        unbound = self.reviewed.keys() - reviewed.keys()
+        rebound = {path: members for path, members in reviewed.items() if self.reviewed.get(path) != members}
+        self.keep -= unkept
+        self.queued -= unqueued
+        self.queued |= requeued
+        self.keep |= kept
+        for path in unbound:
             del self.reviewed[path]
-            self._note(REVIEWED, path, {})
-        for path, members in reviewed.items():
-            self._bind(path, members)
+        self.reviewed.update(rebound)
+        changes: list[tuple[str, str, ChangeValue]] = [(KEEP, path, False) for path in unkept]
+        changes += [(QUEUED, path, False) for path in unqueued]
+        changes += [(QUEUED, path, True) for path in requeued]
+        changes += [(KEEP, path, True) for path in kept]
+        changes += [(REVIEWED, path, {}) for path in unbound]
+        changes += [(REVIEWED, path, members) for path, members in rebound.items()]
+        self._note_all(changes, acted=True)
         return True
 
     def mark_not_duplicates(self, a: str, b: str) -> None:
@@ -173,9 +207,17 @@ class Decisions:
             return sum(1 for seq, *_ in self._log if seq > self._saved)
 
     def _note(self, kind: str, path: str, value: ChangeValue) -> None:
+        self._note_all([(kind, path, value)])
+
+    def _note_all(self, changes: Sequence[tuple[str, str, ChangeValue]], acted: bool = False) -> None:
+        """Log `changes` (kind, path, value) in their order, under one lock; the generation moves when any
+        was made or the editor `acted` (an undo that found the marks as they were)."""
         with self._lock:
-            self._seq += 1
-            self._log.append((self._seq, kind, path, value))
+            seq = self._seq
+            self._log.extend((seq + k, kind, path, value) for k, (kind, path, value) in enumerate(changes, 1))
+            self._seq = seq + len(changes)
+            if changes or acted:
+                self._generation += 1
 
     def adopt(self, older: Decisions) -> None:
         """Replay on these decisions (read from the index) the changes of `older` they do not have: every
