@@ -53,6 +53,9 @@ class ReviewCounter(QObject):
         self._soon.stop()
 
     def count_soon(self) -> None:
+        """Count again once the marks rest; until a count of them is shown, the figure is greyed: it is of
+        the marks before (a rule over every group leaves "Reviewed 0" for a second)."""
+        self.label.setEnabled(False)
         self._soon.start()
 
     def _count(self) -> None:
@@ -61,6 +64,7 @@ class ReviewCounter(QObject):
             return
         if review is None or self.groups.grouping is None:
             self.label.setText("")
+            self.label.setEnabled(True)
             return
         threshold = self.threshold()
         self.background.call(
@@ -76,6 +80,7 @@ class ReviewCounter(QObject):
             self.label.setText(
                 fill(self.tr("Reviewed %1 of %2 groups"), f"{int(decided.sum()):,}", f"{len(decided):,}")
             )
+            self.label.setEnabled(True)
             self.groups.set_decided(grouping, decided)
             self.counted.emit(int(decided.sum()), len(decided))
             self.flags_counted.emit(stamp, decided)

@@ -55,6 +55,7 @@ def rule_counted_while_held(qtbot, window, meanwhile: Callable[[], None] | None)
     with held(window.background):
         qtbot.waitUntil(window.background.busy, timeout=10_000)  # the count was asked for, and waits
         assert SUMMARY not in window.statusBar().currentMessage()
+        assert not window.reviewed_label.isEnabled()  # greyed: the count of the marks before
         if meanwhile is not None:
             meanwhile()
     qtbot.waitUntil(lambda: not window.background.busy(), timeout=30_000)
@@ -64,7 +65,7 @@ def test_the_summary_is_said_once_the_rule_s_groups_are_counted(qtbot, window, t
     open_and_wait(qtbot, window, four_groups(tmp_path))
     rule_counted_while_held(qtbot, window, None)
     assert window.statusBar().currentMessage() == SUMMARY
-    assert window.reviewed_label.text() == "Reviewed 4 of 4 groups"
+    assert window.reviewed_label.text() == "Reviewed 4 of 4 groups" and window.reviewed_label.isEnabled()
 
 
 def test_an_undo_while_the_summary_is_counted_drops_it(qtbot, window, tmp_path):
@@ -72,7 +73,8 @@ def test_an_undo_while_the_summary_is_counted_drops_it(qtbot, window, tmp_path):
     rule_counted_while_held(qtbot, window, window.review_actions.undo_marks)
     assert window.statusBar().currentMessage() == "The last change of marks was undone"
     assert not window.groups_model.keep
-    qtbot.waitUntil(lambda: window.reviewed_label.text() == "Reviewed 0 of 4 groups", timeout=10_000)
+    label = window.reviewed_label
+    qtbot.waitUntil(lambda: label.isEnabled() and label.text() == "Reviewed 0 of 4 groups", timeout=10_000)
     assert window.statusBar().currentMessage() == "The last change of marks was undone"
 
 

@@ -436,7 +436,8 @@ class Review:
         window's thread); apply_choices() does."""
         chain = KeepChain.parse(rule)
         chosen, left_alone = [], []
-        for g in self._groups(threshold, only):
+        # kept once built: each will hold a mark, and decided() (a window's counter) then reads them again
+        for g in self._groups(threshold, only, keep=True):
             members = g.members if keep_in is None else tuple(m for m in g.members if under(m.path, keep_in))
             if members:
                 chosen.append((g, chain.choose(members).path))
@@ -514,11 +515,12 @@ class Review:
             short=self.short_text,
         )
 
-    def _groups(self, threshold: int | None, only: Collection[int] | None) -> Iterable[Group]:
-        """The groups at `threshold` whose ids are in `only` (every group when None)."""
+    def _groups(self, threshold: int | None, only: Collection[int] | None, keep: bool = False) -> Iterable[Group]:
+        """The groups at `threshold` whose ids are in `only` (every group when None); with `keep`, every one
+        kept once built (Grouping.group), else only those asked for by id."""
         grouping = self.grouping(threshold)
         if only is None:
-            return grouping
+            return (grouping.group(k, keep) for k in range(len(grouping))) if keep else grouping
         return (grouping.group(k - 1) for k in sorted(set(only)) if 0 < k <= len(grouping))
 
     def clean_up(
