@@ -51,13 +51,18 @@ def rule_and_plan(root: Path, db: Path, rule: str) -> tuple[float, list[tuple[in
     return seconds, sorted((g, f.path, f.fate, f.why) for g, f in plan.fates), len(counted.read_paths)
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.cleanup_plan", description=__doc__.splitlines()[0])
+def rule_arguments(prog: str, description: str, rounds: int) -> argparse.ArgumentParser:
+    """The arguments of a benchmark of a keep rule on an indexed folder: FOLDER --db INDEX --rule --rounds."""
+    ap = argparse.ArgumentParser(prog=prog, description=description)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--db", type=Path, required=True, help="an index of the folder (`simdesk scan DIR --db DB`)")
     ap.add_argument("--rule", default="oldest")
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args(argv)
+    ap.add_argument("--rounds", type=int, default=rounds)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = rule_arguments("python -m bench.cleanup_plan", __doc__.splitlines()[0], 3).parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="simdesk-cleanup-plan-") as tmp:
         stored, read = Path(tmp) / "stored.sqlite", Path(tmp) / "read.sqlite"
         shutil.copyfile(args.db, stored)

@@ -11,21 +11,15 @@
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
-from pathlib import Path
 
+from bench.cleanup_plan import rule_arguments
 from simdesk.core import Index, ReviewSettings, open_review
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench.keep_marks", description=__doc__.splitlines()[0])
-    ap.add_argument("folder", type=Path)
-    ap.add_argument("--db", type=Path, required=True, help="an index of the folder (`simdesk scan DIR --db DB`)")
-    ap.add_argument("--rule", default="oldest")
-    ap.add_argument("--rounds", type=int, default=7)
-    args = ap.parse_args(argv)
+    args = rule_arguments("python -m bench.keep_marks", __doc__.splitlines()[0], 7).parse_args(argv)
     with Index(args.db) as index:
         review = open_review(args.folder, index, ReviewSettings(), rescan=False)
     chosen, _ = review.rule_choices(args.rule)
