@@ -98,8 +98,10 @@ class ReviewActions(QObject):
             self.say(lambda: self.tr("No change of marks to undo"))
 
     def set_keep(self, member: Member, group: Group, keep: bool) -> None:
-        """A keep box ticked or cleared in the members list (the mark bound to the group as shown)."""
+        """A keep box ticked or cleared in the members list (the mark bound to the group as shown): an action
+        of its own, which Ctrl+Z takes back alone."""
         if (review := self.review()) is not None:
+            self._checkpoint(review)
             review.decisions.set_keep(member.path, keep, group)
             self._marked()
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
-from PySide6.QtCore import QRunnable
+from PySide6.QtCore import QRunnable, Qt
 
 from simdesk.gui.worker import Background
 from tests.folders import SNOWS
@@ -96,3 +96,20 @@ def test_any_change_while_the_summary_is_counted_drops_it(qtbot, window, tmp_pat
     rule_counted_while_held(qtbot, window, meanwhile)
     assert "One copy marked to keep" not in window.statusBar().currentMessage()
     assert window.statusBar().currentMessage() == said
+
+
+def test_ctrl_z_after_a_keep_box_takes_back_the_box_alone(qtbot, window, tmp_path):
+    """A rule over every group, then a keep box ticked by hand: Ctrl+Z clears the box and leaves the rule's
+    marks; a second Ctrl+Z takes the rule back."""
+    open_and_wait(qtbot, window, four_groups(tmp_path))
+    with qtbot.waitSignal(window.review_actions.decisions_changed, timeout=10_000):
+        window.review_actions.keep_by_rule_everywhere("shortest_path")
+    ruled = set(window.groups_model.keep)
+    other = next(p for p in SNOWS if p not in ruled)
+    index = member_index(window, other)
+    window.members_model.setData(index, Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)  # the box
+    assert window.groups_model.keep == ruled | {other}
+    window.review_actions.undo_marks()
+    assert window.groups_model.keep == ruled
+    window.review_actions.undo_marks()
+    assert not window.groups_model.keep
