@@ -79,6 +79,7 @@ class ReviewActions(QObject):
         self.background, self.writer = background, writer
         self.last_report: CleanupReport | None = None
         self._rule: _RuleApplied | None = None  # the last rule over many groups, until its summary is said
+        self._choosing: list[object] = []  # the rules over many groups whose copies are being chosen, in order
 
     # -- marks: the review's decisions, shown by the lists, saved by the writer in batches ----------------
     def _marked(self) -> None:
@@ -90,8 +91,12 @@ class ReviewActions(QObject):
         review.decisions.checkpoint()
 
     def undo_marks(self) -> None:
-        """Ctrl+Z: the keep and trash marks as they were before the last action on them."""
-        if (review := self.review()) is not None and review.decisions.undo():
+        """Ctrl+Z: the keep and trash marks as they were before the last action on them; a rule over many
+        groups whose copies are still being chosen is that action: it is called off, the marks untouched."""
+        if self._choosing:
+            self._choosing.pop()
+            self.say(lambda: self.tr("The last change of marks was undone"))
+        elif (review := self.review()) is not None and review.decisions.undo():
             self._marked()
             self.say(lambda: self.tr("The last change of marks was undone"))
         else:
@@ -145,16 +150,31 @@ class ReviewActions(QObject):
         are chosen off the GUI thread)."""
         if (review := self.review()) is not None:
             threshold, scope = self.threshold(), self.selection.rule_scope()
+            asked = object()  # this rule, until its copies are chosen (or Ctrl+Z calls it off)
+            self._choosing.append(asked)
             self.background.call(
                 partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups),
-                partial(self._apply_rule_choices, review, threshold, scope),
+                partial(self._apply_rule_choices, asked, review, threshold, scope),
+                partial(self._rule_failed, asked),
             )
 
+    def _rule_failed(self, asked: object, _message: str) -> None:
+        if asked in self._choosing:
+            self._choosing.remove(asked)
+
     def _apply_rule_choices(
-        self, review: Review, threshold: int, scope: Scope, choices: tuple[list[tuple[Group, str]], list[int]]
+        self,
+        asked: object,
+        review: Review,
+        threshold: int,
+        scope: Scope,
+        choices: tuple[list[tuple[Group, str]], list[int]],
     ) -> None:
-        """The marks at once; the summary once the counter has counted the groups decided with them (which
-        groups stay partly undecided: rule_counted)."""
+        """The marks at once, unless Ctrl+Z called the rule off meanwhile; the summary once the counter has
+        counted the groups decided with them (which groups stay partly undecided: rule_counted)."""
+        if asked not in self._choosing:
+            return
+        self._choosing.remove(asked)
         if self._shown(review):
             chosen, left_alone = choices
             self._checkpoint(review)

@@ -113,3 +113,22 @@ def test_ctrl_z_after_a_keep_box_takes_back_the_box_alone(qtbot, window, tmp_pat
     assert window.groups_model.keep == ruled
     window.review_actions.undo_marks()
     assert not window.groups_model.keep
+
+
+def test_ctrl_z_while_a_rule_s_copies_are_chosen_calls_the_rule_off(qtbot, window, tmp_path):
+    """Keep by rule, then Ctrl+Z at once, before the copies are chosen (held): the rule is the action taken
+    back, not the mark made before it; its marks never come."""
+    open_and_wait(qtbot, window, four_groups(tmp_path))
+    qtbot.waitUntil(lambda: not window.background.busy(), timeout=30_000)
+    window.selection.select_members([member_index(window, "snow.txt")])
+    window.review_actions.toggle_keep()  # Space: an action of its own before the rule
+    assert window.groups_model.keep == {"snow.txt"}
+    with held(window.background):
+        window.review_actions.keep_by_rule_everywhere("shortest_path")
+        window.review_actions.undo_marks()
+        assert window.statusBar().currentMessage() == "The last change of marks was undone"
+    qtbot.waitUntil(lambda: not window.background.busy(), timeout=30_000)
+    assert window.groups_model.keep == {"snow.txt"}
+    assert "One copy marked to keep" not in window.statusBar().currentMessage()
+    window.review_actions.undo_marks()  # the next Ctrl+Z takes back the mark before the rule
+    assert not window.groups_model.keep
