@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     args = rule_arguments("python -m bench.keep_marks", __doc__.splitlines()[0], 7).parse_args(argv)
     with Index(args.db) as index:
         review = open_review(args.folder, index, ReviewSettings(), rescan=False)
-    chosen, _ = review.rule_choices(args.rule)
+    chosen, _ = review.rule_choices(args.rule, keep=True)  # as the window asks them
     members = sum(len(g.members) for g, _ in chosen)
     review.keep_choices(chosen)
     started = time.perf_counter()

@@ -153,7 +153,7 @@ class ReviewActions(QObject):
             asked = object()  # this rule, until its copies are chosen (or Ctrl+Z calls it off)
             self._choosing.append(asked)
             self.background.call(
-                partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups),
+                partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups, keep=True),
                 partial(self._apply_rule_choices, asked, review, threshold, scope),
                 partial(self._rule_failed, asked),
             )
