@@ -284,7 +284,18 @@ def shingles(norm: str, word_shingle: int = WORD_SHINGLE) -> np.ndarray:
 
 
 def unique_shingles(runs: tuple[Run, ...]) -> np.ndarray:
-    return np.unique(np.concatenate([r.hashes for r in runs])) if runs else np.empty(0, dtype=np.uint32)
+    """The sorted unique shingles of runs: np.unique's sort and mask without its dispatch, which cost three
+    quarters of the time on a text's few hundred shingles (5 against 20 µs a text, 2026-11-27)."""
+    if not runs:
+        return np.empty(0, dtype=np.uint32)
+    found = np.concatenate([r.hashes for r in runs])
+    found.sort()
+    if len(found) < 2:
+        return found
+    keep = np.empty(len(found), dtype=bool)
+    keep[0] = True
+    np.not_equal(found[1:], found[:-1], out=keep[1:])
+    return found[keep]
 
 
 def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE, shingler: Any = SHINGLER) -> tuple[Run, ...]:
@@ -355,16 +366,18 @@ def profile(
     frequent: str | None = None,
     fold_of: Callable[[str], str] = fold,
     full: str | None = None,
+    normal_of: Callable[[str], str] | None = None,
 ) -> Profile:
     """The profile of a text (normalised here: pass the raw text, without boilerplate); `rest`: the text
     without its notices, when it holds one; `whole` and `frequent`: the text with its frequent lines and those
     lines alone, for a text of many frequent lines (all from boilerplate.frequent_parts). `fold_of`:
     normalize.fold, or a function that returns what it would (a caller that has folded some of the texts).
     `full`: the text with its boilerplate lines, when some were dropped: kept (Profile.full) when its
-    normalised form has at most EDIT_CHARS characters."""
+    normalised form has at most EDIT_CHARS characters. `normal_of`: a function that returns what
+    normalize_folded(fold_of(part)) would, when the caller keeps some of what it gives."""
 
     def normalised(part: str) -> str:
-        return normalize_folded(fold_of(part))
+        return normalize_folded(fold_of(part)) if normal_of is None else normal_of(part)
 
     norm = normalised(text)
     short = norm if MIN_EDIT_CHARS <= len(norm) <= EDIT_CHARS else ""
@@ -411,8 +424,16 @@ def _full_profile(norm: str) -> Profile | None:
 def short_in_characters(norm: str) -> bool:
     """Whether a normalised text is short and written in characters (SHORT_UNITS): at most SHORT_UNITS units,
     at least half of them characters."""
-    chars, words = unit_codes(norm)
-    return len(chars) + len(words) <= SHORT_UNITS and len(chars) >= len(words)
+    chars, words = unit_counts(norm)
+    return chars + words <= SHORT_UNITS and chars >= words
+
+
+def unit_counts(norm: str) -> tuple[int, int]:
+    """How many Chinese (Japanese, Thai) characters and other words a normalised text has: the lengths of its
+    unit_codes, without their codes."""
+    if norm.isascii():
+        return 0, len(norm.split())
+    return sum(map(len, CHARS.findall(norm))), len(CHARS.sub(" ", norm).split())
 
 
 def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:

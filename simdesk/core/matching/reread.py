@@ -19,10 +19,10 @@ from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.similarity import Profile, profile, short_in_characters
 from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.index.scan import text_document
-from simdesk.core.reading.boilerplate import frequent_parts, line_hash, line_keys
+from simdesk.core.reading.boilerplate import folded_line_keys, frequent_parts, frequent_rows, line_hash, line_keys
 from simdesk.core.reading.documents import DecodeError
 from simdesk.core.reading.headline import packed_headline, text_and_heading
-from simdesk.core.reading.normalize import fold, normalize
+from simdesk.core.reading.normalize import FOLD_PIECE, fold, fold_rows, normalize, normalize_folded
 from simdesk.core.reading.texts import Texts
 
 
@@ -38,8 +38,10 @@ def verification_profile(text: str | None, boilerplate: frozenset[int], folded: 
 def profile_and_short(text: str | None, boilerplate: frozenset[int]) -> tuple[Profile, bool | None]:
     """verification_profile and whether the text is short (measured_short: None for a text that could not be
     read), from one pass over its lines: what a cluster engine's verification computes of each text."""
-    prof, _, stripped = _profile_and_dropped(text, boilerplate)
-    return prof, None if text is None else measured_short(text, stripped)
+    if not text:
+        return _empty(), None if text is None else measured_short(text, "")
+    read = _Read(text, fold(text), boilerplate)
+    return read.profile(), read.short()
 
 
 def _profile_and_dropped(
@@ -48,26 +50,83 @@ def _profile_and_dropped(
     """verification_profile, the numbers of the boilerplate lines it left out (boilerplate_lines) and the text
     without them (frequent_parts' `stripped`)."""
     if not text:
-        return Profile(np.empty(0, dtype=np.uint32)), frozenset(), ""
-    if folded is None:
-        folded = fold(text)  # once, for the line keys and wherever the text is normalised whole
+        return _empty(), frozenset(), ""
+    read = _Read(text, fold(text) if folded is None else folded, boilerplate)
+    return read.profile(), read.rows.dropped, read.parts.stripped
 
-    def fold_of(part: str) -> str:
-        return folded if part is text else fold(part)
 
-    parts = frequent_parts(text, boilerplate, folded)
-    return (
-        profile(
+def _empty() -> Profile:
+    """The profile of an empty text, or of one that could not be read (one each: a profile keeps caches)."""
+    return Profile(np.empty(0, dtype=np.uint32))
+
+
+class _Read:
+    """A text read for verification, split into lines and folded once (`folded`: normalize.fold(text)), with
+    its parts without boilerplate (boilerplate.frequent_rows): each part is folded from the folded lines
+    (normalize.fold_rows) and normalised once, for its profile and for measured_short."""
+
+    def __init__(self, text: str, folded: str, boilerplate: frozenset[int]) -> None:
+        self.text, self.folded = text, folded
+        self.lines = text.splitlines()
+        self.folded_lines = folded.splitlines()
+        keys = folded_line_keys(folded) if len(boilerplate) else []
+        self.rows = frequent_rows(self.lines, keys, boilerplate)
+        self.parts = self.rows.parts(text, self.lines)
+        # the folded lines are the text's lines' (as many) and the text is folded in one piece: a part is
+        # folded from its folded lines
+        self._by_rows = len(self.folded_lines) == len(self.lines) and len(text) <= FOLD_PIECE
+        self._normal: list[tuple[str, str]] = []  # (part, its normalised form), by identity
+
+    def fold_of(self, part: str) -> str:
+        """normalize.fold(part) of the text or one of its parts."""
+        if part is self.text:
+            return self.folded
+        if self._by_rows:
+            for mine, rows in (
+                (self.parts.stripped, self.rows.stripped),
+                (self.parts.rest, self.rows.rest),
+                (self.parts.frequent, self.rows.frequent),
+            ):
+                if part is mine and rows is not None:
+                    return fold_rows(part, rows, self.folded_lines)
+        return fold(part)
+
+    def normal_of(self, part: str) -> str:
+        """normalize(part) of the text or one of its parts, kept for the next call."""
+        for mine, normal in self._normal:
+            if part is mine:
+                return normal
+        normal = normalize_folded(self.fold_of(part))
+        self._normal.append((part, normal))
+        return normal
+
+    def profile(self) -> Profile:
+        """verification_profile of the text."""
+        text, parts = self.text, self.parts
+        return profile(
             parts.stripped,
             parts.rest,
             text if parts.frequent is not None else None,
             parts.frequent,
-            fold_of=fold_of,
+            fold_of=self.fold_of,
             full=text if parts.stripped is not text else None,
-        ),
-        parts.dropped,
-        parts.stripped,
-    )
+            normal_of=self.normal_of,
+        )
+
+    def short(self) -> bool:
+        """measured_short of the text, from its stripped part's normalised form."""
+        return len(self.text) <= SHORT_BYTES and short_in_characters(self.normal_of(self.parts.stripped))
+
+    def headline(self, heading: str) -> str:
+        """packed_headline of the text."""
+        return packed_headline(
+            self.text,
+            folded_text=self.folded,
+            heading=heading,
+            dropped=self.rows.dropped,
+            lines=self.lines,
+            folded_lines=self.folded_lines,
+        )
 
 
 # A file of more bytes than this is never short (short_document): SHORT_UNITS units and its boilerplate lines (an
@@ -106,17 +165,18 @@ def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> l
     (measured_short), from one read and one fold of its text: the report then reads again only the members
     verification did not read, and a clean-up plan none. A text that vanished or became unreadable since the
     scan is scored as empty (not verified), has an empty title and is not measured (None)."""
-    out = []
+    out: list[tuple[Profile, str, bool | None]] = []
     for rel in rels:
         try:
             text, heading = text_and_heading(texts, rel)
-            read = True
         except (OSError, DecodeError):
-            text, heading, read = "", "", False
-        folded = fold(text)
-        prof, dropped, stripped = _profile_and_dropped(text, boilerplate, folded)
-        short = measured_short(text, stripped) if read else None
-        out.append((prof, packed_headline(text, boilerplate, folded, heading, dropped), short))
+            out.append((_empty(), packed_headline(""), None))
+            continue
+        if not text:
+            out.append((_empty(), packed_headline("", heading=heading), measured_short("", "")))
+            continue
+        read = _Read(text, fold(text), boilerplate)
+        out.append((read.profile(), read.headline(heading), read.short()))
     return out
 
 

@@ -243,7 +243,7 @@ def _frequent(keys: list[str], boilerplate: Collection[int]) -> list[bool]:
 def _dropped(keys: list[str], frequent: list[bool]) -> frozenset[int]:
     """boilerplate_lines from the keys of a text's lines (as many as its lines) and which are frequent."""
     drop = frozenset(k for k, key in enumerate(keys) if frequent[k] and len(key) <= MAX_KEY_CHARS)
-    if drop and sum(len(keys[k]) for k in range(len(keys)) if k not in drop) < MIN_KEY_CHARS:
+    if drop and sum(map(len, keys)) - sum(len(keys[k]) for k in drop) < MIN_KEY_CHARS:
         return frozenset()  # nothing else would remain
     return drop
 
@@ -285,22 +285,58 @@ def frequent_parts(text: str, boilerplate: Collection[int], folded: str | None =
     when the frequent lines (boilerplate and notices) hold CROWD_SHARE or more of the text's key characters."""
     if len(boilerplate) == 0:
         return FrequentParts(text, None, None)
-    keys = folded_line_keys(fold(text) if folded is None else folded)
     lines = text.splitlines()
-    if len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
-        return FrequentParts(text, None, None)
+    keys = folded_line_keys(fold(text) if folded is None else folded)
+    return frequent_rows(lines, keys, boilerplate).parts(text, lines)
+
+
+@dataclass(frozen=True, slots=True)
+class FrequentRows:
+    """Which lines of a text (the numbers of str.splitlines) make each of its FrequentParts: a part is those
+    lines joined by line feeds (parts); None for a part the text does not have, and `stripped` None when the
+    text keeps every line."""
+
+    stripped: list[int] | None
+    rest: list[int] | None
+    frequent: list[int] | None
+    dropped: frozenset[int] = frozenset()
+
+    def parts(self, text: str, lines: list[str]) -> FrequentParts:
+        """The FrequentParts of `text`, whose lines are `lines`."""
+        return FrequentParts(
+            text if self.stripped is None else _joined(lines, self.stripped),
+            None if self.rest is None else _joined(lines, self.rest),
+            None if self.frequent is None else _joined(lines, self.frequent),
+            self.dropped,
+        )
+
+
+WHOLE = FrequentRows(None, None, None)  # a text that keeps every line and has no other part
+
+
+def _joined(lines: list[str], rows: list[int]) -> str:
+    return "\n".join([lines[k] for k in rows])
+
+
+def frequent_rows(lines: list[str], keys: list[str], boilerplate: Collection[int]) -> FrequentRows:
+    """frequent_parts of a text as the numbers of its lines (`lines`: text.splitlines(); `keys`: the keys of
+    its folded lines, folded_line_keys): a text whose keys are not as many as its lines is left whole."""
+    if len(boilerplate) == 0 or len(keys) != len(lines):  # as boilerplate_lines: leave the text whole
+        return WHOLE
     frequent = _frequent(keys, boilerplate)
+    if not any(frequent):
+        return WHOLE
     drop = _dropped(keys, frequent)
-    kept = [k for k in range(len(lines)) if k not in drop]
-    stripped = "\n".join(lines[k] for k in kept) if drop else text
+    kept = [k for k in range(len(lines)) if k not in drop] if drop else list(range(len(lines)))
     frequent_chars = sum(len(key) for key, f in zip(keys, frequent) if f)
     common = None
     if frequent_chars and frequent_chars >= CROWD_SHARE * sum(map(len, keys)):
-        common = "\n".join(line for line, f in zip(lines, frequent) if f)
+        common = [k for k, f in enumerate(frequent) if f]
+    stripped = kept if drop else None
     notices = {k for k in kept if len(keys[k]) > MAX_KEY_CHARS and frequent[k]}
     if not notices:
-        return FrequentParts(stripped, None, common, drop)
+        return FrequentRows(stripped, None, common, drop)
     rest = [k for k in kept if k not in notices]
     if sum(len(keys[k]) for k in rest) < MIN_REST_CHARS:
-        return FrequentParts(stripped, None, common, drop)
-    return FrequentParts(stripped, "\n".join(lines[k] for k in rest), common, drop)
+        return FrequentRows(stripped, None, common, drop)
+    return FrequentRows(stripped, rest, common, drop)

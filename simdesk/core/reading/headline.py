@@ -93,6 +93,8 @@ HAN_VALUE = {c: max(k - 1, 0) for k, c in enumerate(HAN_DIGITS)}
 # every date and month pattern below holds a digit (\d: any script's) or four Chinese digits: a line without
 # either holds no date, and date_in / month_in skip it after this one search (most lines of a text)
 DATE_HINT = re.compile(rf"\d|[{HAN_DIGITS}]{{4}}")
+# and each holds four digits in a row, four Chinese digits or 民国 (ROC_DATE): a line without any holds no date
+DATE_ROW = re.compile(rf"\d{{4}}|[{HAN_DIGITS}]{{4}}|民国")
 HAN_DATE = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月([{HAN_DIGITS}十]{{1,3}})日")
 MONTH_FIRST = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
 DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)({_MONTH})\.?(?:,?\s+|-)(\d{{4}})\b")
@@ -251,13 +253,16 @@ def packed_headline(
     folded_text: str | None = None,
     heading: str = "",
     dropped: Collection[int] | None = None,
+    lines: list[str] | None = None,
+    folded_lines: list[str] | None = None,
 ) -> str:
     """headline_of without the modification date, as one compact string (title, date written in the text or
     '', source): what verification keeps of each text it reads, for the report (unpacked with the member's
-    modification time). `dropped`: boilerplate.boilerplate_lines(text, boilerplate), when the caller has it."""
+    modification time). `dropped`: boilerplate.boilerplate_lines(text, boilerplate), when the caller has it;
+    `lines` and `folded_lines`: text.splitlines() and folded_text.splitlines(), when the caller has them."""
     folded_text = fold(text) if folded_text is None else folded_text
-    lines = text.splitlines()
-    folded = folded_text.splitlines()
+    lines = text.splitlines() if lines is None else lines
+    folded = folded_text.splitlines() if folded_lines is None else folded_lines
     whole = len(folded) == len(lines)  # each folded line a part of the folded text
     if not whole:  # a character NFKC turns into a line break: fold line by line
         folded = [fold(line) for line in lines]
@@ -270,7 +275,7 @@ def packed_headline(
         for k, f in enumerate(folded if named else ())
         if len(f) <= MAX_SOURCE_CHARS * 2 and SOURCE_WORD.search(f) and SOURCE_CUE.match(_without_dates(f))
     ]
-    attributions = sorted(k for k in dropped if ATTRIBUTION.match(folded[k]) or LINKS.search(folded[k]))
+    attributions = sorted(k for k in dropped if ATTRIBUTION.match(folded[k]) or _has_link(folded[k]))
     source = (lines[source_rows[0]] if source_rows else lines[attributions[0]] if attributions else "").strip()
     title = heading
     skip = set(source_rows) | set(dropped)
@@ -278,16 +283,38 @@ def packed_headline(
         if k in skip:
             continue
         rest = _without_dates(f)
-        if len(KEY_DROP.sub("", LINKS.sub(" ", rest))) < MIN_KEY_CHARS or BYLINE.match(rest):
+        if len(KEY_DROP.sub("", _without_link(rest))) < MIN_KEY_CHARS or BYLINE.match(rest):
             continue  # blank, a date, a link or symbols alone, or a byline
         title = lines[k].strip().lstrip("#>*-=+| \t").strip() or lines[k].strip()  # a plain text's Markdown marks
         break
+    return PACKED_SEP.join(
+        (_clip(title, MAX_TITLE_CHARS), _text_date(folded, folded_text, whole), _clip(source, MAX_SOURCE_CHARS))
+    )
+
+
+def _text_date(folded: list[str], folded_text: str, whole: bool) -> str:
+    """The date written in the first DATE_HEAD_LINES or the last DATE_TAIL_LINES of the folded lines (a full date
+    first, else a month), '' when none; `whole`: the lines are folded_text's own. Only lines holding a
+    DATE_ROW are read (none when the folded text has none)."""
+    if whole and DATE_ROW.search(folded_text) is None:
+        return ""
     n = len(folded)
     rows = list(range(min(DATE_HEAD_LINES, n))) + list(range(max(DATE_HEAD_LINES, n - DATE_TAIL_LINES), n))
-    date = next((iso for k in rows if (iso := date_in(folded[k])) is not None), None)
+    dated = [folded[k] for k in rows if DATE_ROW.search(folded[k])]
+    date = next((iso for line in dated if (iso := date_in(line)) is not None), None)
     if date is None:
-        date = next((iso for k in rows if (iso := month_in(folded[k])) is not None), "")
-    return PACKED_SEP.join((_clip(title, MAX_TITLE_CHARS), date, _clip(source, MAX_SOURCE_CHARS)))
+        date = next((iso for line in dated if (iso := month_in(line)) is not None), "")
+    return date
+
+
+def _has_link(line: str) -> bool:
+    """LINKS.search(line) on a folded line, only where one of its triggers occurs (normalize.without_links)."""
+    return ("://" in line or "www." in line or "@" in line) and LINKS.search(line) is not None
+
+
+def _without_link(line: str) -> str:
+    """LINKS.sub(" ", line) on a folded line, only where one of its triggers occurs."""
+    return LINKS.sub(" ", line) if "://" in line or "www." in line or "@" in line else line
 
 
 def unpacked(packed: str, mtime_ns: int) -> Headline:

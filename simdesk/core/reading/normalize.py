@@ -36,7 +36,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -283,6 +283,26 @@ def _fold(text: str) -> str:
     if LOOK_ALIKE_SCRIPTS.search(text):
         text = text.translate(look_alike_table())
     return text
+
+
+# Han characters that folding keeps Han characters: the unified ideographs (no compatibility decomposition, no
+# case). A few compatibility ideographs of HAN fold to characters beyond it (U+FA6C -> U+242EE).
+UNIFIED_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def fold_rows(part: str, rows: Iterable[int], folded_lines: Sequence[str]) -> str:
+    """fold(part) of `part`, some lines of a text joined by line feeds ("\\n".join(lines[k] for k in rows),
+    lines = text.splitlines()), from the text's folded lines: `folded_lines` = fold(text).splitlines(), as many
+    as its lines, the text of at most FOLD_PIECE characters. Folding changes a line's characters by themselves
+    or with their neighbours on the line (invisible characters, NFKC, case, look-alikes) or converts its phrases
+    (the script conversion, whose phrases never span a line break), so the folded part is the text's folded
+    lines joined; the one step that looks at the whole text, whether it holds a Han character (the script
+    conversion runs only then), agrees when `part` holds a unified ideograph (then the text does too). Any
+    other part is folded (a part without Han in a text with some: a character the conversion would change
+    outside Han, beyond the Basic Multilingual Plane, stays as it is)."""
+    if UNIFIED_HAN.search(part) is None:
+        return fold(part)
+    return "\n".join([folded_lines[k] for k in rows])
 
 
 def _has_link_trigger(text: str) -> bool:
