@@ -2,7 +2,7 @@
 """The engine's compiled kernels: a text's shingle hashes, its MinHash band keys and its line hashes, each in one
 pass over the string's code points, bit-identical to the pure-Python definitions they replace
 (fingerprint/similarity.py shingle_runs, fingerprint/minhash.py text_bands, reading/boilerplate.py
-folded_line_hashes; tests/core/test_kernels.py compares them). Every constant comes from those modules.
+folded_line_hashes and line_key_hashes; tests/core/test_kernels.py compares them). Every constant comes from those modules.
 
 One pass, no arrays of a text's size for the band keys: each word is hashed (MurmurHash3 x86_32 of its UTF-8, as
 mmh3.hash) while it is read, each shingle's hash is folded into the running minimum of every permutation as it is
@@ -396,6 +396,18 @@ cdef inline bint _line_break(Py_UCS4 c) noexcept nogil:
         or c == 0x2028 or c == 0x2029
 
 
+cdef inline bint _key_char(Py_UCS4 c) noexcept:
+    """Whether a line's key keeps the character: a letter (a word character neither a digit nor '_')."""
+    return Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c)
+
+
+cdef inline uint32_t _key_hash(Murmur32* key, Py_ssize_t chars, int max_chars) noexcept nogil:
+    """The hash of a line's key fed to `key`, of `chars` characters: its lowest bit set when it has more than
+    `max_chars` characters, cleared otherwise."""
+    cdef uint32_t h = _m32_end(key)
+    return (h | 1) if chars > max_chars else (h & ~(<uint32_t>1))
+
+
 cdef int _compare32(const void* x, const void* y) noexcept nogil:
     cdef uint32_t a = (<const uint32_t*>x)[0], b = (<const uint32_t*>y)[0]
     return (a > b) - (a < b)
@@ -423,8 +435,7 @@ def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
             c = PyUnicode_READ(kind, data, i) if i < n else 10
             if _line_break(c):
                 if chars >= min_chars:
-                    h = _m32_end(&key)
-                    h = (h | 1) if chars > max_chars else (h & ~(<uint32_t>1))
+                    h = _key_hash(&key, chars, max_chars)
                     if found == capacity:
                         capacity *= 2
                         grown = <uint32_t*>realloc(hashes, capacity * sizeof(uint32_t))
@@ -435,7 +446,7 @@ def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
                     found += 1
                 _m32_start(&key, seed)
                 chars = 0
-            elif Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c):
+            elif _key_char(c):
                 _m32_char(&key, c)
                 chars += 1
         qsort(hashes, found, sizeof(uint32_t), _compare32)
@@ -447,6 +458,34 @@ def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
         return PyByteArray_FromStringAndSize(<char*>hashes, unique * sizeof(uint32_t))
     finally:
         free(hashes)
+
+
+def line_keys(str text, uint32_t seed, int min_chars, int max_chars):
+    """The hash and the length of each line's key (boilerplate.line_key_hashes of a text whose links are dropped),
+    one of each per line of str.splitlines(): a line's key keeps its letters (as line_hashes); a key of
+    `min_chars` or more is hashed as line_hashes hashes it, a shorter one has hash 0. Two lists of ints."""
+    cdef Py_ssize_t i = 0, n = len(text), start = 0, chars = 0
+    cdef void* data = PyUnicode_DATA(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef Py_UCS4 c
+    cdef Murmur32 key
+    cdef list hashes = [], lengths = []
+    _m32_start(&key, seed)
+    while i < n or start < n:  # past the end once more for a last line that no break ends
+        c = PyUnicode_READ(kind, data, i) if i < n else 10
+        i += 1
+        if _line_break(c):
+            if c == 13 and i < n and PyUnicode_READ(kind, data, i) == 10:
+                i += 1  # \r\n: one break
+            hashes.append(_key_hash(&key, chars, max_chars) if chars >= min_chars else 0)
+            lengths.append(chars)
+            _m32_start(&key, seed)
+            chars = 0
+            start = i
+        elif _key_char(c):
+            _m32_char(&key, c)
+            chars += 1
+    return hashes, lengths
 
 
 # ---- vocabulary: a document's token tallies, its TF x IDF weights and their SimHash bit rows ----

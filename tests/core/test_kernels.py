@@ -1,8 +1,8 @@
 """The compiled kernels (simdesk/core/kernels.pyx) give the pure-Python path's bits: the shingle runs
-verification scores, the MinHash band keys the index keeps, the line hashes boilerplate is found from and the
-SimHash votes of the vocabulary (token tallies, TF x IDF weights, hash bit rows), on
-Chinese, English, mixed, empty, one-character, long (over a piece) and random Unicode texts. Skipped where the
-kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
+verification scores, the MinHash band keys the index keeps, the line hashes boilerplate is found from (and the
+hash and length of each line's key verification cuts a text by), and the SimHash votes of the vocabulary (token
+tallies, TF x IDF weights, hash bit rows), on Chinese, English, mixed, empty, one-character, long (over a
+piece) and random Unicode texts. Skipped where the kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from simdesk.core.fingerprint.similarity import (
     shingle_runs,
 )
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
-from simdesk.core.reading.boilerplate import folded_line_hashes
-from simdesk.core.reading.normalize import fold, normalize_folded
+from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
+from simdesk.core.reading.normalize import fold, normalize_folded, without_links
 
 try:
     KERNELS = importlib.import_module("simdesk.core.kernels")
@@ -64,6 +64,11 @@ TEXTS = [
     EDGES,
     CHINESE + "\n" + ENGLISH + "\n\n" + MIXED + "\r\n" + EDGES,
     "line one\nline two\r\nline three\rline\x0bfour\x0cfive\x1csix\x1d7\x1eeight\x85nine\u2028ten\u2029",
+    "\n",
+    "\r\n\r\r\n\n",
+    "ab\r",
+    "ab\r\ncd\r\n",
+    "\ua66e line\njoined\ua66e",
     "é" * 5 + " " + "\U0001f600" * 3 + " " + "ab" * 200,  # multi-byte UTF-8 and a long word
     " ".join(f"w{i % 37}" for i in range(3000)),
 ]
@@ -87,6 +92,13 @@ def assert_same_line_hashes(folded: str) -> None:
         pure = folded_line_hashes(folded, links_dropped, kernels=None)
         compiled = folded_line_hashes(folded, links_dropped, kernels=KERNELS)
         assert compiled.dtype == pure.dtype and compiled.tobytes() == pure.tobytes()
+        pure_keys = line_key_hashes(folded, links_dropped, kernels=None)
+        assert line_key_hashes(folded, links_dropped, kernels=KERNELS) == pure_keys
+        assert (
+            len(pure_keys[0])
+            == len(pure_keys[1])
+            == len((folded if links_dropped else without_links(folded)).splitlines())
+        )
 
 
 VOCABULARY_SETTINGS = (

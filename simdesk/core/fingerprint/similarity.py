@@ -424,6 +424,8 @@ def _full_profile(norm: str) -> Profile | None:
 def short_in_characters(norm: str) -> bool:
     """Whether a normalised text is short and written in characters (SHORT_UNITS): at most SHORT_UNITS units,
     at least half of them characters."""
+    if len(norm.split()) > SHORT_UNITS:  # each piece between spaces holds a unit or more
+        return False
     chars, words = unit_counts(norm)
     return chars + words <= SHORT_UNITS and chars >= words
 

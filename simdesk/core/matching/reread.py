@@ -19,7 +19,7 @@ from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.similarity import Profile, profile, short_in_characters
 from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.index.scan import text_document
-from simdesk.core.reading.boilerplate import folded_line_keys, frequent_parts, frequent_rows, line_hash, line_keys
+from simdesk.core.reading.boilerplate import frequent_parts, frequent_rows, line_hash, line_key_hashes, line_keys
 from simdesk.core.reading.documents import DecodeError
 from simdesk.core.reading.headline import packed_headline, text_and_heading
 from simdesk.core.reading.normalize import FOLD_PIECE, fold, fold_rows, normalize, normalize_folded
@@ -69,8 +69,8 @@ class _Read:
         self.text, self.folded = text, folded
         self.lines = text.splitlines()
         self.folded_lines = folded.splitlines()
-        keys = folded_line_keys(folded) if len(boilerplate) else []
-        self.rows = frequent_rows(self.lines, keys, boilerplate)
+        hashes, lengths = line_key_hashes(folded) if len(boilerplate) else ([], [])
+        self.rows = frequent_rows(self.lines, hashes, lengths, boilerplate)
         self.parts = self.rows.parts(text, self.lines)
         # the folded lines are the text's lines' (as many) and the text is folded in one piece: a part is
         # folded from its folded lines

@@ -93,8 +93,10 @@ HAN_VALUE = {c: max(k - 1, 0) for k, c in enumerate(HAN_DIGITS)}
 # every date and month pattern below holds a digit (\d: any script's) or four Chinese digits: a line without
 # either holds no date, and date_in / month_in skip it after this one search (most lines of a text)
 DATE_HINT = re.compile(rf"\d|[{HAN_DIGITS}]{{4}}")
-# and each holds four digits in a row, four Chinese digits or 民国 (ROC_DATE): a line without any holds no date
-DATE_ROW = re.compile(rf"\d{{4}}|[{HAN_DIGITS}]{{4}}|民国")
+# and each holds four digits in a row, four Chinese digits or 民国 (ROC_DATE): a line without four digits or
+# Chinese digits in a row, nor 民国, holds no date (_may_hold_date; a class first: re skips to its characters,
+# 3x faster than an alternation of the three)
+DATE_ROW = re.compile(rf"[\d{HAN_DIGITS}][\d{HAN_DIGITS}]{{3}}")
 HAN_DATE = re.compile(rf"([{HAN_DIGITS}]{{4}})年([{HAN_DIGITS}十]{{1,2}})月([{HAN_DIGITS}十]{{1,3}})日")
 MONTH_FIRST = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
 DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)({_MONTH})\.?(?:,?\s+|-)(\d{{4}})\b")
@@ -294,17 +296,23 @@ def packed_headline(
 
 def _text_date(folded: list[str], folded_text: str, whole: bool) -> str:
     """The date written in the first DATE_HEAD_LINES or the last DATE_TAIL_LINES of the folded lines (a full date
-    first, else a month), '' when none; `whole`: the lines are folded_text's own. Only lines holding a
-    DATE_ROW are read (none when the folded text has none)."""
-    if whole and DATE_ROW.search(folded_text) is None:
+    first, else a month), '' when none; `whole`: the lines are folded_text's own. Only the lines that may hold
+    one are read (_may_hold_date: none when the folded text may not)."""
+    if whole and not _may_hold_date(folded_text):
         return ""
     n = len(folded)
     rows = list(range(min(DATE_HEAD_LINES, n))) + list(range(max(DATE_HEAD_LINES, n - DATE_TAIL_LINES), n))
-    dated = [folded[k] for k in rows if DATE_ROW.search(folded[k])]
+    dated = [folded[k] for k in rows if _may_hold_date(folded[k])]
     date = next((iso for line in dated if (iso := date_in(line)) is not None), None)
     if date is None:
         date = next((iso for line in dated if (iso := month_in(line)) is not None), "")
     return date
+
+
+def _may_hold_date(text: str) -> bool:
+    """Whether a folded text may hold a date or a month (every pattern of date_in and month_in holds four digits,
+    four Chinese digits or 民国); False when it holds none."""
+    return DATE_ROW.search(text) is not None or "民国" in text
 
 
 def _has_link(line: str) -> bool:
