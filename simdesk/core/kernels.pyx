@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The engine's compiled kernels: a text's shingle hashes, its MinHash band keys and its line hashes, each in one
-pass over the string's code points, bit-identical to the pure-Python definitions they replace
+"""The engine's compiled kernels: a text's shingle hashes, its MinHash band keys, its line hashes and its
+normalised form, each in one pass over the string's code points, bit-identical to the pure-Python definitions they replace
 (fingerprint/similarity.py shingle_runs, fingerprint/minhash.py text_bands, reading/boilerplate.py
-folded_line_hashes and line_key_hashes; tests/core/test_kernels.py compares them). Every constant comes from those modules.
+folded_line_hashes and line_key_hashes, reading/normalize.py normal_form; tests/core/test_kernels.py compares
+them). Every constant comes from those modules.
 
 One pass, no arrays of a text's size for the band keys: each word is hashed (MurmurHash3 x86_32 of its UTF-8, as
 mmh3.hash) while it is read, each shingle's hash is folded into the running minimum of every permutation as it is
@@ -236,29 +237,46 @@ cdef inline void _emit(Sink* sink, int kind, uint32_t value) noexcept nogil:
     out.size += 1
 
 
+cdef struct CodeRanges:  # inclusive code point ranges
+    uint32_t lo[MAX_RANGES]
+    uint32_t hi[MAX_RANGES]
+    int count
+
+
+cdef int _set_ranges(CodeRanges* into, object ranges) except -1:
+    ranges = list(ranges)
+    if not 0 < len(ranges) <= MAX_RANGES:
+        raise ValueError(f"1 to {MAX_RANGES} character ranges, not {len(ranges)}")
+    for i, (lo, hi) in enumerate(ranges):
+        into.lo[i] = lo
+        into.hi[i] = hi
+    into.count = len(ranges)
+    return 0
+
+
+cdef inline bint _in_ranges(const CodeRanges* ranges, Py_UCS4 c) noexcept nogil:
+    cdef int i
+    for i in range(ranges.count):
+        if ranges.lo[i] <= c <= ranges.hi[i]:
+            return True
+    return False
+
+
 cdef class Shingler:
     """A text's shingles as similarity.shingle_runs defines them: `char_ranges`, the inclusive code point ranges
     of the character units; `step` and `mix`, the shingle hash's constants; `word_seed` and `word_tag`, a word's
     code (mmh3.hash of its UTF-8 with that seed, or'ed with the tag); `char_width`, the character shingle's width."""
 
-    cdef uint32_t lo[MAX_RANGES]
-    cdef uint32_t hi[MAX_RANGES]
-    cdef int ranges
+    cdef CodeRanges units
     cdef uint64_t step, mix, word_tag
     cdef uint32_t word_seed
     cdef int char_width
 
     def __init__(self, char_ranges, uint64_t step, uint64_t mix, uint32_t word_seed, uint64_t word_tag,
                  int char_width):
-        ranges = list(char_ranges)
-        if not 0 < len(ranges) <= MAX_RANGES:
-            raise ValueError(f"1 to {MAX_RANGES} character ranges, not {len(ranges)}")
+        _set_ranges(&self.units, char_ranges)
         if not 0 < char_width <= MAX_WIDTH:
             raise ValueError(f"a shingle is 1 to {MAX_WIDTH} units wide, not {char_width}")
-        for i, (lo, hi) in enumerate(ranges):
-            self.lo[i] = lo
-            self.hi[i] = hi
-        self.ranges = len(ranges)
         self.step = step
         self.mix = mix
         self.word_seed = word_seed
@@ -266,11 +284,7 @@ cdef class Shingler:
         self.char_width = char_width
 
     cdef inline bint _is_char_unit(self, Py_UCS4 c) noexcept nogil:
-        cdef int i
-        for i in range(self.ranges):
-            if self.lo[i] <= c <= self.hi[i]:
-                return True
-        return False
+        return _in_ranges(&self.units, c)
 
     cdef inline void _unit(self, Sink* sink, Units* u, int kind, uint64_t code) noexcept nogil:
         cdef int k
@@ -486,6 +500,62 @@ def line_keys(str text, uint32_t seed, int min_chars, int max_chars):
             _m32_char(&key, c)
             chars += 1
     return hashes, lengths
+
+
+# ---- normalised text ----
+
+cdef extern from "Python.h":
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
+
+
+cdef class Normaliser:
+    """A folded text's characters as normalize.normal_form leaves them, in one pass: each run of characters
+    that are not letters or digits (punctuation, symbols, spaces, '_') becomes one space, except a run of spaces
+    alone between two characters of `gap_ranges` (normalize.CJK: a line wrap inside Chinese), which goes."""
+
+    cdef CodeRanges gap
+
+    def __init__(self, gap_ranges):
+        _set_ranges(&self.gap, gap_ranges)
+
+    def normal(self, str text):
+        """The text with its runs of other characters as single spaces and its line wraps inside Chinese gone
+        (normalize.normal_form of the text, not stripped)."""
+        cdef Py_ssize_t i = 0, j, n = len(text), m = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_UCS4 c
+        cdef bint spaces
+        cdef Py_UCS4* out
+        if n == 0:
+            return ""
+        out = <Py_UCS4*>malloc(n * sizeof(Py_UCS4))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            while i < n:
+                c = PyUnicode_READ(kind, data, i)
+                if Py_UNICODE_ISALNUM(c):
+                    out[m] = c
+                    m += 1
+                    i += 1
+                    continue
+                j, spaces = i, True  # the run of other characters: text[i:j]
+                while j < n:
+                    c = PyUnicode_READ(kind, data, j)
+                    if Py_UNICODE_ISALNUM(c):
+                        break
+                    spaces = spaces and Py_UNICODE_ISSPACE(c)
+                    j += 1
+                if not (spaces and i > 0 and j < n and _in_ranges(&self.gap, PyUnicode_READ(kind, data, i - 1))
+                        and _in_ranges(&self.gap, PyUnicode_READ(kind, data, j))):
+                    out[m] = 32
+                    m += 1
+                i = j
+            return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, m)
+        finally:
+            free(out)
 
 
 # ---- vocabulary: a document's token tallies, its TF x IDF weights and their SimHash bit rows ----

@@ -1,6 +1,6 @@
 """The compiled kernels (simdesk/core/kernels.pyx) give the pure-Python path's bits: the shingle runs
 verification scores, the MinHash band keys the index keeps, the line hashes boilerplate is found from (and the
-hash and length of each line's key verification cuts a text by), and the SimHash votes of the vocabulary (token
+hash and length of each line's key verification cuts a text by), the normalised text, and the SimHash votes of the vocabulary (token
 tallies, TF x IDF weights, hash bit rows), on Chinese, English, mixed, empty, one-character, long (over a
 piece) and random Unicode texts. Skipped where the kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
 
@@ -26,13 +26,14 @@ from simdesk.core.fingerprint.similarity import (
 )
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
-from simdesk.core.reading.normalize import fold, normalize_folded, without_links
+from simdesk.core.reading.normalize import fold, gap_ranges, normal_form, normalize_folded, without_links
 
 try:
     KERNELS = importlib.import_module("simdesk.core.kernels")
 except ImportError:
     pytest.skip("the compiled kernels are not built (pip install -e . builds them)", allow_module_level=True)
 SHINGLER = compiled_shingler(KERNELS)
+NORMALISER = KERNELS.Normaliser(gap_ranges())
 
 CHINESE = "城市的清晨总是从菜市场开始。摊主们把新鲜的蔬菜摆上台面，老人提着竹篮慢慢挑选，孩子们背着书包从旁边跑过。"
 ENGLISH = "The quick brown fox jumps over the lazy dog; version 2.1.3 released on 2026-11-27 by the_team."
@@ -131,12 +132,37 @@ def assert_same_votes(texts: list[str], max_tokens: int = 1 << 19) -> None:
         assert tallies[0] == tallies[1]
 
 
+def assert_same_normal_form(text: str) -> None:
+    for form in (text, fold(text), without_links(fold(text))):
+        assert normal_form(form, NORMALISER) == normal_form(form, None), form
+
+
 @pytest.mark.parametrize("text", TEXTS)
 def test_compiled_kernels_give_the_pure_bits(text: str) -> None:
     assert_same_shingles(text)
     assert_same_shingles(normalize_folded(fold(text)))
     assert_same_line_hashes(text)
     assert_same_line_hashes(fold(text))
+    assert_same_normal_form(text)
+
+
+def test_a_line_wrap_goes_only_between_two_cjk_characters() -> None:
+    """Whitespace alone between two characters of CJK goes; beside punctuation, at either end, or beside a
+    character of CJK's ranges that is no letter (an unassigned one: a boundary itself) it is a boundary."""
+    for text in (
+        "中 文",
+        "中\n\u3000文",
+        "中 ,文",
+        " 中 ",
+        "中\ufaff \ufaff文",
+        "中 \ufaff",
+        "\ufaff \ufaff",
+        "中 a",
+        "a_b",
+    ):
+        assert_same_normal_form(text)
+    assert normal_form("中 \n文 a  b_c", NORMALISER) == "中文 a b c"
+    assert not any(chr(c).isspace() and chr(c).isalnum() for c in range(0x110000))  # a space is never a letter
 
 
 def test_compiled_vocabulary_gives_the_pure_votes() -> None:
@@ -185,6 +211,7 @@ WORDS = st.lists(
 def test_compiled_kernels_on_random_unicode(text: str) -> None:
     assert_same_shingles(text)
     assert_same_line_hashes(text)
+    assert_same_normal_form(text)
 
 
 @settings(max_examples=100, derandomize=True, deadline=None)
@@ -225,3 +252,18 @@ def test_simdesk_pure_turns_the_kernels_off(monkeypatch: pytest.MonkeyPatch) -> 
     assert load_kernels() is None
     monkeypatch.setenv(PURE, "0")
     assert load_kernels() is KERNELS
+
+
+# CJK letters, unassigned code points of CJK's ranges, whitespace, punctuation, '_', Latin letters, digits, marks
+GAPS = st.lists(
+    st.sampled_from(
+        ("中", "文", "\uf900", "\ufaff", "\u9fff", "\u4dbf", " ", "\n", "\u3000", "\x85", ",", "_", "a", "1", "\u0301")
+    ),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(GAPS)
+def test_compiled_normal_form_on_line_wraps(text: str) -> None:
+    assert_same_normal_form(text)

@@ -26,8 +26,8 @@ Steps of `fold`, each chosen so that copies an editor would call the same text f
   from the confusable-homoglyphs package (Unicode's confusables.txt); only text with such letters is
   translated.
 
-This module imports no other simdesk module: features, the segmenter, boilerplate and verification all
-import it.
+This module imports no other simdesk module but the compiled kernels (simdesk.core.compiled): features, the
+segmenter, boilerplate and verification all import it.
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
+
+from simdesk.core.compiled import KERNELS
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 HAN = re.compile(f"[{CJK}]")
@@ -336,7 +339,7 @@ def normalize_folded(text: str, strip_links: bool = True, piece: int = FOLD_PIEC
     if strip_links:
         text = without_links(text)
     if len(text) <= piece:
-        return _normal(text).strip()
+        return normal_form(text).strip()
     parts = []
     start = 0
     while start < len(text):
@@ -347,10 +350,27 @@ def normalize_folded(text: str, strip_links: bool = True, piece: int = FOLD_PIEC
             if end == start + 1:  # no place in the piece: the next one after it
                 found = _WORD_PAIR.search(text, start + piece)
                 end = found.start() if found is not None else len(text)
-        parts.append(_normal(text[start:end]))
+        parts.append(normal_form(text[start:end]))
         start = end
     return "".join(parts).strip()
 
 
-def _normal(text: str) -> str:
+def gap_ranges() -> list[tuple[int, int]]:
+    """The code point ranges (inclusive) of CJK: whitespace between two of their characters is a line wrap."""
+    assert len(CJK) % 3 == 0 and CJK[1::3] == "-" * (len(CJK) // 3)
+    return [(ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3)]
+
+
+# normal_form in one compiled pass (3 against 22 µs a text on the medium collection, 2026-11-27), or None for the
+# pure-Python path
+NORMALISER = None if KERNELS is None else KERNELS.Normaliser(gap_ranges())
+
+
+def normal_form(text: str, normaliser: Any = NORMALISER) -> str:
+    """A folded text with its line wraps inside Chinese removed and its punctuation, symbols and spaces turned
+    into single spaces (CJK_GAP, then BOUNDARIES; not stripped): by the compiled `normaliser` when there is one
+    (a run of characters BOUNDARIES replaces goes whole when it is whitespace alone between two CJK characters,
+    which is what CJK_GAP removes)."""
+    if normaliser is not None:
+        return str(normaliser.normal(text))
     return BOUNDARIES.sub(" ", CJK_GAP.sub("", text))
