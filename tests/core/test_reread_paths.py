@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
@@ -22,7 +23,7 @@ from simdesk.core.fingerprint.similarity import (
     unit_counts,
 )
 from simdesk.core.matching.reread import SHORT_BYTES, measured_short, profile_and_short, profiles_of
-from simdesk.core.reading.boilerplate import folded_line_keys, frequent_parts, line_hash
+from simdesk.core.reading.boilerplate import folded_line_keys, frequent_parts, line_hash, line_key_hashes
 from simdesk.core.reading.headline import (
     DATE_HEAD_LINES,
     DATE_TAIL_LINES,
@@ -283,3 +284,9 @@ def test_unique_shingles_are_numpys(runs: list[list[int]]) -> None:
 def test_measured_short_is_short_text_of_what_was_read() -> None:
     assert measured_short("好灯一拨就亮\n转载请注明出处", "好灯一拨就亮")
     assert not measured_short("a" * (SHORT_BYTES + 1), "好灯一拨就亮")
+
+
+def test_kernels_built_before_the_line_keys_take_the_pure_path() -> None:
+    text = "中文标题\n转载请注明出处\r\nab"
+    assert line_key_hashes(text, kernels=SimpleNamespace()) == line_key_hashes(text, kernels=None)
+    assert line_key_hashes(text, kernels=None)[1] == [4, 7, 2]

@@ -362,8 +362,8 @@ def gap_ranges() -> list[tuple[int, int]]:
 
 
 # normal_form in one compiled pass (3 against 22 µs a text on the medium collection, 2026-11-27), or None for the
-# pure-Python path
-NORMALISER = None if KERNELS is None else KERNELS.Normaliser(gap_ranges())
+# pure-Python path (also with kernels built before the Normaliser)
+NORMALISER = getattr(KERNELS, "Normaliser", lambda ranges: None)(gap_ranges())
 
 
 def normal_form(text: str, normaliser: Any = NORMALISER) -> str:
