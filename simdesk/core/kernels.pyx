@@ -20,6 +20,7 @@ from cpython.unicode cimport (
     PyUnicode_DATA,
     PyUnicode_KIND,
     PyUnicode_READ,
+    PyUnicode_READ_CHAR,
 )
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
@@ -931,3 +932,257 @@ def near_pairs(const uint64_t[::1] fps, const uint8_t[::1] radius, int nearer, P
     finally:
         free(distances)
         _free_pairs(&out)
+
+
+# ---- pair scoring: shared shingles, covered units, a text's units and where two texts' units differ ----
+# (fingerprint/similarity.py common, _covered_share, _text_units and _fill_kind; every score stays Python's
+# arithmetic on the counts these give)
+
+cdef inline Py_ssize_t _lower_bound32(const uint32_t[:] values, Py_ssize_t lo, Py_ssize_t hi, uint32_t v) noexcept nogil:
+    """The first index in lo..hi-1 whose value is v or more (hi when none is)."""
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if values[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef Py_ssize_t _common32(const uint32_t[:] short, const uint32_t[:] long) noexcept nogil:
+    """How many of `short`'s values `long` holds, both sorted: each looked up from where the last was found,
+    in steps that double (a merge when the two are of a size, a binary search when one is far shorter)."""
+    cdef Py_ssize_t ns = short.shape[0], nl = long.shape[0], i, j = 0, lo, hi, step, n = 0
+    cdef uint32_t v
+    for i in range(ns):
+        if j >= nl:
+            break
+        v = short[i]
+        if long[j] < v:
+            lo = j
+            step = 1
+            hi = j + 1
+            while hi < nl and long[hi] < v:
+                lo = hi
+                step <<= 1
+                hi = lo + step
+            if hi > nl:
+                hi = nl
+            j = _lower_bound32(long, lo + 1, hi, v)
+        if j < nl and long[j] == v:
+            n += 1
+            j += 1
+    return n
+
+
+def common(const uint32_t[:] a, const uint32_t[:] b):
+    """How many values two sorted arrays of unique uint32 values share (similarity.common)."""
+    if a.shape[0] > b.shape[0]:
+        return _common32(b, a)
+    return _common32(a, b)
+
+
+cdef Py_ssize_t _covered(const uint32_t[:] hashes, Py_ssize_t units, Py_ssize_t width, const uint32_t[:] other):
+    """How many of a run's units lie in a shingle of the run found in `other` (sorted): shingle k covers units
+    k..k+width-1, or unit k alone when the run has fewer units than `width` (similarity.Run.covered)."""
+    cdef Py_ssize_t k, n = hashes.shape[0], m = other.shape[0], at, end, covered = 0, reached = 0
+    cdef uint32_t h
+    if units == 0 or m == 0:
+        return 0
+    for k in range(n):
+        h = hashes[k]
+        at = _lower_bound32(other, 0, m, h)
+        if at == m or other[at] != h:
+            continue
+        if units < width:
+            covered += 1
+            continue
+        end = k + width
+        covered += end - (k if k > reached else reached)
+        reached = end
+    return covered
+
+
+def covered_units(tuple runs, const uint32_t[:] other):
+    """How many units of a text's runs (similarity.Run: hashes, units, width) lie in a shingle found in `other`
+    (sorted unique uint32; similarity._covered_share)."""
+    cdef Py_ssize_t total = 0
+    for run in runs:
+        total += _covered(run.hashes, run.units, run.width, other)
+    return total
+
+
+cdef enum:  # the kinds of a run of changed units (similarity._run_kind), and of a place
+    K_NONE = 0  # ""
+    K_SAME = 1
+    K_NUMBER = 2
+    K_NAME = 3
+    K_WORD = 4
+
+
+cdef struct Span:  # a run of changed units: its start and end in each text's units, its kind (-1: not yet)
+    Py_ssize_t a0, a1, b0, b1
+    int kind
+
+
+cdef class Filler:
+    """Where two texts' units differ, as similarity._fill_kind finds it, and a text's units as
+    similarity.UNITS.findall gives them: `char_ranges` the code point ranges of the character units, `surnames`
+    the family names, `gap` how few equal units apart two changed runs are one place."""
+
+    cdef CodeRanges ranges
+    cdef object surnames
+    cdef Py_ssize_t gap
+    cdef dict kinds
+
+    def __init__(self, list char_ranges, surnames, Py_ssize_t gap):
+        _set_ranges(&self.ranges, char_ranges)
+        self.surnames = surnames
+        self.gap = gap
+        self.kinds = {"": K_NONE, "same": K_SAME, "number": K_NUMBER, "name": K_NAME, "word": K_WORD}
+
+    cdef bint _all_chars_in(self, list units, Py_ssize_t start, Py_ssize_t end) except -1:
+        """Whether units start..end-1 are all made of character units."""
+        cdef Py_ssize_t k
+        for k in range(start, end):
+            if not self._all_chars(units[k]):
+                return False
+        return True
+
+    cdef bint _all_chars(self, str text):
+        cdef Py_ssize_t i, n = len(text)
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        for i in range(n):
+            if not _in_ranges(&self.ranges, PyUnicode_READ(kind, data, i)):
+                return False
+        return True
+
+    def units(self, str text):
+        """The text's units in text order: each character unit, each run of other characters that are not
+        spaces (similarity.UNITS.findall)."""
+        cdef Py_ssize_t i, n = len(text), start = -1
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_UCS4 c
+        cdef list out = []
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if _in_ranges(&self.ranges, c):
+                if start >= 0:
+                    out.append(text[start:i])
+                    start = -1
+                out.append(text[i : i + 1])
+            elif Py_UNICODE_ISSPACE(c):
+                if start >= 0:
+                    out.append(text[start:i])
+                    start = -1
+            elif start < 0:
+                start = i
+        if start >= 0:
+            out.append(text[start:n])
+        return out
+
+    cdef int _kind(self, list ua, list ub, Span* s, run_kind, char_kind) except -1:
+        """The run's kind: "same" for a run one text lacks, _char_kind for one character for another standing
+        alone (both character units, not both family names: similarity._context_kind), else _run_kind."""
+        cdef str left, right
+        if s.a0 == s.a1 or s.b0 == s.b1:
+            return K_SAME
+        if s.a1 - s.a0 == 1 and s.b1 - s.b0 == 1:
+            left, right = ua[s.a0], ub[s.b0]
+            if (
+                len(left) + len(right) > 0
+                and self._all_chars(left)
+                and self._all_chars(right)
+                and not (left in self.surnames and right in self.surnames)
+            ):
+                return self.kinds[char_kind(left, right)]
+        return self.kinds[run_kind(ua, ub, (s.a0, s.a1, s.b0, s.b1))]
+
+    def fill_kind(self, list ua, list ub, list editops, run_kind, char_kind, names_split):
+        """similarity._fill_kind of two texts' units from their Levenshtein editops (rapidfuzz's as_list: (tag,
+        source position, destination position)): "number" or "name" for the first place of that kind, else
+        "word" when a place is one, else "". The runs are the editops without an equal unit between them; a
+        run's kind is asked for once the places before it are told apart, so a text's slot ends the search.
+        The rules of a run's kind stay the module's: `run_kind(ua, ub, span)`, `char_kind(left, right)` (one
+        character for another, standing alone) and `names_split(ua, ub, a0, n1, b0, m1)` (two runs one
+        character apart that make a name on each side)."""
+        cdef Py_ssize_t n = len(editops), count = 0, k, start, a, b, gaps
+        cdef Py_ssize_t number_units, name_units, changed, units
+        cdef Span* spans
+        cdef Span* s
+        cdef object tag
+        cdef Py_UCS4 c
+        cdef bint word
+        cdef int fill = K_NONE, kind
+        if n == 0:
+            return ""
+        spans = <Span*>malloc(n * sizeof(Span))
+        if spans == NULL:
+            raise MemoryError()
+        try:
+            for op in editops:
+                tag, a, b = op
+                if count and a == spans[count - 1].a1 and b == spans[count - 1].b1:
+                    s = &spans[count - 1]
+                else:
+                    s = &spans[count]
+                    s.a0 = a
+                    s.b0 = b
+                    s.kind = -1
+                    count += 1
+                c = PyUnicode_READ_CHAR(tag, 0)
+                s.a1 = a + (c != 105)  # "insert" takes no unit of the first text
+                s.b1 = b + (c != 100)  # "delete" none of the second
+            start = 0
+            for k in range(count):
+                if spans[k].kind < 0:
+                    spans[k].kind = self._kind(ua, ub, &spans[k], run_kind, char_kind)
+                if k + 1 < count:
+                    if spans[k + 1].kind < 0:
+                        spans[k + 1].kind = self._kind(ua, ub, &spans[k + 1], run_kind, char_kind)
+                    if (
+                        spans[k + 1].a0 == spans[k].a1 + 1
+                        and spans[k].kind != K_NUMBER
+                        and spans[k + 1].kind != K_NUMBER
+                        and self._all_chars_in(ua, spans[k].a0, spans[k + 1].a1)
+                        and self._all_chars_in(ub, spans[k].b0, spans[k + 1].b1)
+                        and names_split(ua, ub, spans[k].a0, spans[k + 1].a1, spans[k].b0, spans[k + 1].b1)
+                    ):
+                        spans[k].kind = spans[k + 1].kind = K_NAME
+                    if spans[k + 1].a0 - spans[k].a1 <= self.gap:
+                        continue
+                if k == start:
+                    kind = spans[k].kind if spans[k].kind != K_SAME else K_NONE
+                else:
+                    number_units = name_units = changed = 0
+                    word = False
+                    for a in range(start, k + 1):
+                        s = &spans[a]
+                        units = s.a1 - s.a0 + s.b1 - s.b0
+                        if s.kind != K_SAME:
+                            changed += units
+                        if s.kind == K_NUMBER:
+                            number_units += units
+                        elif s.kind == K_NAME:
+                            name_units += units
+                        elif s.kind == K_WORD:
+                            word = True
+                    if number_units and 2 * (number_units + name_units) >= changed:
+                        kind = K_NUMBER
+                    elif name_units and 2 * (number_units + name_units) >= changed:
+                        kind = K_NAME
+                    else:
+                        kind = K_WORD if word else K_NONE
+                if kind == K_NUMBER:
+                    return "number"
+                if kind == K_NAME:
+                    return "name"
+                if fill == K_NONE:
+                    fill = kind
+                start = k + 1
+            return "word" if fill == K_WORD else ""
+        finally:
+            free(spans)

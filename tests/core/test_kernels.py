@@ -1,18 +1,26 @@
 """The compiled kernels (simdesk/core/kernels.pyx) give the pure-Python path's bits: the shingle runs
 verification scores, the MinHash band keys the index keeps, the line hashes boilerplate is found from (and the
-hash and length of each line's key verification cuts a text by), the normalised text, and the SimHash votes of the vocabulary (token
-tallies, TF x IDF weights, hash bit rows), on Chinese, English, mixed, empty, one-character, long (over a
-piece) and random Unicode texts. Skipped where the kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
+hash and length of each line's key verification cuts a text by), the normalised text, the SimHash votes of the
+vocabulary (token tallies, TF x IDF weights, hash bit rows) and a pair's scores (shared shingles, covered units, a
+text's units, template fills; every score and share of crowds and template fills under SIMDESK_PURE=1), on
+Chinese, English, mixed, empty, one-character, long (over a piece) and random Unicode texts. Skipped where the
+kernels are not built (a checkout run without `pip install`; ./dev.sh and the wheel build them)."""
 
 from __future__ import annotations
 
 import importlib
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from simdesk.core.compiled import PURE, load_kernels
+from simdesk.core.fingerprint import similarity as sim
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, token_pieces
 from simdesk.core.fingerprint.minhash import text_bands
 from simdesk.core.fingerprint.simhash import BITS, from_votes, pack_votes, seal_votes
@@ -21,8 +29,13 @@ from simdesk.core.fingerprint.similarity import (
     CHAR_UNITS,
     LONG_WORD_SHINGLE,
     WORD_SHINGLE,
+    common,
+    compiled_filler,
     compiled_shingler,
+    profile,
     shingle_runs,
+    shingles,
+    text_units,
 )
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
@@ -34,6 +47,7 @@ except ImportError:
     pytest.skip("the compiled kernels are not built (pip install -e . builds them)", allow_module_level=True)
 SHINGLER = compiled_shingler(KERNELS)
 NORMALISER = KERNELS.Normaliser(gap_ranges())
+FILLER = compiled_filler(KERNELS)
 
 CHINESE = "城市的清晨总是从菜市场开始。摊主们把新鲜的蔬菜摆上台面，老人提着竹篮慢慢挑选，孩子们背着书包从旁边跑过。"
 ENGLISH = "The quick brown fox jumps over the lazy dog; version 2.1.3 released on 2026-11-27 by the_team."
@@ -267,3 +281,129 @@ GAPS = st.lists(
 @given(GAPS)
 def test_compiled_normal_form_on_line_wraps(text: str) -> None:
     assert_same_normal_form(text)
+
+
+SETS = st.lists(st.integers(min_value=0, max_value=2**32 - 1), max_size=300).map(
+    lambda values: np.unique(np.array(values, dtype=np.uint32))
+)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(SETS, SETS, st.integers(min_value=0, max_value=200))
+def test_compiled_common_counts_the_shared_values(a: np.ndarray, b: np.ndarray, shared: int) -> None:
+    """Sets of any sizes (one far longer than the other, empty), sharing values at either end and between."""
+    b = np.unique(np.concatenate([b, a[:shared], a[-shared // 2 :]]))
+    for x, y in ((a, b), (b, a), (a, a), (a, b[:1]), (a[:0], b)):
+        assert common(x, y, kernels=KERNELS) == common(x, y, kernels=None) == len(np.intersect1d(x, y))
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.one_of(UNICODE, WORDS), st.one_of(UNICODE, WORDS), st.floats(min_value=0, max_value=1))
+def test_compiled_covered_units_give_the_pure_share(left: str, right: str, keep: float) -> None:
+    """A text's units covered by another's shingles, by a share of its own (a copy cut or with typos) and by
+    none."""
+    a = profile(left)
+    own = np.sort(a.shingles)[: int(keep * len(a.shingles))]
+    for other in (shingles(normalize_folded(fold(right))), own, a.shingles, np.empty(0, dtype=np.uint32)):
+        other = np.unique(np.concatenate([other, own[::3]]))
+        assert sim._covered_share(a, other, kernels=KERNELS) == sim._covered_share(a, other, kernels=None)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.one_of(UNICODE, WORDS))
+def test_compiled_text_units_are_the_regular_expressions(text: str) -> None:
+    assert text_units(text, filler=FILLER) == text_units(text, filler=None)
+
+
+@pytest.mark.parametrize("text", TEXTS + [LONG])
+def test_compiled_text_units_on_every_edge(text: str) -> None:
+    for norm in (text, normalize_folded(fold(text))):
+        assert text_units(norm, filler=FILLER) == text_units(norm, filler=None)
+
+
+# units that make slots (numbers, ids, Chinese and English names, titles, places, forms of address), words,
+# characters and family names standing alone
+UNIT_POOL = (
+    list("的一是在不了有和人这中大为上个国我以要他时来用们生到作地")
+    + list("张李王马钟薛郑刚芳娜伟一鸣雨桐欧阳皇甫覃先生女士老师您好区市路月日号")
+    + ["101", "102", "9", "11", "17", "30", "qx3174", "qx2208", "sf24673", "2025", "0871"]
+    + ["dear", "mr", "mrs", "ms", "hi", "hill", "king", "white", "wright", "order", "march", "april", "the", "a"]
+    + ["git", "author", "date", "email", "key", "๑", "๒", "ー", "・", "x1", "1x"]
+)
+
+
+# the slots of a template, each with fills of its kind: numbers, ids, Chinese names with titles, places,
+# English names after a form of address
+SLOTS = (
+    [["9", "月", "11", "日", "17", "30"], ["10", "月", "3", "日", "9", "15"], ["9", "月", "11", "日", "17", "31"]],
+    [["101", "键"], ["102", "键"], ["101", "键"]],
+    [["qx3174"], ["qx2208"], ["qx317"], ["sf24673"]],
+    [list("郑刚"), list("薛芳"), list("张伟"), list("张娜"), list("欧阳建华先生"), list("龚娜女士"), list("郑钢")],
+    [
+        list("罗娜老师"),
+        list("廖娜女士"),
+        list("皇甫敏雨教授"),
+        list("覃雨桐先生"),
+        list("马一鸣先生"),
+        list("钟一鸣先生"),
+    ],
+    [list("五华区"), list("盘龙区"), list("五华市")],
+    [["dear", "mrs", "hill"], ["dear", "ms", "king"], ["dear", "mr", "white"], ["dear", "mr", "wright"]],
+    [["git", "author", "date"], ["git", "author", "email"], ["git", "author", "dates"]],
+)
+
+
+def _fills(rng: random.Random) -> tuple[list[str], list[str]]:
+    """Two fills of one template (units with a few slots among them), typos in the second: units replaced,
+    dropped, doubled or inserted, one by one or in a run."""
+    ua: list[str] = []
+    ub: list[str] = []
+    for _ in range(rng.randint(0, 30)):
+        if rng.random() < 0.1:
+            kind = rng.choice(SLOTS)
+            ua += rng.choice(kind)
+            ub += rng.choice(kind)
+        else:
+            ua.append(rng.choice(UNIT_POOL))
+            ub.append(ua[-1])
+    for _ in range(rng.choice((0, 0, 1, 2, 5))):
+        k = rng.randrange(len(ub) + 1)
+        edit = rng.random()
+        if edit < 0.4 and k < len(ub):
+            ub[k] = rng.choice(UNIT_POOL)
+        elif edit < 0.55 and k < len(ub):
+            del ub[k : k + rng.randint(1, 3)]
+        elif edit < 0.7 and k < len(ub):
+            ub.insert(k, ub[k])
+        else:
+            ub[k:k] = [rng.choice(UNIT_POOL) for _ in range(rng.randint(1, 4))]
+    return ua, ub
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
+    """Two texts' units, one an edited copy of the other: the compiled reading of the alignment gives the kind
+    the pure places give, from the units and from their codes."""
+    rng = random.Random(seed)
+    ua, ub = _fills(rng)
+    pure = sim._fill_kind(ua, ub, filler=None)
+    assert sim._fill_kind(ua, ub, filler=FILLER) == pure
+    codes = sim._unit_codes(ua), sim._unit_codes(ub)
+    assert codes[0] is not None and codes[1] is not None
+    assert sim._fill_kind(ua, ub, (codes[0], codes[1]), filler=FILLER) == pure
+    assert sim._fill_kind(ub, ua, filler=FILLER) == sim._fill_kind(ub, ua, filler=None)
+
+
+def test_simdesk_pure_scores_every_pair_bit_for_bit() -> None:
+    """Crowds and template fills scored under SIMDESK_PURE=1 (another process) and with the kernels: every
+    score and share the same, bit for bit."""
+    from tests.core.test_pair_scoring import pair_bits
+
+    root = Path(__file__).resolve().parents[2]
+    code = "from tests.core.test_pair_scoring import pair_bits; print(pair_bits())"
+    env = {**os.environ, PURE: "1", "PYTHONPATH": str(root)}
+    pure = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
+    compiled = pair_bits()
+    assert pure.stdout.split() == compiled.split()
+    assert len(set(compiled.split())) > 100  # scores of many kinds, not one

@@ -201,10 +201,18 @@ def compiled_shingler(kernels: Any) -> Any:
     return kernels.Shingler(char_unit_ranges(), int(_STEP), int(_MIX), _WORD_SEED, int(_WORD_TAG), CHAR_SHINGLE)
 
 
+def compiled_filler(kernels: Any) -> Any:
+    """The compiled kernels' Filler with this module's units, family names and FILL_GAP (text_units and
+    _fill_kind with the `filler` it gives are those of the pure-Python path)."""
+    return kernels.Filler(char_unit_ranges(), SURNAMES, FILL_GAP)
+
+
 # the shingles of a text in one compiled pass over it (a fifth of the time unit_codes and _shingle_hashes
 # take in numpy: 6 µs a text against 31 on the medium collection's 20,000 texts, 2026-11-27), or None for the
 # pure-Python path
 SHINGLER = None if KERNELS is None else compiled_shingler(KERNELS)
+# a text's units and where two texts' units differ, read in compiled loops (text_units, _fill_kind), or None
+FILLER = None if KERNELS is None else compiled_filler(KERNELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,13 +632,16 @@ def _short_share(a: Profile, b: Profile) -> float:
     return max(_counted_share(a, b), _kept_share(a.short.replace(" ", ""), b.short.replace(" ", "")))
 
 
-def _covered_share(a: Profile, other: np.ndarray) -> float:
+def _covered_share(a: Profile, other: np.ndarray, kernels: Any = KERNELS) -> float:
     """The share of A's units (Chinese characters and words) lying in a shingle found in `other`: a copy
     with 2% of its characters mistyped keeps 98% (its shingle sets share 94%), one missing its last 15%
-    keeps 85%; a paragraph moved elsewhere is still found."""
+    keeps 85%; a paragraph moved elsewhere is still found. The compiled `kernels` count the covered units in
+    one call (the same count)."""
     units = sum(r.units for r in a.runs)
     if not units:
         return 0.0
+    if kernels is not None:
+        return kernels.covered_units(a.runs, other) / units
     at = _run_at(a)
     if not at:  # the first time, or runs not all in the profile's set (a profile made otherwise): each looked up
         return sum(r.covered(other) for r in a.runs) / units
@@ -725,8 +736,13 @@ def template_fill(a: str, b: str) -> str:
     return _fill_kind(_text_units(a), _text_units(b))
 
 
-def _fill_kind(ua: list[str], ub: list[str], codes: tuple[str, str] | None = None) -> str:
-    """template_fill of two texts' units (`codes`: their _unit_codes, when the caller has them)."""
+def _fill_kind(ua: list[str], ub: list[str], codes: tuple[str, str] | None = None, filler: Any = FILLER) -> str:
+    """template_fill of two texts' units (`codes`: their _unit_codes, when the caller has them). The compiled
+    `filler` reads the alignment's edit operations (the runs the opcodes give, without making them) and asks
+    a run's kind only until a slot is found, by the same rules."""
+    if filler is not None:
+        ops = Levenshtein.editops(*(codes or (ua, ub))).as_list()
+        return str(filler.fill_kind(ua, ub, ops, _run_kind, _char_kind, _names_split))
     fill = ""
     for kind, _ in _places(ua, ub, codes):
         if kind in SLOT_FILLS:
@@ -757,14 +773,7 @@ def _places(
     ]
     for k in range(len(spans) - 1):  # a name split by one character both share (皇甫敏雨教授 / 覃雨桐先生: 雨)
         (a0, a1, b0, b1), (n0, n1, _, m1) = spans[k], spans[k + 1]
-        if (
-            n0 == a1 + 1
-            and kinds[k] != "number"
-            and kinds[k + 1] != "number"
-            and CHARS.fullmatch("".join(ua[a0:n1] + ub[b0:m1]))  # all Chinese characters
-            and _zh_name("".join(ua[a0:n1]))
-            and _zh_name("".join(ub[b0:m1]))
-        ):
+        if n0 == a1 + 1 and kinds[k] != "number" and kinds[k + 1] != "number" and _names_split(ua, ub, a0, n1, b0, m1):
             kinds[k] = kinds[k + 1] = "name"
     start = 0
     for k in range(len(spans)):
@@ -791,12 +800,28 @@ def _places(
         start = k + 1
 
 
+def _names_split(ua: list[str], ub: list[str], a0: int, n1: int, b0: int, m1: int) -> bool:
+    """Whether units a0..n1-1 of the first text and b0..m1-1 of the second (two changed runs and the one
+    character between them) are each a Chinese person's name."""
+    return bool(
+        CHARS.fullmatch("".join(ua[a0:n1] + ub[b0:m1]))  # all Chinese characters
+        and _zh_name("".join(ua[a0:n1]))
+        and _zh_name("".join(ub[b0:m1]))
+    )
+
+
 @lru_cache(maxsize=64)
 def _text_units(text: str) -> list[str]:
-    """UNITS.findall(text), kept for the next pairs: verification scores a text's pairs mostly one after
+    """text_units(text), kept for the next pairs: verification scores a text's pairs mostly one after
     another. A few dozen texts of at most FILL_CHARS characters: at most ~50 MB, ~5 MB for texts of ~1,000
     characters. Shared: not to be changed."""
-    return UNITS.findall(text)
+    return text_units(text)
+
+
+def text_units(text: str, filler: Any = FILLER) -> list[str]:
+    """UNITS.findall(text): each Chinese (Japanese, Thai) character, each other word; read by the compiled
+    `filler` (compiled_filler) when there is one."""
+    return UNITS.findall(text) if filler is None else filler.units(text)
 
 
 def _context_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> bool:
@@ -969,6 +994,8 @@ def _own_found(p: Profile, whole: np.ndarray, own: np.ndarray, other: np.ndarray
     texts' score takes too."""
     if not len(own):
         return 1.0
+    if KERNELS is not None:  # counted in one compiled call: the same count as the flags below give
+        return common(own, other) / len(own)
     found = _found_in(whole, other)
     if own is whole:
         return int(np.count_nonzero(found)) / len(own)
@@ -983,10 +1010,12 @@ def _own_found(p: Profile, whole: np.ndarray, own: np.ndarray, other: np.ndarray
     return int(np.count_nonzero(found[at])) / len(own)
 
 
-def common(a: np.ndarray, b: np.ndarray) -> int:
+def common(a: np.ndarray, b: np.ndarray, kernels: Any = KERNELS) -> int:
     """How many values two sorted arrays of unique values share (_meet: the shorter looked up in the longer,
     half the time of np.intersect1d, which sorts both together: 60 against 113 us for 2,000 and 2,300
-    shingles)."""
+    shingles; the compiled `kernels` look each value up from where the last one was found, in one call)."""
+    if kernels is not None:
+        return int(kernels.common(a, b))
     short_in = _meet(a, b)[3]
     return int(np.count_nonzero(short_in))
 
