@@ -938,9 +938,9 @@ def near_pairs(const uint64_t[::1] fps, const uint8_t[::1] radius, int nearer, P
 # (fingerprint/similarity.py common, _covered_share, _text_units and _fill_kind; every score stays Python's
 # arithmetic on the counts these give)
 
-cdef inline Py_ssize_t _lower_bound32(const uint32_t[:] values, Py_ssize_t lo, Py_ssize_t hi, uint32_t v) noexcept nogil:
-    """The first index in lo..hi-1 whose value is v or more (hi when none is)."""
-    cdef Py_ssize_t mid
+cdef inline Py_ssize_t _lower_bound_ptr(const uint32_t* values, Py_ssize_t n, uint32_t v) noexcept nogil:
+    """The first index whose value is v or more (n when none is)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
     while lo < hi:
         mid = (lo + hi) >> 1
         if values[mid] < v:
@@ -950,7 +950,7 @@ cdef inline Py_ssize_t _lower_bound32(const uint32_t[:] values, Py_ssize_t lo, P
     return lo
 
 
-cdef Py_ssize_t _common32(const uint32_t[:] short, const uint32_t[:] long) noexcept nogil:
+cdef Py_ssize_t _common32(const uint32_t[::1] short, const uint32_t[::1] long) noexcept nogil:
     """How many of `short`'s values `long` holds, both sorted: each looked up from where the last was found,
     in steps that double (a merge when the two are of a size, a binary search when one is far shorter)."""
     cdef Py_ssize_t ns = short.shape[0], nl = long.shape[0], i, j = 0, lo, hi, step, n = 0
@@ -969,48 +969,95 @@ cdef Py_ssize_t _common32(const uint32_t[:] short, const uint32_t[:] long) noexc
                 hi = lo + step
             if hi > nl:
                 hi = nl
-            j = _lower_bound32(long, lo + 1, hi, v)
+            j = lo + 1 + _lower_bound_ptr(&long[lo + 1], hi - lo - 1, v)
         if j < nl and long[j] == v:
             n += 1
             j += 1
     return n
 
 
-def common(const uint32_t[:] a, const uint32_t[:] b):
+def common(const uint32_t[::1] a, const uint32_t[::1] b):
     """How many values two sorted arrays of unique uint32 values share (similarity.common)."""
     if a.shape[0] > b.shape[0]:
         return _common32(b, a)
     return _common32(a, b)
 
 
-cdef Py_ssize_t _covered(const uint32_t[:] hashes, Py_ssize_t units, Py_ssize_t width, const uint32_t[:] other):
-    """How many of a run's units lie in a shingle of the run found in `other` (sorted): shingle k covers units
-    k..k+width-1, or unit k alone when the run has fewer units than `width` (similarity.Run.covered)."""
-    cdef Py_ssize_t k, n = hashes.shape[0], m = other.shape[0], at, end, covered = 0, reached = 0
+cdef inline Py_ssize_t _cover(Py_ssize_t k, Py_ssize_t units, Py_ssize_t width, Py_ssize_t* reached) noexcept nogil:
+    """How many units a run's shingle k, found, covers that its shingles found before it did not: units
+    k..k+width-1, or unit k alone when the run has fewer units than `width` (similarity.Run.covered_by)."""
+    cdef Py_ssize_t end
+    if units < width:
+        return 1
+    end = k + width
+    k = end - (k if k > reached[0] else reached[0])
+    reached[0] = end
+    return k
+
+
+cdef Py_ssize_t _covered(const uint32_t[:] hashes, Py_ssize_t units, Py_ssize_t width, const uint32_t[::1] other):
+    """How many of a run's units lie in a shingle of the run found in `other` (sorted; similarity.Run.covered)."""
+    cdef Py_ssize_t k, n = hashes.shape[0], m = other.shape[0], at, covered = 0, reached = 0
     cdef uint32_t h
     if units == 0 or m == 0:
         return 0
     for k in range(n):
         h = hashes[k]
-        at = _lower_bound32(other, 0, m, h)
-        if at == m or other[at] != h:
-            continue
-        if units < width:
-            covered += 1
-            continue
-        end = k + width
-        covered += end - (k if k > reached else reached)
-        reached = end
+        at = _lower_bound_ptr(&other[0], m, h)
+        if at < m and other[at] == h:
+            covered += _cover(k, units, width, &reached)
     return covered
 
 
-def covered_units(tuple runs, const uint32_t[:] other):
+def covered_units(tuple runs, const uint32_t[::1] other):
     """How many units of a text's runs (similarity.Run: hashes, units, width) lie in a shingle found in `other`
     (sorted unique uint32; similarity._covered_share)."""
     cdef Py_ssize_t total = 0
     for run in runs:
         total += _covered(run.hashes, run.units, run.width, other)
     return total
+
+
+def counted_units(tuple runs, tuple other_runs):
+    """How many units of a text's runs lie in a shingle found among the other text's runs' shingles, each of
+    those used once (as often as the other text has it), the runs' shingles taken in text order
+    (similarity._counted_share)."""
+    cdef Py_ssize_t n = 0, k, i, at, end, covered = 0, reached
+    cdef const uint32_t[:] hashes
+    cdef uint32_t h
+    for run in other_runs:
+        n += len(run.hashes)
+    cdef uint32_t* left = <uint32_t*>malloc(n * sizeof(uint32_t) + 1)
+    cdef Py_ssize_t* taken = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t) + 1)
+    try:
+        if left == NULL or taken == NULL:
+            raise MemoryError()
+        n = 0
+        for run in other_runs:
+            hashes = run.hashes
+            for k in range(hashes.shape[0]):
+                left[n] = hashes[k]
+                taken[n] = 0
+                n += 1
+        qsort(left, n, sizeof(uint32_t), _compare32)
+        for run in runs:
+            hashes = run.hashes
+            reached = 0
+            for k in range(hashes.shape[0]):
+                h = hashes[k]
+                at = _lower_bound_ptr(left, n, h)
+                if at == n or left[at] != h:
+                    continue
+                end = at
+                while end < n and left[end] == h:
+                    end += 1
+                if taken[at] < end - at:  # the copies of h counted at its first place
+                    taken[at] += 1
+                    covered += _cover(k, run.units, run.width, &reached)
+        return covered
+    finally:
+        free(left)
+        free(taken)
 
 
 cdef enum:  # the kinds of a run of changed units (similarity._run_kind), and of a place

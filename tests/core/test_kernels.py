@@ -310,6 +310,15 @@ def test_compiled_covered_units_give_the_pure_share(left: str, right: str, keep:
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.one_of(UNICODE, WORDS), st.one_of(UNICODE, WORDS))
+def test_compiled_counted_units_give_the_pure_share(left: str, right: str) -> None:
+    """Shingles the other text has fewer times (a phrase repeated), as often, and none."""
+    a, b = profile(left), profile(right)
+    for x, y in ((a, b), (b, a), (a, a), (a, profile(left + " " + left)), (profile(left + left + right), a)):
+        assert sim._counted_share(x, y, kernels=KERNELS) == sim._counted_share(x, y, kernels=None)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
 @given(st.one_of(UNICODE, WORDS))
 def test_compiled_text_units_are_the_regular_expressions(text: str) -> None:
     assert text_units(text, filler=FILLER) == text_units(text, filler=None)

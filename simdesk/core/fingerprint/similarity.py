@@ -673,14 +673,16 @@ def _run_at(p: Profile) -> tuple[np.ndarray, ...]:
     return at
 
 
-def _counted_share(a: Profile, b: Profile) -> float:
+def _counted_share(a: Profile, b: Profile, kernels: Any = KERNELS) -> float:
     """_covered_share with each of B's shingles used once (as often as B has it): a clause moved elsewhere is
     still found, but a phrase that B's clauses repeat ("一年之计在于春，一日之计在于寅，一家之计在于和…")
     covers no more of A than the times B has it (13 of those 28 characters are in "一日之计在于晨，一年之计在于春",
-    not 21)."""
+    not 21). The compiled `kernels` count the units in one call (the same count)."""
     units = sum(r.units for r in a.runs)
     if not units:
         return 0.0
+    if kernels is not None:
+        return kernels.counted_units(a.runs, b.runs) / units
     left: dict[int, int] = {}
     for r in b.runs:
         for h in r.hashes.tolist():
