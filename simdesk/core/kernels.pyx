@@ -1076,18 +1076,51 @@ cdef struct Span:  # a run of changed units: its start and end in each text's un
 cdef class Filler:
     """Where two texts' units differ, as similarity._fill_kind finds it, and a text's units as
     similarity.UNITS.findall gives them: `char_ranges` the code point ranges of the character units, `surnames`
-    the family names, `gap` how few equal units apart two changed runs are one place."""
+    the family names (one character), `compound` the compound ones, `titles` the titles written after a name,
+    `gap` how few equal units apart two changed runs are one place."""
 
     cdef CodeRanges ranges
-    cdef object surnames
-    cdef Py_ssize_t gap
+    cdef object surnames, compound
+    cdef tuple titles
+    cdef Py_ssize_t gap, shortest_title
     cdef dict kinds
 
-    def __init__(self, list char_ranges, surnames, Py_ssize_t gap):
+    def __init__(self, list char_ranges, surnames, compound, tuple titles, Py_ssize_t gap):
         _set_ranges(&self.ranges, char_ranges)
         self.surnames = surnames
+        self.compound = compound
+        self.titles = titles
+        self.shortest_title = min([len(title) for title in titles])
         self.gap = gap
         self.kinds = {"": K_NONE, "same": K_SAME, "number": K_NUMBER, "name": K_NAME, "word": K_WORD}
+
+    def zh_name(self, str run):
+        """Whether a run of Chinese characters is a person's name (similarity._zh_name): a family name and one or
+        two characters (a compound family name and one or two), a title after them allowed, or a title with one
+        character wrong."""
+        cdef Py_ssize_t n = len(run), size, i, same, given
+        cdef int kind = PyUnicode_KIND(run)
+        cdef void* data = PyUnicode_DATA(run)
+        cdef str title
+        if n > self.shortest_title:
+            for title in self.titles:
+                size = len(title)
+                if n <= size:
+                    continue
+                same = 0
+                for i in range(size):
+                    same += PyUnicode_READ(kind, data, n - size + i) == PyUnicode_READ_CHAR(title, i)
+                if same >= size - 1:
+                    n -= size
+                    run = run[:n]
+                    break
+        if run[:2] in self.compound:
+            given = 2
+        elif run[0] in self.surnames:
+            given = 1
+        else:
+            return False
+        return given + 1 <= n <= given + 2
 
     cdef bint _all_chars_in(self, list units, Py_ssize_t start, Py_ssize_t end) except -1:
         """Whether units start..end-1 are all made of character units."""

@@ -404,6 +404,15 @@ def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
     assert sim._fill_kind(ub, ua, filler=FILLER) == sim._fill_kind(ub, ua, filler=None)
 
 
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(
+    st.text(alphabet="张李王欧阳司马诸葛先生女士小姐老师也教授医经理同学刚芳伟一鸣雨桐的中a1", min_size=1, max_size=9)
+)
+def test_compiled_chinese_names_are_the_pure_ones(run: str) -> None:
+    """Family names (compound ones), given names, titles whole, with one character wrong or cut, and others."""
+    assert sim._zh_name(run, filler=FILLER) == sim._zh_name(run, filler=None)
+
+
 def test_simdesk_pure_scores_every_pair_bit_for_bit() -> None:
     """Crowds and template fills scored under SIMDESK_PURE=1 (another process) and with the kernels: every
     score and share the same, bit for bit."""

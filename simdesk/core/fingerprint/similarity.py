@@ -204,7 +204,7 @@ def compiled_shingler(kernels: Any) -> Any:
 def compiled_filler(kernels: Any) -> Any:
     """The compiled kernels' Filler with this module's units, family names and FILL_GAP (text_units and
     _fill_kind with the `filler` it gives are those of the pure-Python path)."""
-    return kernels.Filler(char_unit_ranges(), SURNAMES, FILL_GAP)
+    return kernels.Filler(char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, FILL_GAP)
 
 
 # the shingles of a text in one compiled pass over it (a fifth of the time unit_codes and _shingle_hashes
@@ -925,9 +925,12 @@ def _names_apart(
     )
 
 
-def _zh_name(run: str) -> bool:
+def _zh_name(run: str, filler: Any = FILLER) -> bool:
     """Whether a run of Chinese characters is a person's name: a family name and one or two characters (a
-    compound family name and one or two), a title after them allowed, or a title with a typo (老也 for 老师)."""
+    compound family name and one or two), a title after them allowed, or a title with a typo (老也 for 老师).
+    The compiled `filler` reads the run's characters in place (the same rule)."""
+    if filler is not None:
+        return bool(filler.zh_name(run))
     for title in NAME_TITLES if len(run) > SHORTEST_TITLE else ():
         if len(run) > len(title) and sum(x == y for x, y in zip(run[-len(title) :], title)) >= len(title) - 1:
             run = run[: -len(title)]
