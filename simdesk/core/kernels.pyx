@@ -983,6 +983,23 @@ def common(const uint32_t[::1] a, const uint32_t[::1] b):
     return _common32(a, b)
 
 
+def shingle_score(const uint32_t[::1] a, const uint32_t[::1] b, bint whole, double length_gate,
+                  double whole_containment, double whole_gate):
+    """similarity.shingle_score of two sorted arrays of unique uint32 values: resemblance, or the larger of it
+    and containment within the length gates, each a division of two exact counts (as Python divides them)."""
+    cdef Py_ssize_t na = a.shape[0], nb = b.shape[0], inter, small, large
+    cdef double jaccard, containment
+    if na == 0 or nb == 0:
+        return 0.0
+    inter = _common32(b, a) if na > nb else _common32(a, b)
+    small, large = (na, nb) if na <= nb else (nb, na)
+    jaccard = <double>inter / <double>(na + nb - inter)
+    containment = <double>inter / <double>small
+    if small >= length_gate * large or (whole and containment >= whole_containment and small >= whole_gate * large):
+        return jaccard if jaccard >= containment else containment
+    return jaccard
+
+
 cdef inline Py_ssize_t _cover(Py_ssize_t k, Py_ssize_t units, Py_ssize_t width, Py_ssize_t* reached) noexcept nogil:
     """How many units a run's shingle k, found, covers that its shingles found before it did not: units
     k..k+width-1, or unit k alone when the run has fewer units than `width` (similarity.Run.covered_by)."""

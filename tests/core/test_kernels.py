@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -295,6 +296,18 @@ def test_compiled_common_counts_the_shared_values(a: np.ndarray, b: np.ndarray, 
     b = np.unique(np.concatenate([b, a[:shared], a[-shared // 2 :]]))
     for x, y in ((a, b), (b, a), (a, a), (a, b[:1]), (a[:0], b)):
         assert common(x, y, kernels=KERNELS) == common(x, y, kernels=None) == len(np.intersect1d(x, y))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(SETS, st.integers(min_value=0, max_value=300), st.integers(min_value=0, max_value=300))
+def test_compiled_shingle_score_gives_the_pure_bits(a: np.ndarray, keep: int, more: int) -> None:
+    """A set against a part of itself and others: at and about the length gates (half, a quarter of the
+    larger), whole containment (0.95) and none."""
+    b = np.unique(np.concatenate([a[:keep], np.arange(more, dtype=np.uint32) * 7919 + 1]))
+    for x, y in ((a, b), (b, a), (a, a[: len(a) // 2]), (a, a[: len(a) // 4]), (a, a[: (len(a) + 3) // 4]), (a, b[:0])):
+        for whole in (True, False):
+            compiled = sim.shingle_score(x, y, whole, kernels=KERNELS)
+            assert struct.pack("<d", compiled) == struct.pack("<d", sim.shingle_score(x, y, whole, kernels=None))
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)

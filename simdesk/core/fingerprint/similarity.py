@@ -446,12 +446,15 @@ def unit_counts(norm: str) -> tuple[int, int]:
     return sum(map(len, CHARS.findall(norm))), len(CHARS.sub(" ", norm).split())
 
 
-def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True) -> float:
+def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True, kernels: Any = KERNELS) -> float:
     """Resemblance, or containment within the length gates (see the module's docstring), of two shingle sets;
-    without `whole`, containment counts only within LENGTH_GATE."""
+    without `whole`, containment counts only within LENGTH_GATE. The compiled `kernels` score in one call (the
+    same counts, divisions and comparisons)."""
+    if kernels is not None:
+        return float(kernels.shingle_score(a, b, whole, LENGTH_GATE, WHOLE_CONTAINMENT, WHOLE_GATE))
     if len(a) == 0 or len(b) == 0:
         return 0.0
-    inter = common(a, b)
+    inter = common(a, b, kernels)
     small, large = sorted((len(a), len(b)))
     jaccard = inter / (len(a) + len(b) - inter)
     containment = inter / small
