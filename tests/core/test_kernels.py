@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -424,6 +425,12 @@ def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
 def test_compiled_chinese_names_are_the_pure_ones(run: str) -> None:
     """Family names (compound ones), given names, titles whole, with one character wrong or cut, and others."""
     assert sim._zh_name(run, filler=FILLER) == sim._zh_name(run, filler=None)
+
+
+def test_kernels_built_before_pair_scoring_leave_it_pure() -> None:
+    assert sim.scoring_kernels(KERNELS) is KERNELS
+    assert sim.scoring_kernels(None) is None
+    assert sim.scoring_kernels(SimpleNamespace(common=KERNELS.common, Shingler=KERNELS.Shingler)) is None
 
 
 def test_simdesk_pure_scores_every_pair_bit_for_bit() -> None:

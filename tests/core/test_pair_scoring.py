@@ -115,7 +115,7 @@ def test_kept_lookups_give_the_fresh_relation_bit_for_bit() -> None:
                     assert _bits(relation(kept[a], kept[b])) == _bits(relation(*fresh)), (seed, a, b)
         assert all(isinstance(p.filled_codes, tuple) and p.filled_codes[1] for p in kept)
         # the runs' places serve the pure path's lookups (the compiled kernels count covered units without them)
-        assert sim.KERNELS is not None or all(isinstance(p.run_at, tuple) and p.run_at for p in kept)
+        assert sim.SCORING is not None or all(isinstance(p.run_at, tuple) and p.run_at for p in kept)
 
 
 def test_a_profile_sent_to_another_process_makes_its_codes_again() -> None:

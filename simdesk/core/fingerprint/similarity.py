@@ -211,8 +211,21 @@ def compiled_filler(kernels: Any) -> Any:
 # take in numpy: 6 µs a text against 31 on the medium collection's 20,000 texts, 2026-11-27), or None for the
 # pure-Python path
 SHINGLER = None if KERNELS is None else compiled_shingler(KERNELS)
+
+
+def scoring_kernels(kernels: Any) -> Any:
+    """The compiled `kernels` when they hold pair scoring's (common, shingle_score, covered_units, counted_units,
+    Filler), else None: kernels built before them (a copied build) leave pair scoring on the pure path."""
+    names = ("common", "shingle_score", "covered_units", "counted_units")
+    if not all(hasattr(kernels, name) for name in names) or not hasattr(getattr(kernels, "Filler", None), "zh_name"):
+        return None
+    return kernels
+
+
+# pair scoring's compiled counts, or None for the pure-Python path
+SCORING = scoring_kernels(KERNELS)
 # a text's units and where two texts' units differ, read in compiled loops (text_units, _fill_kind), or None
-FILLER = None if KERNELS is None else compiled_filler(KERNELS)
+FILLER = None if SCORING is None else compiled_filler(SCORING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,7 +459,7 @@ def unit_counts(norm: str) -> tuple[int, int]:
     return sum(map(len, CHARS.findall(norm))), len(CHARS.sub(" ", norm).split())
 
 
-def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True, kernels: Any = KERNELS) -> float:
+def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True, kernels: Any = SCORING) -> float:
     """Resemblance, or containment within the length gates (see the module's docstring), of two shingle sets;
     without `whole`, containment counts only within LENGTH_GATE. The compiled `kernels` score in one call (the
     same counts, divisions and comparisons)."""
@@ -635,7 +648,7 @@ def _short_share(a: Profile, b: Profile) -> float:
     return max(_counted_share(a, b), _kept_share(a.short.replace(" ", ""), b.short.replace(" ", "")))
 
 
-def _covered_share(a: Profile, other: np.ndarray, kernels: Any = KERNELS) -> float:
+def _covered_share(a: Profile, other: np.ndarray, kernels: Any = SCORING) -> float:
     """The share of A's units (Chinese characters and words) lying in a shingle found in `other`: a copy
     with 2% of its characters mistyped keeps 98% (its shingle sets share 94%), one missing its last 15%
     keeps 85%; a paragraph moved elsewhere is still found. The compiled `kernels` count the covered units in
@@ -676,7 +689,7 @@ def _run_at(p: Profile) -> tuple[np.ndarray, ...]:
     return at
 
 
-def _counted_share(a: Profile, b: Profile, kernels: Any = KERNELS) -> float:
+def _counted_share(a: Profile, b: Profile, kernels: Any = SCORING) -> float:
     """_covered_share with each of B's shingles used once (as often as B has it): a clause moved elsewhere is
     still found, but a phrase that B's clauses repeat ("一年之计在于春，一日之计在于寅，一家之计在于和…")
     covers no more of A than the times B has it (13 of those 28 characters are in "一日之计在于晨，一年之计在于春",
@@ -1002,7 +1015,7 @@ def _own_found(p: Profile, whole: np.ndarray, own: np.ndarray, other: np.ndarray
     texts' score takes too."""
     if not len(own):
         return 1.0
-    if KERNELS is not None:  # counted in one compiled call: the same count as the flags below give
+    if SCORING is not None:  # counted in one compiled call: the same count as the flags below give
         return common(own, other) / len(own)
     found = _found_in(whole, other)
     if own is whole:
@@ -1018,7 +1031,7 @@ def _own_found(p: Profile, whole: np.ndarray, own: np.ndarray, other: np.ndarray
     return int(np.count_nonzero(found[at])) / len(own)
 
 
-def common(a: np.ndarray, b: np.ndarray, kernels: Any = KERNELS) -> int:
+def common(a: np.ndarray, b: np.ndarray, kernels: Any = SCORING) -> int:
     """How many values two sorted arrays of unique values share (_meet: the shorter looked up in the longer,
     half the time of np.intersect1d, which sorts both together: 60 against 113 us for 2,000 and 2,300
     shingles; the compiled `kernels` look each value up from where the last one was found, in one call)."""
