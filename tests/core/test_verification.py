@@ -207,21 +207,31 @@ def test_a_read_plan_scores_each_pair_once_with_its_texts_held_and_reads_each_te
     keep = np.unique(a * 400 + b, return_index=True)[1]
     a, b = a[keep], b[keep]
     texts = len(np.unique(np.r_[a, b]))
-    for limit, window in ((2, 1), (7, 3), (50, 10), (1000, 16)):
-        steps = read_plan(a, b, 400, limit, window)
-        assert sorted(np.concatenate([s.pairs for s in steps]).tolist()) == list(range(len(a)))
+    for limit, window, chunk in ((2, 1, 1), (7, 3, 2), (50, 10, 4), (1000, 16, 8), (1000, 64, 16)):
+        steps = read_plan(a, b, 400, limit, window, chunk=chunk)
+        every = np.concatenate([np.r_[s.inside, s.pairs] for s in steps])
+        assert sorted(every.tolist()) == list(range(len(a)))
         held: set[int] = set()
-        reads = 0
+        reads = inside = 0
+        sent_back: set[int] = set()
         for step in steps:
             assert not held & set(step.reads)  # a text is read again only after it was let go
+            for rows, pairs, back in step.tasks():  # a task reads both texts of each pair it scores
+                assert 0 < len(rows) <= chunk and set(a[pairs]) | set(b[pairs]) <= set(rows.tolist())
+                sent_back |= set(rows[back].tolist())
+                inside += len(pairs)
+            assert sorted(r for rows, _, _ in step.tasks() for r in rows.tolist()) == sorted(step.reads)
             held |= set(step.reads)
             reads += len(step.reads)
             assert all(a[k] in held and b[k] in held for k in step.pairs.tolist())
+            assert set(a[step.pairs]) | set(b[step.pairs]) <= sent_back  # the other pairs' profiles come back
             held -= set(step.drops)
             assert len(held) <= limit
         assert not held  # every text let go at the end
         if limit >= 50:  # chains of neighbours fit: every text read once
             assert reads == texts
+        if chunk >= 8:  # neighbours read together: some pairs scored where both texts are read
+            assert inside > len(a) // 10
 
 
 def test_one_template_filled_twice_is_not_a_copy_with_a_typo():

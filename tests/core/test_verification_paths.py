@@ -20,6 +20,7 @@ from simdesk.core.matching.analysis import (
     POOL_FROM_TEXTS,
     SCORE_CHUNK,
     SEGMENTED_POOL_FROM,
+    TEXT_CHUNK,
     VerifySettings,
     analyse,
     collection_boilerplate,
@@ -166,16 +167,23 @@ def test_a_line_without_digits_holds_no_date(tmp_path, small_corpus):
 
 
 def _scored_by_verify_pairs(
-    root: Path, db: Path, jobs: int, pool_from: int, cancel: CancelToken | None = None
+    root: Path,
+    db: Path,
+    jobs: int,
+    pool_from: int,
+    cancel: CancelToken | None = None,
+    read_chunk: int = TEXT_CHUNK,
+    cancel_at: str = "scoring",
 ) -> tuple:
     """verify_pairs over every pair of the collection's texts (a third flagged as proposed by the bands alone,
-    a fifth of those with near plain fingerprints): its scores and shares, the scores the index keeps, the
-    headlines it kept and its last progress report. `cancel`: set when the scoring starts."""
+    a fifth of those with near plain fingerprints), its texts read in tasks of `read_chunk`: its scores and
+    shares, the scores the index keeps, the headlines it kept and its last progress report. `cancel`: set when
+    the scoring starts (`cancel_at` "scoring"), or when the first read task's texts are in ("verifying")."""
     reports: list[tuple[str, int, int]] = []
 
     def on_progress(*report: Any) -> None:
         reports.append(report)
-        if cancel is not None and report[0] == "scoring":
+        if cancel is not None and report[0] == cancel_at and (cancel_at == "scoring" or report[1] > 0):
             cancel.cancel()
 
     headlines: dict[str, str] = {}
@@ -198,6 +206,7 @@ def _scored_by_verify_pairs(
             plain_near=plain_near,
             headlines=headlines,
             pool_from=pool_from,
+            read_chunk=read_chunk,
         )
         kept = {
             pair: [None if x != x else x for x in (r.score, r.a_in_b, r.b_in_a)] for pair, r in index.scores().items()
@@ -207,32 +216,36 @@ def _scored_by_verify_pairs(
 
 def test_pairs_scored_in_the_workers_score_as_in_this_process(tmp_path):
     """A crowd of near-identical texts (the generator's copy group: template checks, units kept per text),
-    every pair of it scored by verify_pairs in this process and with worker processes: the same scores, shares,
-    kept scores and headlines, and each equal to candidate_relation on the two texts' profiles. With workers,
-    chunks of pairs go to them as they have room, once the pairs scored here show that a crowd's cost more
-    than sending their texts."""
+    every pair of it scored by verify_pairs in this process and with worker processes, its texts read in one
+    task (which then scores every pair) or in tasks of 16 (each scoring the pairs of its own texts, the others
+    scored in this process or sent to the workers): the same scores, shares, kept scores and headlines, and
+    each equal to candidate_relation on the two texts' profiles. With workers, chunks of pairs go to them as
+    they have room, once the pairs scored here show that a crowd's cost more than sending their texts."""
     root = tmp_path / "crowd"
     build(root, "small", seed=5, crowd=(1, 64), documents=64)
     with Index(tmp_path / "a.sqlite") as index:
         scan(root, index, ScanOptions(jobs=1))
-        assert len(index.snapshot()) == 64
-    shutil.copy(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+        assert len(index.snapshot()) == 64 == TEXT_CHUNK
+    for name in "bcde":
+        shutil.copy(tmp_path / "a.sqlite", tmp_path / f"{name}.sqlite")
     here = _scored_by_verify_pairs(root, tmp_path / "a.sqlite", 1, POOL_FROM_TEXTS)
-    pooled = _scored_by_verify_pairs(root, tmp_path / "b.sqlite", 2, 0)
+    pooled = _scored_by_verify_pairs(root, tmp_path / "b.sqlite", 2, 0, read_chunk=16)
     (sa, ha, ka, la, last_a, (i, j, band_only, plain_near)), (sb, hb, kb, lb, last_b, _) = here, pooled
-    assert len(i) == 64 * 63 // 2 > 5 * SCORE_CHUNK  # more chunks than two workers are given at once
+    assert len(i) == 64 * 63 // 2 > 4 * 16 * 15 // 2 + 5 * SCORE_CHUNK  # more chunks than two workers are given
     assert np.array_equal(sa, sb, equal_nan=True) and np.array_equal(ha, hb, equal_nan=True)
     assert ka == kb and la == lb and len(la) > 32
     assert last_a == last_b == ("scoring", len(i), len(i))
     assert (sa >= 0.7).sum() > len(i) // 2 and np.isnan(sa[band_only]).any()  # copies, and band pairs left out
+    in_tasks_here = _scored_by_verify_pairs(root, tmp_path / "c.sqlite", 1, POOL_FROM_TEXTS, read_chunk=16)
+    assert np.array_equal(in_tasks_here[0], sa, equal_nan=True) and np.array_equal(in_tasks_here[1], ha, equal_nan=True)
+    assert in_tasks_here[2:5] == (ka, la, last_a)
     # cancelled as the scoring starts (chunks already with the workers are stopped), then scored to the end
-    shutil.copy(tmp_path / "a.sqlite", tmp_path / "c.sqlite")
-    with Index(tmp_path / "c.sqlite") as index:
+    with Index(tmp_path / "d.sqlite") as index:
         index.forget_pairing()
-    cancelled = _scored_by_verify_pairs(root, tmp_path / "c.sqlite", 2, 0, CancelToken())
+    cancelled = _scored_by_verify_pairs(root, tmp_path / "d.sqlite", 2, 0, CancelToken(), read_chunk=16)
     assert cancelled[4][0] == "scoring" and cancelled[4][1] < len(i)
     assert all(kept == ka[pair] for pair, kept in cancelled[2].items())  # what is kept is what was scored
-    resumed = _scored_by_verify_pairs(root, tmp_path / "c.sqlite", 2, 0)
+    resumed = _scored_by_verify_pairs(root, tmp_path / "d.sqlite", 2, 0, read_chunk=16)
     assert np.array_equal(resumed[0], sa, equal_nan=True) and np.array_equal(resumed[1], ha, equal_nan=True)
     assert resumed[2] == ka
     with Index(tmp_path / "a.sqlite") as index:
@@ -243,3 +256,27 @@ def test_pairs_scored_in_the_workers_score_as_in_this_process(tmp_path):
         rel = candidate_relation(profiles[i[k]], profiles[j[k]], bool(band_only[k]), bool(plain_near[k]))
         expected = (math.nan,) * 3 if rel is None else (rel.score, rel.a_in_b, rel.b_in_a)
         assert np.array_equal([sb[k], *hb[k]], expected, equal_nan=True)
+
+
+def test_a_cancel_while_read_tasks_score_keeps_what_they_scored(tmp_path):
+    """Cancelled when the first of four read tasks is in (the others under way in the workers, each scoring the
+    pairs of its own 16 texts): no other task's result is taken, the pairs that task scored are kept as a
+    whole check scores them, and the next check scores the rest to the same figures."""
+    root = tmp_path / "crowd"
+    build(root, "small", seed=5, crowd=(1, 64), documents=64)
+    with Index(tmp_path / "a.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        index.forget_pairing()
+    shutil.copy(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    whole = _scored_by_verify_pairs(root, tmp_path / "a.sqlite", 2, 0, read_chunk=16)
+    cancelled = _scored_by_verify_pairs(
+        root, tmp_path / "b.sqlite", 2, 0, CancelToken(), read_chunk=16, cancel_at="verifying"
+    )
+    assert cancelled[4] == ("verifying", 16, 64)  # seen before the next task's result
+    kept = cancelled[2]
+    assert 0 < len(kept) <= 16 * 15 // 2 and all(scores == whole[2][pair] for pair, scores in kept.items())
+    texts = {x for pair in kept for x in pair}
+    assert len(texts) <= 16  # the pairs of one task's texts
+    resumed = _scored_by_verify_pairs(root, tmp_path / "b.sqlite", 2, 0, read_chunk=16)
+    assert np.array_equal(resumed[0], whole[0], equal_nan=True) and np.array_equal(resumed[1], whole[1], equal_nan=True)
+    assert resumed[2] == whole[2]

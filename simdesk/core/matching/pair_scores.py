@@ -1,5 +1,6 @@
 """The scores of candidate pairs on their texts' profiles: the rule that keeps a candidate (candidate_relation)
-and a list of pairs scored at once (scored), in the scanning process or in a worker process.
+and a list of pairs scored at once (scored), in the scanning process or in a worker process, there also
+beside the reading of their texts (read_and_scored).
 
     scores, held = scored(left, right, band_only, plain_near)   # NaN where a candidate is not kept
 
@@ -20,6 +21,8 @@ from simdesk.core.fingerprint.similarity import (
     relation,
     similarity,
 )
+from simdesk.core.matching.reread import profiles_of
+from simdesk.core.reading.texts import Texts
 from simdesk.core.records import Relation
 from simdesk.core.workers import CancelToken
 
@@ -72,3 +75,27 @@ def scored(
             scores[k] = rel.score
             held[k] = (rel.a_in_b, rel.b_in_a)
     return scores, held
+
+
+def read_and_scored(
+    texts: Texts,
+    rels: list[str],
+    left: np.ndarray,
+    right: np.ndarray,
+    band_only: np.ndarray,
+    plain_near: np.ndarray,
+    sent_back: np.ndarray,
+    boilerplate: frozenset[int],
+    cancel: CancelToken | None = None,
+) -> tuple[list[tuple[Profile | None, str, bool | None]], tuple[np.ndarray, np.ndarray]]:
+    """A read task of verification (analysis.verify_pairs): profiles_of the texts `rels`, and the pairs both of
+    whose texts are among them scored on those profiles (pair k: rels[left[k]], rels[right[k]]; scored, with
+    `band_only`, `plain_near` and `cancel`). Each text's profile is given back only where `sent_back` is set (its
+    other pairs are scored elsewhere), None otherwise; its headline and short flag always."""
+    read = profiles_of(texts, rels, boilerplate)
+    profiles = [prof for prof, _, _ in read]
+    scores = scored(
+        [profiles[k] for k in left.tolist()], [profiles[k] for k in right.tolist()], band_only, plain_near, cancel
+    )
+    back = sent_back.tolist()
+    return [(prof if back[k] else None, head, short) for k, (prof, head, short) in enumerate(read)], scores
