@@ -704,7 +704,9 @@ class _StepScheduler:
     pairs are scored in this process, SCORE_HERE at a time between looks at the pool, or sent to the workers
     in chunks of SCORE_CHUNK with their texts' profiles when the pool has room and they cost more to score than
     to send (worth_sending); each step's scores are kept (_KeptScores.settle) once all are in, oldest first.
-    Without a pool every task runs in this process. Raises Cancelled when `cancel` is set: a cancel is seen
+    This process runs a share of the first step's read tasks, the last ones (it has no step before to score
+    meanwhile: the workers alone read a crowd's one step and scored its read tasks' pairs while it waited);
+    without a pool it runs every task. Raises Cancelled when `cancel` is set: a cancel is seen
     before every pair scored here and every CANCEL_POLL_S while waiting for the workers."""
 
     def __init__(
@@ -721,7 +723,8 @@ class _StepScheduler:
         reads: int,
     ) -> None:
         self.pool = pool
-        self.queued = QUEUED_PER_WORKER * workers if pool is not None else 0
+        self.workers = workers if pool is not None else 0
+        self.queued = QUEUED_PER_WORKER * self.workers
         self.read_task = read_task
         self.kept = kept
         self.todo, self.band, self.near = todo, band, near
@@ -736,7 +739,8 @@ class _StepScheduler:
 
     def run(self, steps: Sequence[ReadStep]) -> None:
         """Read and score every step's pairs, keeping each step's scores as they are all in."""
-        self.pending = self.submit(steps[0]) if steps else []
+        # the first step has no step before it to score meanwhile: this process runs its share of its read tasks
+        self.pending = self.submit(steps[0], here=len(steps[0].task_starts) // (self.workers + 1)) if steps else []
         for n, step in enumerate(steps):
             now = _StepScores(self.todo[np.r_[step.inside, step.pairs]])
             self.scoring.append(now)  # a cancel keeps what its read tasks scored
@@ -748,24 +752,27 @@ class _StepScheduler:
             self.score(step, now)
         self.collect(wait=True)
 
-    def submit(self, step: ReadStep) -> list[_ReadTask]:
-        """A step's read tasks, given to the pool (in this process: their arguments, run when taken)."""
+    def submit(self, step: ReadStep, here: int = 0) -> list[_ReadTask]:
+        """A step's read tasks, given to the pool but for the last `here` (without a pool: none), which are run
+        in this process when taken (their arguments kept)."""
         i, j, paths = self.kept.i, self.kept.j, self.kept.snap.paths
         tasks: list[_ReadTask] = []
+        pooled = len(step.task_starts) - here if self.pool is not None else 0
         for rows, inside, sent_back in step.tasks():
             ks = self.todo[inside]
             by_row = np.argsort(rows)
             left = by_row[np.searchsorted(rows[by_row], i[ks])]  # each pair's texts among the task's
             right = by_row[np.searchsorted(rows[by_row], j[ks])]
             args = ([paths[r] for r in rows.tolist()], left, right, self.band[ks], self.near[ks], sent_back)
-            tasks.append((rows, ks, self.pool.submit(self.read_task, *args) if self.pool is not None else args))
+            pool = self.pool if len(tasks) < pooled else None
+            tasks.append((rows, ks, pool.submit(self.read_task, *args) if pool is not None else args))
         return tasks
 
     def take_reads(self, now: _StepScores) -> None:
-        """The step's read tasks' results, as they come in: the profiles sent back held, the headlines, the short
-        flags and the pairs scored with them given to `now`."""
+        """The step's read tasks' results: those run in this process first, then the pool's as they come in. The
+        profiles sent back are held, the headlines, short flags and pairs scored with them given to `now`."""
         ids = self.kept.snap.ids
-        for rows, ks, task in self.pending:
+        for rows, ks, task in sorted(self.pending, key=lambda t: isinstance(t[2], Future)):
             if self.cancel.cancelled:
                 raise Cancelled
             if isinstance(task, Future):
