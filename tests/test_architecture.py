@@ -72,3 +72,39 @@ def test_the_public_surface_is_typed_by_the_same_table():
     lazy.update({name: (f"simdesk.core.{module}", real) for name, (module, real) in core._RENAMED.items()})
     assert typed == lazy
     assert sorted(typed) == core.__all__
+
+
+def test_scan_loads_no_pandas(tmp_path: Path):
+    # sqlite-utils imports pandas when it is installed (~0.3-1 s of CPU before a scan's first file) for a column
+    # type the index never stores; the index imports it without, and pandas still imports afterwards
+    (tmp_path / "a.txt").write_text("今天天气很好，我们去公园散步。", encoding="utf-8")
+    code = (
+        "import sys, importlib.util, simdesk.cli\n"
+        "from pathlib import Path\n"
+        "from simdesk.core.index.scan import scan\n"
+        "from simdesk.core.index.store import Index\n"
+        "from simdesk.core.records import ScanOptions\n"
+        f"root = Path({str(tmp_path)!r})\n"
+        "with Index(root / 'i.sqlite') as index: scan(root, index, ScanOptions())\n"
+        "print('pandas' in sys.modules)\n"
+        "if importlib.util.find_spec('pandas'): import pandas; print(pandas.Timestamp(0).year)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "False"
+    assert out[1:] in ([], ["1970"])
+
+
+def test_jieba_loads_without_pkg_resources():
+    # jieba opens its own files through pkg_resources when it can (~0.25 s of import in each process that loads
+    # jieba); imported without, it opens the same files by path
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from simdesk.core.fingerprint.jieba_library import jieba\n"
+        "print('pkg_resources' in sys.modules)\n"
+        "with jieba.get_dict_file() as fh: print(fh.read() == (Path(jieba.__file__).parent / 'dict.txt').read_bytes())\n"
+        "jieba.setLogLevel(60)\n"
+        "print('/'.join(jieba.lcut('他来到了网易杭研大厦', HMM=True)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True", "他/来到/了/网易/杭研/大厦"]

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import overload
 
 import numpy as np
-import sqlite_utils
 
 from simdesk.core.fingerprint.simhash import hamming, to_signed, to_unsigned
 from simdesk.core.index.connection import IndexConnection
 from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, VOTES_DDL
 from simdesk.core.index.segments import SEGMENT_LOW_BITS, UNSEGMENTED, segment_ids, segment_values
+from simdesk.core.index.sqlite_library import sqlite_utils
 from simdesk.core.records import Document, Problem
 
 NEAR_MAX_RADIUS = 16

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
-from sqlite_utils.db import ForeignKey
-
 from simdesk.core.index.connection import IndexConnection
 from simdesk.core.index.segments import SEGMENT_SQL, UNSEGMENTED_SQL
+from simdesk.core.index.sqlite_library import ForeignKey, sqlite_utils
 
 SCHEMA_VERSION = 10  # raised only for a change that is not additive (a new table or column needs no new version)
 APPLICATION_ID = int.from_bytes(b"sdsk", "big")  # PRAGMA application_id: bytes 68-71 of the file

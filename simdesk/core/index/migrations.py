@@ -16,12 +16,11 @@ import datetime
 import hashlib
 
 import numpy as np
-import sqlite_utils
-from sqlite_utils import Migrations
 
 from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, TABLES
 from simdesk.core.index.segments import SEGMENTS_FROM_DOCUMENTS
+from simdesk.core.index.sqlite_library import Migrations, sqlite_utils
 from simdesk.core.reading.boilerplate import LineHashes, boilerplate_set
 
 MIGRATIONS = Migrations("simdesk-index")

@@ -10,8 +10,6 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlite_utils
-
 from simdesk.core.index.connection import IndexConnection, IndexError_
 from simdesk.core.index.layout import (
     APPLICATION_ID,
@@ -22,6 +20,7 @@ from simdesk.core.index.layout import (
     stale_triggers,
 )
 from simdesk.core.index.migrations import IN_PLACE, migrate, pending, record_all
+from simdesk.core.index.sqlite_library import sqlite_utils
 from simdesk.core.index.stored_decisions import decisions_by_path, restore_decisions
 
 

@@ -25,13 +25,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
-import sqlite_utils
 
 from simdesk.core.index import schema
 from simdesk.core.index.analysis_cache import AnalysisCache
 from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, check_pages, connect
 from simdesk.core.index.documents import Documents, Snapshot
 from simdesk.core.index.recognise import recognise
+from simdesk.core.index.sqlite_library import sqlite_utils
 from simdesk.core.index.stored_decisions import StoredDecisions
 from simdesk.core.reading.boilerplate import LineHashes
 from simdesk.core.records import Document, Problem, Relation
