@@ -10,9 +10,8 @@ from simdesk.core.parent_watch import die_with_parent, mark_fork_server, scannin
 die_with_parent(scanning_process())  # before the seconds of loading below: a fork server never outlives a killed scan
 mark_fork_server()
 
-import jieba  # noqa: E402
-
 from simdesk.core.fingerprint import features  # noqa: E402 (the workers' fingerprint_file, profiles_of...)
+from simdesk.core.fingerprint.jieba_library import jieba  # noqa: E402
 from simdesk.core.fingerprint.segmenter import default_segmenter  # noqa: E402
 from simdesk.core.index import scan  # noqa: E402,F401 (the workers' fingerprint_file, profiles_of...)
 from simdesk.core.matching import pair_scores, reread  # noqa: E402,F401 (the workers' profiles_of, scored...)

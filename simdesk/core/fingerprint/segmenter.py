@@ -53,7 +53,7 @@ class Segmenter:
         `preference`: "auto" (rjieba when installed and identical), "jieba", or "rjieba"."""
         if preference not in CHOICES:
             raise ValueError(f"segmenter must be one of {', '.join(CHOICES)}, not {preference!r}")
-        import jieba
+        from simdesk.core.fingerprint.jieba_library import jieba
 
         jieba.setLogLevel(60)
         self._jieba = jieba
@@ -163,7 +163,7 @@ def jieba_identity() -> str:
     """What jieba's tokens depend on: its version and the SHA-1 of its dictionary."""
     import hashlib
 
-    import jieba
+    from simdesk.core.fingerprint.jieba_library import jieba
 
     with jieba.get_dict_file() as fh:
         return f"jieba {_version('jieba')}, dictionary sha1 {hashlib.sha1(fh.read()).hexdigest()}"
@@ -194,7 +194,7 @@ def record_jieba_tokens() -> str:
     import record_jieba_tokens; print(record_jieba_tokens())" > simdesk/resources/segmenter_sample_tokens.json`)."""
     import json
 
-    import jieba
+    from simdesk.core.fingerprint.jieba_library import jieba
 
     jieba.setLogLevel(60)
     tokens = {
