@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -115,10 +116,11 @@ def test_a_newer_superseding_call_drops_the_one_under_way(review, helper, tmp_pa
     assert newer == review.compare("poem.txt", "copies/poem-edited.txt", 12)
     thread.join()
     assert len(outcome) == 1 and isinstance(outcome[0], Superseded)
+    deadline = time.monotonic() + HANG_S
     with pytest.raises(ProcessLookupError):
-        for _ in range(1000):  # the killed process is reaped by its pool's thread
+        while time.monotonic() < deadline:  # the killed process is reaped by its pool's thread
             os.kill(pid, 0)
-            thread.join(0.01)
+            time.sleep(0.01)
     same = helper.run(os.getpid, supersede=3)
     assert helper.run(os.getpid, supersede=4) == same != pid
     assert helper.run(os.getpid) == same  # a call without `supersede` drops nothing

@@ -98,8 +98,8 @@ def test_a_cancelled_analysis_keeps_the_identical_copies(small_corpus, tmp_path)
     with Index(tmp_path / "index.sqlite") as index:
         open_review(small_corpus, index, ReviewSettings(min_similarity=0, scan=ScanOptions(jobs=1)))  # indexed only
 
-        def on_progress(p) -> None:
-            if p.phase == "verifying" and p.done > 0:
+        def on_progress(p) -> None:  # as verification starts: its read tasks score pairs as they read
+            if p.phase == "verifying":
                 cancel.cancel()
 
         cancelled = analyse(
