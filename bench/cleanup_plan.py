@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simdesk.core import Index, ReviewSettings, Texts, open_review
+from simdesk.core.reading.documents import ReadAhead
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,9 @@ class CountedTexts(Texts):
 
     read_paths: list[str] = field(default_factory=list, compare=False)
 
-    def read_or_none(self, rel: str) -> str | None:
+    def read_or_none(self, rel: str, ahead: ReadAhead | None = None) -> str | None:
         self.read_paths.append(rel)
-        return super().read_or_none(rel)
+        return super().read_or_none(rel, ahead)
 
 
 def rule_and_plan(root: Path, db: Path, rule: str) -> tuple[float, list[tuple[int, str, str, str]], int]:

@@ -17,23 +17,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+HERE = Path(__file__).resolve().parents[1]  # this checkout
+
 
 def runs(script: str, child_args: list[str], baseline: Path | None, rounds: int) -> tuple[dict[str, list[dict]], float]:
-    here = Path(__file__).resolve().parents[1]
-    versions = {"this": here} | ({"baseline": baseline} if baseline else {})
+    versions = code_of(baseline)
     out: dict[str, list[dict]] = {name: [] for name in versions}
     load = os.getloadavg()[0]
     for _ in range(rounds):
         for name, code in versions.items():
-            printed = subprocess.run(
-                [sys.executable, script, "--child", *child_args],
-                env={**os.environ, "PYTHONPATH": f"{code}{os.pathsep}{here}"},
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            out[name].append(json.loads(printed.strip().splitlines()[-1]))
+            out[name].append(run_child(script, child_args, code))
     return out, load
+
+
+def code_of(baseline: Path | None) -> dict[str, Path]:
+    """The versions measured: "this" checkout, and "baseline" when given."""
+    return {"this": HERE} | ({"baseline": baseline} if baseline else {})
+
+
+def run_child(script: str, child_args: list[str], code: Path) -> dict:
+    """One run of `script --child CHILD_ARGS...` in a fresh process with `code`'s simdesk: the JSON object it
+    printed last."""
+    printed = subprocess.run(
+        [sys.executable, script, "--child", *child_args],
+        env={**os.environ, "PYTHONPATH": f"{code}{os.pathsep}{HERE}"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(printed.strip().splitlines()[-1])
 
 
 def measured(parser: argparse.ArgumentParser, measure: Callable[[argparse.Namespace], dict], script: str) -> Any:

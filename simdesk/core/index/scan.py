@@ -25,6 +25,7 @@ from simdesk.core.reading.documents import (
     CHANGED_WHILE_READ,
     DecodeError,
     FileEntry,
+    ReadAhead,
     TextFile,
     content_hash,
     describe_os_error,
@@ -71,25 +72,32 @@ class _Moved:
 
 
 def fingerprint_file(
-    entry: FileEntry, max_bytes: int, settings: FeatureSettings, moved_from: dict[str, str]
+    entry: FileEntry,
+    max_bytes: int,
+    settings: FeatureSettings,
+    moved_from: dict[str, str],
+    ahead: ReadAhead | None = None,
 ) -> Document | _Moved | Problem:
     """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
-    of each document that vanished from the index to its old path: such a file is a move, not new text."""
+    of each document that vanished from the index to its old path: such a file is a move, not new text.
+    `ahead`: the ReadAhead of the entries this one is read among (opened without following links)."""
     if moved_from:
         try:
-            data, st = read_bytes(entry.location, max_bytes, follow_links=False)
+            data, st = read_bytes(entry.location, max_bytes, follow_links=False, ahead=ahead)
         except (DecodeError, OSError) as exc:
             return _unreadable(entry, exc)
         old = moved_from.get(content_hash(data))
         if old is not None:
             return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
-    return file_document(entry, max_bytes, settings)
+    return file_document(entry, max_bytes, settings, ahead)
 
 
-def file_document(entry: FileEntry, max_bytes: int, settings: FeatureSettings) -> Document | Problem:
+def file_document(
+    entry: FileEntry, max_bytes: int, settings: FeatureSettings, ahead: ReadAhead | None = None
+) -> Document | Problem:
     """Read, decode and fingerprint one listed file: its Document, or the Problem that kept it out."""
     try:
-        tf = read_text_file(entry.location, max_bytes, follow_links=False)  # listed as a file, not a link
+        tf = read_text_file(entry.location, max_bytes, follow_links=False, ahead=ahead)  # listed as a file, not a link
     except (DecodeError, OSError) as exc:
         return _unreadable(entry, exc)
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
@@ -132,11 +140,12 @@ def _fingerprint_chunk(
     entries: list[FileEntry], max_bytes: int, settings: FeatureSettings, moved_from: dict[str, str]
 ) -> list[Document | _Moved | Problem]:
     out = []
-    for e in entries:
-        try:
-            out.append(fingerprint_file(e, max_bytes, settings, moved_from))
-        except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
-            out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
+    with ReadAhead([e.location for e in entries], follow_links=False) as ahead:  # the next files fetched meanwhile
+        for e in entries:
+            try:
+                out.append(fingerprint_file(e, max_bytes, settings, moved_from, ahead))
+            except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
+                out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
     return out
 
 

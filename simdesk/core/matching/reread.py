@@ -166,17 +166,18 @@ def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> l
     verification did not read, and a clean-up plan none. A text that vanished or became unreadable since the
     scan is scored as empty (not verified), has an empty title and is not measured (None)."""
     out: list[tuple[Profile, str, bool | None]] = []
-    for rel in rels:
-        try:
-            text, heading = text_and_heading(texts, rel)
-        except (OSError, DecodeError):
-            out.append((_empty(), packed_headline(""), None))
-            continue
-        if not text:
-            out.append((_empty(), packed_headline("", heading=heading), measured_short("", "")))
-            continue
-        read = _Read(text, fold(text), boilerplate)
-        out.append((read.profile(), read.headline(heading), read.short()))
+    with texts.read_ahead(rels) as ahead:  # the next files fetched while one is worked on
+        for rel in rels:
+            try:
+                text, heading = text_and_heading(texts, rel, ahead)
+            except (OSError, DecodeError):
+                out.append((_empty(), packed_headline(""), None))
+                continue
+            if not text:
+                out.append((_empty(), packed_headline("", heading=heading), measured_short("", "")))
+                continue
+            read = _Read(text, fold(text), boilerplate)
+            out.append((read.profile(), read.headline(heading), read.short()))
     return out
 
 
@@ -184,13 +185,14 @@ def votes_of(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettin
     """The packed SimHash votes of each (path, content hash) as the scan computes them, None for a document
     that cannot be read or no longer holds the indexed text."""
     out: list[bytes | None] = []
-    for rel, digest in items:
-        try:
-            tf = texts.read(rel)
-        except (OSError, DecodeError):
-            out.append(None)
-            continue
-        out.append(text_document(rel, tf, settings).votes if tf.content_hash == digest else None)
+    with texts.read_ahead([rel for rel, _ in items]) as ahead:
+        for rel, digest in items:
+            try:
+                tf = texts.read(rel, ahead)
+            except (OSError, DecodeError):
+                out.append(None)
+                continue
+            out.append(text_document(rel, tf, settings).votes if tf.content_hash == digest else None)
     return out
 
 
@@ -210,7 +212,8 @@ def line_votes_of(
 ) -> list[dict[int, np.ndarray]]:
     """line_votes of each (path, wanted hashes); nothing for a text that cannot be read any more."""
     out = []
-    for rel, wanted in items:
-        text = texts.read_or_none(rel)
-        out.append(line_votes(text, wanted, settings) if text is not None else {})
+    with texts.read_ahead([rel for rel, _ in items]) as ahead:
+        for rel, wanted in items:
+            text = texts.read_or_none(rel, ahead)
+            out.append(line_votes(text, wanted, settings) if text is not None else {})
     return out

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from simdesk.core.reading.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
-from simdesk.core.reading.documents import DecodeError, read_source_file, visible
+from simdesk.core.reading.documents import DecodeError, ReadAhead, read_source_file, visible
 from simdesk.core.reading.markup import page_heading
 from simdesk.core.reading.normalize import LINKS, fold
 from simdesk.core.reading.texts import Texts
@@ -334,23 +334,24 @@ def unpacked(packed: str, mtime_ns: int) -> Headline:
     return Headline(title, _dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat(), MODIFIED, source)
 
 
-def text_and_heading(texts: Texts, rel: str) -> tuple[str, str]:
-    """The visible text and, for a web page on this computer, its own title (markup.page_heading). Raises
-    OSError or DecodeError."""
+def text_and_heading(texts: Texts, rel: str, ahead: ReadAhead | None = None) -> tuple[str, str]:
+    """The visible text and, for a web page on this computer, its own title (markup.page_heading); `ahead`:
+    the texts.read_ahead of the documents it is read among. Raises OSError or DecodeError."""
     if texts.uri_prefix is not None:
         return texts.read(rel).text, ""
-    source = read_source_file(texts.file(rel), texts.max_bytes)
+    source = read_source_file(texts.file(rel), texts.max_bytes, ahead=ahead)
     return visible(source).text, page_heading(source.text, source.markup)
 
 
 def _headlines_of(texts: Texts, boilerplate: Collection[int], members: Sequence[Member]) -> list[Headline]:
     out = []
-    for m in members:
-        try:
-            text, heading = text_and_heading(texts, m.path)
-        except (OSError, DecodeError):
-            text = heading = ""
-        out.append(headline_of(text, m.mtime_ns, boilerplate, heading=heading))
+    with texts.read_ahead([m.path for m in members]) as ahead:
+        for m in members:
+            try:
+                text, heading = text_and_heading(texts, m.path, ahead)
+            except (OSError, DecodeError):
+                text = heading = ""
+            out.append(headline_of(text, m.mtime_ns, boilerplate, heading=heading))
     return out
 
 

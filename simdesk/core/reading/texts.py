@@ -17,6 +17,7 @@ from typing import Any
 from simdesk.core.reading.documents import (
     MB,
     DecodeError,
+    ReadAhead,
     TextFile,
     content_hash,
     read_text_file,
@@ -53,19 +54,24 @@ class Texts:
         than the read's own Python."""
         return os.path.join(self.root, rel)
 
-    def read(self, rel: str) -> TextFile:
-        """The document's decoded text as the scan read it. Raises DecodeError, or OSError saying which file
-        or URI could not be read."""
+    def read(self, rel: str, ahead: ReadAhead | None = None) -> TextFile:
+        """The document's decoded text as the scan read it (`ahead`: the read_ahead of the documents it is
+        read among). Raises DecodeError, or OSError saying which file or URI could not be read."""
         if self.uri_prefix is None:
-            return read_text_file(self.file(rel), self.max_bytes)
+            return read_text_file(self.file(rel), self.max_bytes, ahead=ahead)
         return read_uri(self.uri_prefix + rel, self.max_bytes)
 
-    def read_or_none(self, rel: str) -> str | None:
+    def read_or_none(self, rel: str, ahead: ReadAhead | None = None) -> str | None:
         """The text, or None when it cannot be read any more (verification then scores it as empty)."""
         try:
-            return self.read(rel).text
+            return self.read(rel, ahead).text
         except (OSError, DecodeError):
             return None
+
+    def read_ahead(self, rels: list[str]) -> ReadAhead:
+        """A ReadAhead for reading these documents in this order (documents.ReadAhead): their files are
+        fetched while the ones before are worked on. Texts read by URI are fetched as they are read."""
+        return ReadAhead([self.file(rel) for rel in rels] if self.uri_prefix is None else [])
 
 
 def read_uri(uri: str, max_bytes: int = MAX_FILE_BYTES, mtime_ns: int = 0) -> TextFile:
