@@ -137,16 +137,28 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
 
 
 def _fingerprint_chunk(
-    entries: list[FileEntry], max_bytes: int, settings: FeatureSettings, moved_from: dict[str, str]
+    entries: list[FileEntry],
+    max_bytes: int,
+    settings: FeatureSettings,
+    moved_from: dict[str, str],
+    ahead: ReadAhead | None = None,
 ) -> list[Document | _Moved | Problem]:
+    """fingerprint_file of each entry, the next ones fetched meanwhile (`ahead`: a ReadAhead of a list these
+    entries are read from in order; else one of these entries)."""
+    if ahead is None:
+        with ReadAhead(_locations(entries), follow_links=False) as ahead:
+            return _fingerprint_chunk(entries, max_bytes, settings, moved_from, ahead)
     out = []
-    with ReadAhead([e.location for e in entries], follow_links=False) as ahead:  # the next files fetched meanwhile
-        for e in entries:
-            try:
-                out.append(fingerprint_file(e, max_bytes, settings, moved_from, ahead))
-            except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
-                out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
+    for e in entries:
+        try:
+            out.append(fingerprint_file(e, max_bytes, settings, moved_from, ahead))
+        except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
+            out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
     return out
+
+
+def _locations(entries: list[FileEntry]) -> list[str | Path]:
+    return [e.location for e in entries]
 
 
 def _pooled(files: int, size: int, workers: int) -> bool:
@@ -311,10 +323,11 @@ def _scan_locked(
             flush()
 
     if not _pooled(len(to_read), to_read_bytes, workers):
-        for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
-            if cancel.cancelled:
-                break
-            take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from))
+        with ReadAhead(_locations(to_read), follow_links=False) as ahead:
+            for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
+                if cancel.cancelled:
+                    break
+                take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from, ahead))
     elif worker_server_ready(cancel):
         with process_pool(workers) as pool:
             queue = _each_once(_chunks(to_read))
