@@ -22,9 +22,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from simdesk.core import Index, ReviewSettings, Texts, open_review
-from simdesk.core.reading.documents import ReadAhead
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CountedTexts(Texts):
 
     read_paths: list[str] = field(default_factory=list, compare=False)
 
-    def read_or_none(self, rel: str, ahead: ReadAhead | None = None) -> str | None:
+    def read_or_none(self, rel: str, ahead: Any = None) -> str | None:  # ahead: a ReadAhead (Texts.read_ahead)
         self.read_paths.append(rel)
         return super().read_or_none(rel, ahead)
 
