@@ -389,18 +389,28 @@ def candidate_pairs(
     else:
         m = 0
     radius = pair_radius(chars[order[:m]], verify).astype(np.uint8)
-    sorted_fps = fps[order]
+    sorted_fps = np.ascontiguousarray(fps[order], dtype=np.uint64)
     if kernels is not None and m:
-        a, b, dd = kernels.near_pairs(
-            np.ascontiguousarray(sorted_fps, dtype=np.uint64),
-            radius,
-            verify.long_radius,
-            BRUTE_FORCE_ROWS,
-            BRUTE_FORCE_COLUMNS,
-        )
-        x, y = order[np.frombuffer(a, dtype=np.int64)], order[np.frombuffer(b, dtype=np.int64)]
-        found.append((np.minimum(x, y), np.maximum(x, y), np.frombuffer(dd, dtype=np.int8).astype(np.int64)))
-        m = 0  # searched
+        a, b, dd = kernels.near_pairs(sorted_fps, radius, verify.long_radius, BRUTE_FORCE_ROWS, BRUTE_FORCE_COLUMNS)
+        near = [(np.frombuffer(a, dtype=np.int64), np.frombuffer(b, dtype=np.int64), np.frombuffer(dd, dtype=np.int8))]
+    else:
+        near = list(_near_pairs_numpy(sorted_fps, radius, verify.long_radius))
+    for a, b, dd in near:  # positions in length order: back to rows
+        x, y = order[a], order[b]
+        found.append((np.minimum(x, y), np.maximum(x, y), dd.astype(np.int64)))
+    i = np.concatenate([f[0] for f in found]).astype(np.int64)
+    j = np.concatenate([f[1] for f in found]).astype(np.int64)
+    d = np.concatenate([f[2] for f in found]).astype(np.int64)
+    return _normalised(i, j, d, chars, verify)
+
+
+def _near_pairs_numpy(
+    sorted_fps: np.ndarray, radius: np.ndarray, nearer: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(a, b, d) of each pair a < b of positions in `sorted_fps` at a distance above `nearer` and within
+    radius[a] (the first len(radius) rows compared with every later one), block by block in the order
+    kernels.near_pairs gives them."""
+    n, m = len(sorted_fps), len(radius)
     for r0 in range(0, m, BRUTE_FORCE_ROWS):
         r1 = min(r0 + BRUTE_FORCE_ROWS, m)
         rows = sorted_fps[r0:r1, None]
@@ -408,16 +418,11 @@ def candidate_pairs(
         for c0 in range(r0, n, BRUTE_FORCE_COLUMNS):
             # uint8 distances: an int64 matrix of a block was 128 MB more at the pairing phase's peak
             dist = np.bitwise_count(rows ^ sorted_fps[None, c0 : c0 + BRUTE_FORCE_COLUMNS])
-            a, b = np.nonzero((dist <= row_radius) & (dist > verify.long_radius))  # nearer: found above
-            dd = dist[a, b].astype(np.int64)
+            a, b = np.nonzero((dist <= row_radius) & (dist > nearer))  # nearer: found by pairs_within
+            dd = dist[a, b]
             a, b = a + r0, b + c0
             keep = b > a
-            x, y = order[a[keep]], order[b[keep]]
-            found.append((np.minimum(x, y), np.maximum(x, y), dd[keep]))
-    i = np.concatenate([f[0] for f in found]).astype(np.int64)
-    j = np.concatenate([f[1] for f in found]).astype(np.int64)
-    d = np.concatenate([f[2] for f in found]).astype(np.int64)
-    return _normalised(i, j, d, chars, verify)
+            yield a[keep], b[keep], dd[keep]
 
 
 def _normalised(
