@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.members_model.keep_asked.connect(self.review_actions.set_keep)
         self.review_actions.decisions_changed.connect(self.review_actions.save_decisions)
         self.review_actions.decisions_changed.connect(self.counter.count_soon)
+        self.review_actions.undo_changed.connect(self.update_actions)
         self.review_actions.cleanup_done.connect(self.cleanup_done)
         self.review_actions.cleanup_done.connect(lambda _report: self.rescan())  # the index learns what left
         self.review_actions.undo_done.connect(self._undo_finished)
@@ -383,6 +384,7 @@ class MainWindow(QMainWindow):
             has_group=s.current_group() is not None,
             has_folder=self.root is not None,
             scanning=self.scans.current is not None,
+            can_undo=self.review is not None and self.review.decisions.can_undo,
         )
 
     def refresh_recent(self) -> None:

@@ -55,6 +55,7 @@ class ReviewActions(QObject):
     run on `background`, the marks are saved by `writer` in order; messages go through `say` and `messages`."""
 
     decisions_changed = Signal()  # the editor changed marks: saved, and the decided groups counted again
+    undo_changed = Signal()  # what Ctrl+Z can take back changed (Decisions.can_undo)
     cleanup_done = Signal(object)  # CleanupReport
     undo_done = Signal(object)  # UndoReport
     exported = Signal(str)
@@ -79,24 +80,21 @@ class ReviewActions(QObject):
         self.background, self.writer = background, writer
         self.last_report: CleanupReport | None = None
         self._rule: _RuleApplied | None = None  # the last rule over many groups, until its summary is said
-        self._choosing: list[object] = []  # the rules over many groups whose copies are being chosen, in order
 
     # -- marks: the review's decisions, shown by the lists, saved by the writer in batches ----------------
     def _marked(self) -> None:
         self.groups.marks_changed()
         self.decisions_changed.emit()
+        self.undo_changed.emit()
 
     def _checkpoint(self, review: Review) -> None:
         """Before an action on the marks: Ctrl+Z brings them back as they are now."""
         review.decisions.checkpoint()
 
     def undo_marks(self) -> None:
-        """Ctrl+Z: the keep and trash marks as they were before the last action on them; a rule over many
-        groups whose copies are still being chosen is that action: it is called off, the marks untouched."""
-        if self._choosing:
-            self._choosing.pop()
-            self.say(lambda: self.tr("The last change of marks was undone"))
-        elif (review := self.review()) is not None and review.decisions.undo():
+        """Ctrl+Z: the review's last action on the marks taken back (Decisions.undo: a rule over many groups
+        whose copies are still being chosen is called off, else the marks are put back)."""
+        if (review := self.review()) is not None and review.decisions.undo():
             self._marked()
             self.say(lambda: self.tr("The last change of marks was undone"))
         else:
@@ -150,21 +148,21 @@ class ReviewActions(QObject):
         are chosen off the GUI thread)."""
         if (review := self.review()) is not None:
             threshold, scope = self.threshold(), self.selection.rule_scope()
-            asked = object()  # this rule, until its copies are chosen (or Ctrl+Z calls it off)
-            self._choosing.append(asked)
+            ticket = review.decisions.ask()  # this rule, until its copies are chosen (or Ctrl+Z calls it off)
+            self.undo_changed.emit()
             self.background.call(
                 partial(review.rule_choices, rule, threshold, keep_in, only=scope.groups, keep=True),
-                partial(self._apply_rule_choices, asked, review, threshold, scope),
-                partial(self._rule_failed, asked),
+                partial(self._apply_rule_choices, ticket, review, threshold, scope),
+                partial(self._rule_failed, ticket, review),
             )
 
-    def _rule_failed(self, asked: object, _message: str) -> None:
-        if asked in self._choosing:
-            self._choosing.remove(asked)
+    def _rule_failed(self, ticket: int, review: Review, _message: str) -> None:
+        review.decisions.answered(ticket)
+        self.undo_changed.emit()
 
     def _apply_rule_choices(
         self,
-        asked: object,
+        ticket: int,
         review: Review,
         threshold: int,
         scope: Scope,
@@ -172,9 +170,8 @@ class ReviewActions(QObject):
     ) -> None:
         """The marks at once, unless Ctrl+Z called the rule off meanwhile; the summary once the counter has
         counted the groups decided with them (which groups stay partly undecided: rule_counted)."""
-        if asked not in self._choosing:
+        if not review.decisions.answered(ticket):
             return
-        self._choosing.remove(asked)
         if self._shown(review):
             chosen, left_alone = choices
             self._checkpoint(review)

@@ -222,9 +222,11 @@ class WindowMenus(QObject):
         menu.popup(view.viewport().mapToGlobal(pos))
         return menu
 
-    def enable(self, has_groups: bool, has_member: bool, has_group: bool, has_folder: bool, scanning: bool) -> None:
+    def enable(
+        self, has_groups: bool, has_member: bool, has_group: bool, has_folder: bool, scanning: bool, can_undo: bool
+    ) -> None:
         """Enable what applies: to the groups shown, the selected copies, the current group, the folder open,
-        the scan under way."""
+        the scan under way, the review's last action on the marks (Decisions.can_undo)."""
         for a in (
             self.act_export_json,
             self.act_export_csv,
@@ -246,6 +248,7 @@ class WindowMenus(QObject):
             a.setEnabled(has_group)
         self.act_rescan.setEnabled(has_folder)
         self.act_cancel.setEnabled(scanning)
+        self.act_undo_marks.setEnabled(can_undo)
 
     def refresh_recent(self, folders: list[str]) -> None:
         self.menu_recent.clear()

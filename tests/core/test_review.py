@@ -372,6 +372,33 @@ def test_undo_puts_the_marks_back_and_saves_them(tmp_path):
         assert index.keep_marks() == {a} and index.queued_for_trash() == {b}
 
 
+def test_can_undo_says_whether_undo_has_an_action_to_take_back(tmp_path):
+    """can_undo: a checkpointed action on the marks, or a rule over many groups whose copies are still being
+    chosen (ask); undo() calls the last such rule off first, marks untouched, and its answer is then dropped."""
+    from simdesk.core import Index, ReviewSettings, open_review
+    from tests.folders import POEMS, small_folder
+
+    root = small_folder(tmp_path)
+    a, b, _ = POEMS
+    with Index(tmp_path / "i.sqlite") as index:
+        decisions = open_review(root, index, ReviewSettings()).decisions
+    assert not decisions.can_undo
+    decisions.set_keep(a)  # a change outside any editor's action: nothing to take back
+    assert not decisions.can_undo
+    decisions.checkpoint()
+    decisions.set_queued(b)
+    assert decisions.can_undo
+    first, second = decisions.ask(), decisions.ask()
+    assert decisions.undo() and decisions.can_undo and decisions.queued == {b}  # the second rule called off
+    assert not decisions.answered(second)  # its copies come back: dropped
+    assert decisions.answered(first) and not decisions.answered(first)  # it stands, answered once
+    assert decisions.undo() and decisions.queued == set() and decisions.keep == {a}
+    assert not decisions.can_undo and not decisions.undo()
+    decisions.ask()
+    assert decisions.can_undo and decisions.undo() and not decisions.can_undo
+    decisions.close()
+
+
 def test_a_copy_leaves_only_when_the_copy_kept_holds_its_text(tmp_path):
     """A collage of two whole poem notes holds each of them (a text found whole in one up to 4 times its size)
     and represents the group; the two notes have nothing in common. Keeping one note removes nothing: it

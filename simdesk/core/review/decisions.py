@@ -59,6 +59,8 @@ class Decisions:
         self._seq = self._saved = read_seq
         self._log: list[tuple[int, str, str, ChangeValue]] = []  # (number, kind, path, value), in the order made
         self._undo: list[tuple[set[str], set[str], dict[str, dict[str, str]]]] = []  # marks before each action
+        self._asked: list[int] = []  # tickets of the rules over many groups whose copies are being chosen
+        self._tickets = 0
         self._lock = threading.Lock()
         self._index: Index | None = None
         self._generation = 0
@@ -164,10 +166,36 @@ class Decisions:
         with self._lock:
             self._generation += 1
 
+    def ask(self) -> int:
+        """A rule over many groups was asked for and its copies are being chosen (off the editor's thread):
+        until they are, it is the editor's last action on the marks, the one undo() calls off. Returns the
+        rule's ticket for answered()."""
+        self._tickets += 1
+        self._asked.append(self._tickets)
+        return self._tickets
+
+    def answered(self, ticket: int) -> bool:
+        """The copies of the rule `ticket` (ask) are chosen, or could not be: whether the rule still stands
+        (undo() did not call it off). Either way it is no longer being chosen."""
+        if ticket not in self._asked:
+            return False
+        self._asked.remove(ticket)
+        return True
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether undo() has an action to take back: a rule whose copies are being chosen, or marks as they
+        were at a checkpoint."""
+        return bool(self._asked or self._undo)
+
     def undo(self) -> bool:
-        """Put the keep and trash marks back as they were at the last checkpoint (saved like any change, the
-        changes logged at once); False when there is nothing to undo. 'Not duplicates' decisions are not
-        undone here."""
+        """Take back the editor's last action on the marks: the last rule whose copies are still being chosen
+        is called off (the marks untouched), else the keep and trash marks are put back as they were at the
+        last checkpoint (saved like any change, the changes logged at once). False when there is nothing to
+        undo (can_undo). 'Not duplicates' decisions are not undone here."""
+        if self._asked:
+            self._asked.pop()
+            return True
         if not self._undo:
             return False
         keep, queued, reviewed = self._undo.pop()
