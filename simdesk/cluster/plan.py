@@ -6,7 +6,6 @@ re-implements a feature, the boilerplate rule, the fingerprint, the pair radius 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,10 +81,12 @@ assert DEFAULT_PLAN.verify == DEFAULT_VERIFY
 
 
 def fingerprint_items(
-    source: Source, items: Iterable[SourceItem], settings: FeatureSettings
+    source: Source, items: list[SourceItem], settings: FeatureSettings
 ) -> list[tuple[SourceItem, Document | Problem]]:
-    """Each item read and fingerprinted by the desktop's code (one partition's work)."""
-    return [(item, source.document(item, settings)) for item in items]
+    """Each item read and fingerprinted by the desktop's code (one partition's work), the next ones fetched
+    meanwhile (Source.read_ahead)."""
+    with source.read_ahead(items) as ahead:
+        return [(item, source.document(item, settings, ahead)) for item in items]
 
 
 def shingle_items(

@@ -24,6 +24,7 @@ from simdesk.core.reading.documents import (
     MB,
     DecodeError,
     FileEntry,
+    ReadAhead,
     TextFile,
     content_hash,
     matches,
@@ -144,13 +145,23 @@ class Source:
             yield from data.to_batches(columns=["path", "text"], filter=where)
 
     # -- reading --------------------------------------------------------------------------------------
-    def document(self, item: SourceItem, settings: FeatureSettings) -> Document | Problem:
-        """Read, decode and fingerprint one item with the desktop's code (never raises for a bad item)."""
+    def read_ahead(self, items: Iterable[SourceItem], follow_links: bool = False) -> ReadAhead:
+        """A ReadAhead for reading these items in this order (documents.ReadAhead, as the desktop's
+        Texts.read_ahead): a folder's or glob's files are fetched while the ones before are worked on, so a
+        cold folder is read with the disk busy ahead; objects and dataset rows are fetched as they are read.
+        `follow_links` as the reader opens the files: document() follows none, read_texts() does."""
+        files = self.kind in ("folder", "glob")
+        return ReadAhead([item.uri for item in items] if files else [], follow_links)
+
+    def document(
+        self, item: SourceItem, settings: FeatureSettings, ahead: ReadAhead | None = None
+    ) -> Document | Problem:
+        """Read, decode and fingerprint one item with the desktop's code (never raises for a bad item).
+        `ahead`: the read_ahead of the items it is read among."""
         try:
             if self.kind in ("folder", "glob"):
-                return file_document(
-                    FileEntry(item.path, Path(item.uri), item.size, item.mtime_ns), self.max_bytes, settings
-                )
+                entry = FileEntry(item.path, item.uri, item.size, item.mtime_ns)
+                return file_document(entry, self.max_bytes, settings, ahead)
             return text_document(item.path, self.text_file(item), settings)
         except DecodeError as exc:
             return Problem(item.path, str(exc))
@@ -168,9 +179,11 @@ class Source:
             return TextFile(item.text, "utf-8", content_hash(data), len(data), 0)
         return read_uri(item.uri, self.max_bytes, item.mtime_ns)
 
-    def read_texts(self, items: list[SourceItem]) -> list[str | None]:
+    def read_texts(self, items: list[SourceItem], ahead: ReadAhead | None = None) -> list[str | None]:
         """The texts of the given items (None for one that cannot be read any more), as verification and the
-        window's diff need them: dataset rows are looked up in one pass over the dataset."""
+        window's diff need them: dataset rows are looked up in one pass over the dataset, files read with
+        the next ones fetched meanwhile (`ahead`: the read_ahead(follow_links=True) of a list these items are
+        read from in order; else one of these items)."""
         if all(i.text is not None for i in items):  # dataset rows listed with their text
             return [i.text for i in items]
         if self.kind == "dataset":
@@ -179,13 +192,16 @@ class Source:
             for batch in self.dataset_batches(wanted):
                 found.update(zip(batch.column("path").to_pylist(), batch.column("text").to_pylist()))
             return [found.get(i.path) for i in items]
+        if ahead is None:
+            with self.read_ahead(items, follow_links=True) as ahead:
+                return self.read_texts(items, ahead)
         out: list[str | None] = []
         for item in items:
             try:
                 out.append(
                     self.text_file(item).text
                     if self.kind == "objects"
-                    else read_text_file(Path(item.uri), self.max_bytes).text
+                    else read_text_file(item.uri, self.max_bytes, ahead=ahead).text
                 )
             except (OSError, DecodeError):
                 out.append(None)

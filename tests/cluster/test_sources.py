@@ -4,15 +4,19 @@ Lines dataset with path and text columns, an fsspec object-store prefix (memory:
 from __future__ import annotations
 
 import json
+import os
 
 import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from simdesk.cluster.plan import ScanPlan
+from simdesk.cluster.plan import ScanPlan, fingerprint_items
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
+from simdesk.core.fingerprint.features import FeatureSettings
+from simdesk.core.reading import documents
+from simdesk.core.records import Document
 from tests.cluster.expected import from_bundle
 
 TEXTS = {
@@ -80,3 +84,33 @@ def test_unusable_sources_say_why(tmp_path):
     pq.write_table(pa.table({"body": ["x"]}), tmp_path / "wrong.parquet")
     with pytest.raises(ValueError, match="no path and no text column"):
         cluster_scan(open_source(str(tmp_path / "wrong.parquet")), tmp_path / "b", ScanPlan(threshold=3))
+
+
+def test_a_folder_s_files_are_opened_ahead_of_the_one_read(folder, monkeypatch):
+    """Fingerprinting a folder's items and reading their texts again (verification) open the next files and
+    have them fetched before the one in turn is decoded (documents.ReadAhead, as the desktop scan reads), so
+    a cold folder keeps the disk busy; each file is opened once. Observed by wrapping the reading module's
+    opener and decoder."""
+    events: list[tuple[str, str]] = []
+    opener, decoder = documents._open_regular, documents.text_file_of
+
+    def opening(path, follow_links):
+        events.append(("open", os.path.basename(path)))
+        return opener(path, follow_links)
+
+    def decoding(data, mtime_ns, name=""):
+        events.append(("decode", name))
+        return decoder(data, mtime_ns, name)
+
+    monkeypatch.setattr(documents, "_open_regular", opening)
+    monkeypatch.setattr(documents, "text_file_of", decoding)
+    source = open_source(str(folder))
+    items = list(source.items())
+    names = [os.path.basename(item.uri) for item in items]
+    assert len(names) == len(TEXTS) <= documents.READ_AHEAD_FILES
+    read = fingerprint_items(source, items, FeatureSettings())
+    assert all(isinstance(doc, Document) for _, doc in read)
+    assert events == [("open", n) for n in names] + [("decode", n) for n in names]
+    events.clear()
+    texts = source.read_texts(items)
+    assert all(texts) and events == [("open", n) for n in names] + [("decode", n) for n in names]
