@@ -78,6 +78,34 @@ def test_rescan_reads_only_what_changed_drops_deleted_and_recognises_moves(tmp_p
         assert index.count() == 2
 
 
+def test_a_file_checked_for_a_move_is_opened_once(tmp_path, monkeypatch):
+    """While documents that left the index are looked for among the files read (a move), each file read is
+    opened once: its bytes hashed for a move, then decoded and fingerprinted from the same read. Observed by
+    wrapping the reading module's opener."""
+    from collections import Counter
+
+    from simdesk.core.reading import documents
+
+    root = folder(tmp_path, {"a.txt": ARTICLE, "b.txt": "短文一篇，内容不同。"})
+    with Index(tmp_path / "i.sqlite") as index:
+        scan(root, index, ONE_PROCESS)
+        shutil.move(root / "b.txt", root / "moved.txt")
+        (root / "a.txt").write_text(ARTICLE + "新增的一段文字。", encoding="utf-8")
+        (root / "new.txt").write_text("另一篇完全不同的文章，讲的是古诗词的欣赏方法。", encoding="utf-8")
+        opened: Counter[str] = Counter()
+        opener = documents._open_regular
+
+        def opening(path, follow_links):
+            opened[os.path.basename(path)] += 1
+            return opener(path, follow_links)
+
+        monkeypatch.setattr(documents, "_open_regular", opening)
+        result = scan(root, index, ONE_PROCESS)
+        assert (result.stats.moved, result.stats.changed, result.stats.new) == (1, 1, 1)
+        assert opened == {"moved.txt": 1, "a.txt": 1, "new.txt": 1}
+        assert index.document("new.txt").fingerprint and index.document("a.txt").chars == len(ARTICLE) + 8
+
+
 def test_changed_feature_settings_refingerprint_everything(tmp_path):
     root = folder(tmp_path, {"a.txt": ARTICLE, "b.txt": "另一篇文章"})
     with Index(tmp_path / "i.sqlite") as index:

@@ -30,7 +30,7 @@ from simdesk.core.reading.documents import (
     content_hash,
     describe_os_error,
     read_bytes,
-    read_text_file,
+    text_of_bytes,
     walk,
 )
 from simdesk.core.reading.normalize import fold, normalize_folded, without_links
@@ -80,25 +80,42 @@ def fingerprint_file(
 ) -> Document | _Moved | Problem:
     """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
     of each document that vanished from the index to its old path: such a file is a move, not new text.
+    The file is opened and read once (_read_listed), its bytes hashed for a move, then decoded.
     `ahead`: the ReadAhead of the entries this one is read among (opened without following links)."""
-    if moved_from:
-        try:
-            data, st = read_bytes(entry.location, max_bytes, follow_links=False, ahead=ahead)
-        except (DecodeError, OSError) as exc:
-            return _unreadable(entry, exc)
-        old = moved_from.get(content_hash(data))
-        if old is not None:
-            return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
-    return file_document(entry, max_bytes, settings, ahead)
+    read = _read_listed(entry, max_bytes, ahead)
+    if isinstance(read, Problem):
+        return read
+    data, st = read
+    if moved_from and (old := moved_from.get(content_hash(data))) is not None:
+        return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
+    return _document_of_bytes(entry, data, st, settings)
 
 
 def file_document(
     entry: FileEntry, max_bytes: int, settings: FeatureSettings, ahead: ReadAhead | None = None
 ) -> Document | Problem:
     """Read, decode and fingerprint one listed file: its Document, or the Problem that kept it out."""
+    read = _read_listed(entry, max_bytes, ahead)
+    return read if isinstance(read, Problem) else _document_of_bytes(entry, *read, settings)
+
+
+def _read_listed(entry: FileEntry, max_bytes: int, ahead: ReadAhead | None) -> tuple[bytes, os.stat_result] | Problem:
+    """A listed file's bytes and status (read_bytes: a regular file, no link followed as it was listed as a
+    file, not changed while read), or the Problem that kept it out."""
     try:
-        tf = read_text_file(entry.location, max_bytes, follow_links=False, ahead=ahead)  # listed as a file, not a link
+        return read_bytes(entry.location, max_bytes, follow_links=False, ahead=ahead)
     except (DecodeError, OSError) as exc:
+        return _unreadable(entry, exc)
+
+
+def _document_of_bytes(
+    entry: FileEntry, data: bytes, st: os.stat_result, settings: FeatureSettings
+) -> Document | Problem:
+    """The Document of a listed file's bytes (read_text_file's decoding), or the Problem that kept it out;
+    a file rewritten since it was listed is left out."""
+    try:
+        tf = text_of_bytes(data, st, entry.location)
+    except DecodeError as exc:
         return _unreadable(entry, exc)
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
         # rewritten between listing and reading: another program is writing it, what was read may be passing

@@ -491,7 +491,12 @@ def read_source_file(
 ) -> TextFile:
     """Read and decode one file as it is written (a web page's tags, a Markdown file's marks), for showing
     the source (`ahead`: see read_bytes). Raises DecodeError or OSError with a reason."""
-    data, st = read_bytes(path, max_bytes, follow_links, ahead=ahead)
+    return source_of_bytes(*read_bytes(path, max_bytes, follow_links, ahead=ahead), path)
+
+
+def source_of_bytes(data: bytes, st: os.stat_result, path: str | os.PathLike[str]) -> TextFile:
+    """read_source_file of a file already read: its bytes and status as read_bytes gave them for `path`.
+    Raises DecodeError."""
     return text_file_of(data, st.st_mtime_ns, os.path.basename(path))
 
 
@@ -511,7 +516,13 @@ def read_text_file(
     told by content) or of a Markdown file, the text itself otherwise. This is what is fingerprinted,
     verified and compared (`ahead`: see read_bytes). Raises DecodeError (a markup file with no text too) or
     OSError with a reason."""
-    return visible(read_source_file(path, max_bytes, follow_links, ahead))
+    return text_of_bytes(*read_bytes(path, max_bytes, follow_links, ahead=ahead), path)
+
+
+def text_of_bytes(data: bytes, st: os.stat_result, path: str | os.PathLike[str]) -> TextFile:
+    """read_text_file of a file already read (a reader that looked at its bytes first opens it once): its
+    bytes and status as read_bytes gave them for `path`. Raises DecodeError."""
+    return visible(source_of_bytes(data, st, path))
 
 
 def visible(source: TextFile) -> TextFile:
