@@ -136,6 +136,15 @@ def test_one_rule_decides_from_what_was_stored_and_reads_only_without_it():
     assert reads == []
     assert short_document(100, None, read_now) is True and reads == ["read"]  # nothing stored: read now
     attribution = frozenset(line_hash(k) for k in line_keys("--《谚语》"))
-    for text in (*TEXTS.values(), SAYING + "    --《谚语》\n", "Your temporary embarrassment will be relieved.", ""):
+    over = SAYING + "    --《谚语》\n" * (SHORT_BYTES // 10)  # short without the lines, over SHORT_BYTES with them
+    assert len(over) > SHORT_BYTES
+    for text in (
+        *TEXTS.values(),
+        SAYING + "    --《谚语》\n",
+        "Your temporary embarrassment will be relieved.",
+        "",
+        over,
+    ):
         assert profile_and_short(text, attribution)[1] == short_text(text, attribution)  # verification's measure
+    assert not short_text(over, attribution)  # never short: its file holds more than SHORT_BYTES bytes
     assert profile_and_short(None, attribution)[1] is None  # unreadable: nothing stored, read when asked

@@ -115,7 +115,7 @@ class _Read:
 
     def short(self) -> bool:
         """measured_short of the text, from its stripped part's normalised form."""
-        return len(self.text) <= SHORT_BYTES and short_in_characters(self.normal_of(self.parts.stripped))
+        return measured_short(self.text, self.parts.stripped, self.normal_of)
 
     def headline(self, heading: str) -> str:
         """packed_headline of the text."""
@@ -135,18 +135,20 @@ SHORT_BYTES = 1024
 
 
 def short_text(text: str | None, boilerplate: frozenset[int]) -> bool:
-    """Whether a text without its boilerplate lines is short and written in characters (at most
-    similarity.SHORT_UNITS units, half of them Chinese, Japanese or Thai characters): one character changed
-    may make it another text (cleanup.member_fates). A text that could not be read (None) counts as short:
-    its words cannot be compared, so none of them is taken for a copy's."""
-    return text is None or short_in_characters(normalize(frequent_parts(text, boilerplate).stripped))
+    """measured_short of a text read now, without its lines of `boilerplate` (frequent_parts). A text that
+    could not be read (None) counts as short: its words cannot be compared, so none of them is taken for a
+    copy's."""
+    return text is None or measured_short(text, frequent_parts(text, boilerplate).stripped)
 
 
-def measured_short(text: str, stripped: str) -> bool:
-    """short_text of a text read, `stripped` its text without boilerplate lines (frequent_parts), as
-    verification stores it: a text of more than SHORT_BYTES characters is not measured (its file holds more than
-    SHORT_BYTES bytes, which short_document never counts short)."""
-    return len(text) <= SHORT_BYTES and short_in_characters(normalize(stripped))
+def measured_short(text: str, stripped: str, normal_of: Callable[[str], str] = normalize) -> bool:
+    """The rule for a short text, the one every reader applies: whether `text` without its boilerplate lines
+    (`stripped`: frequent_parts) is short and written in characters (at most similarity.SHORT_UNITS units,
+    half of them Chinese, Japanese or Thai characters): one character changed may make it another text
+    (cleanup.member_fates). A text of more than SHORT_BYTES characters never is (its file holds more than
+    SHORT_BYTES bytes, which short_document never counts short) and is not measured. `normal_of`: normalize,
+    or a reader's own that gives the same form of `stripped` (verification's, which has it already)."""
+    return len(text) <= SHORT_BYTES and short_in_characters(normal_of(stripped))
 
 
 def short_document(size: int, stored: bool | None, read_now: Callable[[], bool]) -> bool:
