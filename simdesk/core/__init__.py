@@ -70,7 +70,7 @@ _WHERE = {
     ),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
     "review.figures": ("contained", "fate_reason", "measured", "percent", "share_text"),
-    "cleanup.undo": ("UndoReport",),
+    "cleanup.undo": ("UndoReport", "can_undo_cleanup"),
     "review.report": ("printable", "safe_cell"),
     "review.diff": (
         "DEFAULT_DIFF_MODE",
@@ -129,7 +129,7 @@ if TYPE_CHECKING:
         keep_by_rule,
         member_fates,
     )
-    from simdesk.core.cleanup.undo import UndoReport
+    from simdesk.core.cleanup.undo import UndoReport, can_undo_cleanup
     from simdesk.core.demo import ensure_demo
     from simdesk.core.evaluation import (
         ClassScores,

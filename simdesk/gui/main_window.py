@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         page.restore_layout(settings)
         self.refresh_recent()
         self.update_actions()
+        self.review_actions.read_action_log()
 
     def _review(self) -> Review | None:
         return self.review
@@ -233,6 +234,7 @@ class MainWindow(QMainWindow):
         self.scans.start(ScanWorker(self.root, self.index_path, settings, show_index_first, self.threshold_bar.value()))
         self.scan_progress.start(settings.verified)
         self.update_actions()
+        self.review_actions.read_action_log()  # another simdesk (`simdesk undo`) may have written it since
 
     def cancel_scan(self) -> None:
         if self.scans.current is not None:
@@ -385,6 +387,7 @@ class MainWindow(QMainWindow):
             has_folder=self.root is not None,
             scanning=self.scans.current is not None,
             can_undo=self.review is not None and self.review.decisions.can_undo,
+            can_undo_cleanup=self.review_actions.can_undo_cleanup,
         )
 
     def refresh_recent(self) -> None:

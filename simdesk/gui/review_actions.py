@@ -24,6 +24,7 @@ from simdesk.core import (
     Scope,
     UndoReport,
     action_log,
+    can_undo_cleanup,
     undo_last,
 )
 from simdesk.gui.groups_model import GroupsModel
@@ -55,7 +56,7 @@ class ReviewActions(QObject):
     run on `background`, the marks are saved by `writer` in order; messages go through `say` and `messages`."""
 
     decisions_changed = Signal()  # the editor changed marks: saved, and the decided groups counted again
-    undo_changed = Signal()  # what Ctrl+Z can take back changed (Decisions.can_undo)
+    undo_changed = Signal()  # what Ctrl+Z (Decisions.can_undo) or the undo of a clean-up can take back changed
     cleanup_done = Signal(object)  # CleanupReport
     undo_done = Signal(object)  # UndoReport
     exported = Signal(str)
@@ -80,6 +81,9 @@ class ReviewActions(QObject):
         self.background, self.writer = background, writer
         self.last_report: CleanupReport | None = None
         self._rule: _RuleApplied | None = None  # the last rule over many groups, until its summary is said
+        self._cleanup_undoable = False  # the action log has a clean-up to undo (can_undo_cleanup), as last read
+        self._cleaning = 0  # clean-ups and undos of one under way
+        self._log_reads = 0  # the action log's reads asked for: only the last one's answer counts
 
     # -- marks: the review's decisions, shown by the lists, saved by the writer in batches ----------------
     def _marked(self) -> None:
@@ -242,6 +246,40 @@ class ReviewActions(QObject):
         self.say(lambda: fill(self.tr("Could not save the decision: %1"), message))
 
     # -- clean-up and undo ----------------------------------------------------------------------------
+    @property
+    def can_undo_cleanup(self) -> bool:
+        """Whether "Undo last clean-up" has a clean-up to put back: the action log said so when last read
+        (core's can_undo_cleanup), and no clean-up or undo is under way."""
+        return self._cleanup_undoable and self._cleaning == 0
+
+    def read_action_log(self) -> None:
+        """Read again, off the GUI thread, whether the action log has a clean-up to undo (another simdesk may
+        have written it since); undo_changed tells when the answer changed what applies."""
+        self._log_reads += 1
+        read, log = self._log_reads, action_log(self.data_dir)
+        self.background.call(
+            partial(can_undo_cleanup, log),
+            partial(self._action_log_read, read),
+            lambda _message: self._action_log_read(read, False),
+        )
+
+    def _action_log_read(self, read: int, undoable: bool) -> None:
+        if read == self._log_reads and self._cleaning == 0:
+            self._cleanup_undoable = undoable
+            self.undo_changed.emit()
+
+    def _cleaning_started(self) -> None:
+        self._cleaning += 1
+        self._log_reads += 1  # a read asked for before is out of date
+        self.undo_changed.emit()
+
+    def _cleaning_ended(self, undoable: bool) -> None:
+        """A clean-up or an undo ended; `undoable`: what the action log said right after it."""
+        self._cleaning -= 1
+        self._cleanup_undoable = undoable
+        self._log_reads += 1
+        self.undo_changed.emit()
+
     def trash_marked(self) -> None:
         self.plan_cleanup("trash", None)
 
@@ -275,26 +313,43 @@ class ReviewActions(QObject):
         review = self.review()
         assert review is not None
         self.say(lambda: self.tr("Cleaning up…"))
-        self.background.call(
-            partial(review.clean_up, plan, action, dest, action_log(self.data_dir)),
-            self._cleanup_finished,
-            self._cleanup_failed,
-        )
+        self._cleaning_started()
+        log = action_log(self.data_dir)
 
-    def _cleanup_finished(self, report: CleanupReport) -> None:
+        def clean_up() -> tuple[CleanupReport, bool]:
+            return review.clean_up(plan, action, dest, log), can_undo_cleanup(log)
+
+        self.background.call(clean_up, self._cleanup_finished, self._cleanup_failed)
+
+    def _cleanup_finished(self, done: tuple[CleanupReport, bool]) -> None:
+        report, undoable = done
+        self._cleaning_ended(undoable)
         self.last_report = report
         self.say(lambda: self.messages.cleanup_summary(report))
         self.messages.show_cleanup_report(report)
         self.cleanup_done.emit(report)  # the window rescans: the index learns what left
 
     def _cleanup_failed(self, message: str) -> None:
+        self._cleaning -= 1
+        self.read_action_log()  # what the log holds now: a clean-up cut short may have moved some files
         self.messages.warn("cleanup_failed", self.tr("Clean-up failed"), message)
 
     def undo_last_cleanup(self) -> None:
-        """Put the files of the last clean-up back, off the GUI thread; report what came back."""
-        self.background.call(partial(undo_last, action_log(self.data_dir)), self._undo_finished, self._cleanup_failed)
+        """Put the files of the last clean-up back, off the GUI thread; report what came back. Nothing while
+        a clean-up or an undo is under way."""
+        if self._cleaning:
+            return
+        self._cleaning_started()
+        log = action_log(self.data_dir)
 
-    def _undo_finished(self, report: UndoReport) -> None:
+        def undo() -> tuple[UndoReport, bool]:
+            return undo_last(log), can_undo_cleanup(log)
+
+        self.background.call(undo, self._undo_finished, self._cleanup_failed)
+
+    def _undo_finished(self, done: tuple[UndoReport, bool]) -> None:
+        report, undoable = done
+        self._cleaning_ended(undoable)
         self.say(lambda: self.messages.undo_summary(report))
         self.messages.show_undo_report(report)
         self.undo_done.emit(report)  # the window rescans when files came back

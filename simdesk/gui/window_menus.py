@@ -223,10 +223,18 @@ class WindowMenus(QObject):
         return menu
 
     def enable(
-        self, has_groups: bool, has_member: bool, has_group: bool, has_folder: bool, scanning: bool, can_undo: bool
+        self,
+        has_groups: bool,
+        has_member: bool,
+        has_group: bool,
+        has_folder: bool,
+        scanning: bool,
+        can_undo: bool,
+        can_undo_cleanup: bool,
     ) -> None:
         """Enable what applies: to the groups shown, the selected copies, the current group, the folder open,
-        the scan under way, the review's last action on the marks (Decisions.can_undo)."""
+        the scan under way, the review's last action on the marks (Decisions.can_undo), the last clean-up
+        in the action log (ReviewActions.can_undo_cleanup)."""
         for a in (
             self.act_export_json,
             self.act_export_csv,
@@ -249,6 +257,7 @@ class WindowMenus(QObject):
         self.act_rescan.setEnabled(has_folder)
         self.act_cancel.setEnabled(scanning)
         self.act_undo_marks.setEnabled(can_undo)
+        self.act_undo.setEnabled(can_undo_cleanup)
 
     def refresh_recent(self, folders: list[str]) -> None:
         self.menu_recent.clear()

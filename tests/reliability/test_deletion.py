@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from simdesk.core.cleanup.plan import execute, plan_cleanup
-from simdesk.core.cleanup.undo import undo_last_cleanup
+from simdesk.core.cleanup.undo import can_undo_cleanup, undo_last_cleanup
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.groups import grouper_for
@@ -152,6 +152,39 @@ def test_undo_restores_the_last_cleanup_exactly(folder, tmp_path, trash_home):
     assert list((trash_dir(trash_home) / "files").iterdir()) == []
     assert undo_last_cleanup(log).run is None  # nothing left to undo
     assert {e["outcome"] for e in log_entries(log) if e["action"] == "undo"} == {"restored"}
+
+
+def test_can_undo_cleanup_says_whether_undo_has_a_clean_up_to_put_back(folder, tmp_path, trash_home):
+    log = tmp_path / "actions.jsonl"
+    assert not can_undo_cleanup(log)  # no log yet
+    trash_some(folder, tmp_path, {"poem.txt"}, log)
+    trash_some(folder, tmp_path, {"a.txt"}, log)
+    assert can_undo_cleanup(log)
+    assert len(undo_last_cleanup(log).restored) == 2
+    assert can_undo_cleanup(log)  # the clean-up before is still there
+    for p in (trash_dir(trash_home) / "files").iterdir():  # the editor emptied the trash
+        p.unlink()
+    assert can_undo_cleanup(log)  # only an undo finds out the file is gone, and says so
+    assert [p for p, _ in undo_last_cleanup(log).not_restored] == [str(folder / "poem-again.txt")]
+    assert not can_undo_cleanup(log) and undo_last_cleanup(log).run is None
+
+
+def test_a_tampered_or_unreadable_action_log_has_no_clean_up_to_undo(folder, tmp_path, trash_home):
+    log = tmp_path / "actions.jsonl"
+    trash_some(folder, tmp_path, {"poem.txt"}, log)
+    entries = log_entries(log)
+    outside = {**entries[-1], "root": "relative/place", "source": "/etc/passwd"}
+    tampered = tmp_path / "tampered.jsonl"
+    lines = [b"\xff\xfe not json", b"[1, 2]", b'{"action": "trash"}', json.dumps(outside).encode()]
+    tampered.write_bytes(b"\n".join(lines) + b"\n")
+    assert not can_undo_cleanup(tampered)
+    assert undo_last_cleanup(tampered).run is None  # what undo would do agrees
+    cut = tmp_path / "cut.jsonl"  # the last line cut short: the lines before still count
+    cut.write_bytes(log.read_bytes()[:-20])
+    assert can_undo_cleanup(cut)
+    a_folder = tmp_path / "folder.jsonl"
+    a_folder.mkdir()
+    assert not can_undo_cleanup(a_folder)
 
 
 def test_undo_never_overwrites_a_file_now_at_the_original_place(folder, tmp_path, trash_home):

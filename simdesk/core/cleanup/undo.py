@@ -16,8 +16,9 @@ Undo is idempotent and retries: a clean-up stays "the last" until each of its fi
 never moved, or known gone from the trash; running undo again after a partial undo retries the files
 still away, never an older clean-up.
 
-    report = undo_last_cleanup(data_dir / "actions.jsonl")
-    print(report.summary())
+    if can_undo_cleanup(data_dir / "actions.jsonl"):
+        report = undo_last_cleanup(data_dir / "actions.jsonl")
+        print(report.summary())
 """
 
 from __future__ import annotations
@@ -100,6 +101,21 @@ def last_cleanup(entries: list[dict]) -> tuple[str | None, list[dict]]:
         if pending:
             return run, pending
     return None, []
+
+
+def can_undo_cleanup(log_path: Path) -> bool:
+    """Whether undo_last_cleanup(log_path) has a clean-up to put back: one in the log with files neither
+    restored, found never moved, nor known gone from the trash. The log is untrusted: a missing log, one
+    that is not a file or cannot be read has none, and lines that are not valid entries are ignored
+    (read_entries)."""
+    log_path = Path(log_path)
+    try:
+        if not log_path.is_file():
+            return False
+        entries, _ignored = read_entries(log_path)
+    except OSError:
+        return False
+    return last_cleanup(entries)[0] is not None
 
 
 def _source(entry: dict) -> str:
