@@ -14,12 +14,20 @@ from dataclasses import replace
 import numpy as np
 
 from simdesk.cluster.keys import pairs_by_keys
-from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, pairs_table, shingle_items
+from simdesk.cluster.plan import (
+    Collection,
+    ScanPlan,
+    fingerprint_items,
+    groups_table,
+    pairs_table,
+    read_boilerplate_votes,
+    shingle_items,
+)
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.cluster.verified import candidates_of, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.similarity import Profile
-from simdesk.core.matching.analysis import boilerplate_sources, boilerplate_votes, clean_fingerprint
+from simdesk.core.matching.analysis import clean_fingerprint
 from simdesk.core.matching.copies import copied_values, identical_copies, with_copies
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pair_scores import scored
@@ -100,11 +108,7 @@ def pair_and_group(source: Source, col: Collection, plan: ScanPlan, settings: Fe
     hits = [hh for _, hh in lines.hits(without_notices(boilerplate))]  # notices stay in fingerprints
     wanted = {int(h) for hh in hits for h in hh.tolist()}
     if wanted:
-        rows = boilerplate_sources(wanted, lines, col.chars)  # the rows boilerplate_votes reads, in its order
-        with source.read_ahead([col.items[row] for row in rows], follow_links=True) as ahead:
-            line_votes = boilerplate_votes(
-                wanted, lines, col.chars, lambda row: source.read_texts([col.items[row]], ahead)[0], settings
-            )
+        line_votes = read_boilerplate_votes(source, col.items, wanted, lines, col.chars, settings)
         for row, hh in enumerate(hits):
             if len(hh) and len(col.docs[row].votes):
                 col.clean[row] = np.uint64(

@@ -15,10 +15,11 @@ from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed
 from simdesk.core.fingerprint.similarity import Profile
 from simdesk.core.index.documents import Snapshot
-from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings
+from simdesk.core.matching.analysis import DEFAULT_VERIFY, VerifySettings, boilerplate_sources, boilerplate_votes
 from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouping
 from simdesk.core.matching.reread import profile_and_short
+from simdesk.core.reading.boilerplate import LineHashes
 from simdesk.core.records import MAX_FILE_BYTES, Document, Problem
 from simdesk.core.review.review import ReviewSettings
 
@@ -87,6 +88,21 @@ def fingerprint_items(
     meanwhile (Source.read_ahead)."""
     with source.read_ahead(items) as ahead:
         return [(item, source.document(item, settings, ahead)) for item in items]
+
+
+def read_boilerplate_votes(
+    source: Source,
+    items: list[SourceItem],
+    wanted: set[int],
+    lines: LineHashes,
+    chars: np.ndarray,
+    settings: FeatureSettings,
+) -> dict[int, np.ndarray]:
+    """boilerplate_votes of the wanted lines over these items (`lines`, `chars`: theirs, row for row), each
+    text read in the order the votes read them with the next ones fetched meanwhile (Source.read_ahead)."""
+    rows = boilerplate_sources(wanted, lines, chars)  # the rows boilerplate_votes reads, in its order
+    with source.read_ahead([items[row] for row in rows], follow_links=True) as ahead:
+        return boilerplate_votes(wanted, lines, chars, lambda row: source.read_texts([items[row]], ahead)[0], settings)
 
 
 def shingle_items(

@@ -9,8 +9,9 @@ fingerprint, shingle, score), so they need the package installed (docs/scale.md:
   bit_count; the representatives' pairs then given to their copies (copies.with_copies' pairs, written the
   same): n copies of one page add n - 1 pairs, not n (n - 1) / 2.
 - Verified mode: boilerplate lines counted in Spark with the desktop's document-frequency rule; each line's
-  votes from its shortest document (core.analysis.boilerplate_votes) and each document's boilerplate-free
-  fingerprint (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~1 KB a
+  votes from its shortest document, whose texts the driver reads with the next ones fetched meanwhile
+  (plan.read_boilerplate_votes, as the local engine); each document's boilerplate-free fingerprint
+  (core.analysis.clean_fingerprint) on the executors; then the documents' small columns (~1 KB a
   document: fingerprints, length, content hash, the desktop's MinHash band keys) go to the driver, which
   finds the candidates by the desktop's rules (cluster.verified); each candidate's texts are profiled and
   scored on the executors (profiles shipped between stages pickled), the kept pairs given to every identical
@@ -32,14 +33,22 @@ import numpy as np
 
 from simdesk.cluster.bundle import Bundle, BundleWriter, schemas, write_table
 from simdesk.cluster.keys import key_layout
-from simdesk.cluster.plan import Collection, ScanPlan, fingerprint_items, groups_table, manifest_of, shingle_items
+from simdesk.cluster.plan import (
+    Collection,
+    ScanPlan,
+    fingerprint_items,
+    groups_table,
+    manifest_of,
+    read_boilerplate_votes,
+    shingle_items,
+)
 from simdesk.cluster.reuse import previous_documents, reused_documents, unchanged
 from simdesk.cluster.sources import Source, SourceItem
 from simdesk.cluster.verified import Candidates, candidates_of, verified_tables
 from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.simhash import to_signed, to_unsigned
 from simdesk.core.index.documents import Snapshot
-from simdesk.core.matching.analysis import boilerplate_votes, clean_fingerprint
+from simdesk.core.matching.analysis import clean_fingerprint
 from simdesk.core.matching.groups import Grouper
 from simdesk.core.matching.pair_scores import scored
 from simdesk.core.reading.boilerplate import LineHashes, min_document_frequency, without_notices
@@ -358,11 +367,12 @@ def _verified(spark, source: Source, docs, plan: ScanPlan, settings: FeatureSett
         shortest = holders.groupBy("h").agg(F.min(F.struct("chars", "path", "doc_id")).alias("m"))
         chosen = docs.join(shortest.select(F.col("m.doc_id").alias("doc_id")).distinct(), "doc_id").collect()
         chosen.sort(key=lambda r: r["path"])
-        line_votes = boilerplate_votes(
+        line_votes = read_boilerplate_votes(
+            source,
+            [_item_of(r) for r in chosen],
             set(boilerplate),
             LineHashes.of([np.frombuffer(r["lines"], dtype="<u4") for r in chosen]),
             np.array([r["chars"] for r in chosen], dtype=np.int64),
-            lambda row: source.read_texts([_item_of(chosen[row])])[0],
             settings,
         )
     dropped = without_notices(boilerplate)  # notices stay in fingerprints

@@ -24,6 +24,7 @@ from simdesk.cluster.plan import ScanPlan
 from simdesk.cluster.run import cluster_scan
 from simdesk.cluster.sources import open_source
 from tests.cluster.expected import desktop, from_bundle
+from tests.cluster.test_sources import assert_read_ahead, footer_folder, opened_and_decoded
 
 pytestmark = pytest.mark.spark
 MASTER = "local[2]"
@@ -115,6 +116,20 @@ def test_verified_mode_on_spark_equals_the_desktop_scan(spark, small_collection,
     assert result.groups == len(want["groups"]) > 20
     docs = open_bundle(tmp_path / "b").table("documents").to_pydict()
     assert sum(a != b for a, b in zip(docs["fingerprint"], docs["clean_fp"])) >= 10  # boilerplate taken out
+
+
+def test_verified_mode_on_spark_reads_the_boilerplate_texts_ahead(spark, tmp_path, monkeypatch):
+    """The driver reads the texts the boilerplate lines' votes come from with the next ones fetched meanwhile
+    (plan.read_boilerplate_votes, as the local engine does); the bundle is the local engine's."""
+    footer_folder(tmp_path / "f")
+    source = open_source(str(tmp_path / "f"))
+    cluster_scan(source, tmp_path / "local", ScanPlan(jobs=1))
+    events = opened_and_decoded(monkeypatch)  # this process is Spark's driver; the executors read in theirs
+    cluster_scan(source, tmp_path / "spark", ScanPlan(), "spark", master=MASTER)
+    assert_read_ahead(events, {"t00.txt", "t11.txt"})
+    assert from_bundle(tmp_path / "spark", expand=False) == from_bundle(tmp_path / "local", expand=False)
+    docs = open_bundle(tmp_path / "spark").table("documents").to_pydict()
+    assert any(a != b for a, b in zip(docs["fingerprint"], docs["clean_fp"]))  # boilerplate taken out
 
 
 def test_spark_submit_runs_a_scan_of_a_dataset(tmp_path):
