@@ -26,6 +26,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy
 
+from array import array
+
 cdef enum:
     MAX_WIDTH = 8  # the widest shingle, in units
     MAX_RANGES = 16  # code point ranges of the character units
@@ -1090,6 +1092,34 @@ cdef struct Span:  # a run of changed units: its start and end in each text's un
     int kind
 
 
+cdef enum:
+    MAX_UNIT_CODES = 0x10FFFF + 1 - 0x800  # one code point each, surrogates left out
+
+
+cdef inline Py_ssize_t _code_slot(const uint64_t* keys, const uint32_t* slots, Py_ssize_t capacity,
+                                  uint64_t value) noexcept nogil:
+    """Where a value is in a code table, or the empty slot it goes in (linear probing; capacity a power of 2)."""
+    cdef Py_ssize_t at = <Py_ssize_t>((value * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1)
+    while slots[at] and keys[at] != value:
+        at = (at + 1) & (capacity - 1)
+    return at
+
+
+cdef inline Py_ssize_t _code_char(Py_ssize_t code) noexcept nogil:
+    """The code point standing for code number `code` (no surrogate; similarity._unit_codes's)."""
+    return code if code < 0xD800 else code + 0x800
+
+
+cdef class TextUnits
+
+
+cdef inline bint _put_unit(TextUnits out, Py_UCS4* codes, Py_ssize_t m, Py_ssize_t code, Py_ssize_t start) noexcept:
+    """Unit m of `out` starts at `start` and has code number `code` (-1: none given out): whether it has one."""
+    codes[m] = <Py_UCS4>_code_char(code)
+    out.starts[m] = <uint32_t>start
+    return code >= 0
+
+
 cdef class Filler:
     """Where two texts' units differ, as similarity._fill_kind finds it, and a text's units as
     similarity.UNITS.findall gives them: `char_ranges` the code point ranges of the character units, `surnames`
@@ -1101,8 +1131,13 @@ cdef class Filler:
     cdef tuple titles
     cdef Py_ssize_t gap, shortest_title
     cdef dict kinds
+    # the unit codes given out (text_units): an open-addressed table of unit values (a character's code point,
+    # another unit's hash) and the code of each, 1 + its number (0: an empty slot)
+    cdef uint64_t* code_keys
+    cdef uint32_t* code_slots
+    cdef Py_ssize_t code_capacity, code_count, code_limit
 
-    def __init__(self, list char_ranges, surnames, compound, tuple titles, Py_ssize_t gap):
+    def __init__(self, list char_ranges, surnames, compound, tuple titles, Py_ssize_t gap, Py_ssize_t codes=1 << 18):
         _set_ranges(&self.ranges, char_ranges)
         self.surnames = surnames
         self.compound = compound
@@ -1110,6 +1145,90 @@ cdef class Filler:
         self.shortest_title = min([len(title) for title in titles])
         self.gap = gap
         self.kinds = {"": K_NONE, "same": K_SAME, "number": K_NUMBER, "name": K_NAME, "word": K_WORD}
+        if not 0 <= codes <= MAX_UNIT_CODES:
+            raise ValueError(f"0 to {MAX_UNIT_CODES} unit codes, not {codes}")
+        self.code_limit = codes
+
+    def __dealloc__(self):
+        free(self.code_keys)
+        free(self.code_slots)
+
+    cdef int _grow_codes(self) except -1:
+        """Twice the table's slots (1,024 at first), every value given out placed again."""
+        cdef Py_ssize_t capacity = self.code_capacity * 2 if self.code_capacity else 1024, k, at
+        cdef uint64_t* keys = <uint64_t*>malloc(capacity * sizeof(uint64_t))
+        cdef uint32_t* slots = <uint32_t*>calloc(capacity, sizeof(uint32_t))
+        if keys == NULL or slots == NULL:
+            free(keys)
+            free(slots)
+            raise MemoryError()
+        for k in range(self.code_capacity):
+            if self.code_slots[k]:
+                at = _code_slot(keys, slots, capacity, self.code_keys[k])
+                keys[at] = self.code_keys[k]
+                slots[at] = self.code_slots[k]
+        free(self.code_keys)
+        free(self.code_slots)
+        self.code_keys, self.code_slots, self.code_capacity = keys, slots, capacity
+        return 0
+
+    cdef Py_ssize_t _code(self, uint64_t value) except -2:
+        """The code of a unit value, given out now when it has none; -1 once code_limit codes were given out."""
+        cdef Py_ssize_t at
+        if 2 * (self.code_count + 1) > self.code_capacity and self.code_count < self.code_limit:
+            self._grow_codes()
+        if self.code_capacity == 0:
+            return -1
+        at = _code_slot(self.code_keys, self.code_slots, self.code_capacity, value)
+        if self.code_slots[at]:
+            return self.code_slots[at] - 1
+        if self.code_count >= self.code_limit:
+            return -1
+        self.code_keys[at] = value
+        self.code_slots[at] = <uint32_t>(self.code_count + 1)
+        self.code_count += 1
+        return self.code_count - 1
+
+    def text_units(self, str text):
+        """The text's units (units) as TextUnits: where each starts and its code, no str object made for a
+        character unit."""
+        cdef Py_ssize_t i, n = len(text), m = 0, start = -1, code
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_UCS4 c
+        cdef bint coded = True, unit
+        cdef TextUnits out = TextUnits.__new__(TextUnits)
+        cdef Py_UCS4* codes = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
+        out.text, out.filler, out.codes = text, self, None
+        out.starts = <uint32_t*>malloc((n + 1) * sizeof(uint32_t))
+        try:
+            if codes == NULL or out.starts == NULL:
+                raise MemoryError()
+            for i in range(n + 1):
+                c = PyUnicode_READ(kind, data, i) if i < n else 32  # a space after the last character
+                unit = i < n and _in_ranges(&self.ranges, c)
+                if start >= 0 and (unit or Py_UNICODE_ISSPACE(c)):  # a word ends
+                    coded &= _put_unit(out, codes, m, self._unit_code(text, start, i, kind, data), start)
+                    m += 1
+                    start = -1
+                if unit:
+                    coded &= _put_unit(out, codes, m, self._code(c), i)
+                    m += 1
+                elif start < 0 and not Py_UNICODE_ISSPACE(c):
+                    start = i
+            out.n = m
+            if coded:
+                out.codes = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, codes, m)
+            return out
+        finally:
+            free(codes)
+
+    cdef Py_ssize_t _unit_code(self, str text, Py_ssize_t start, Py_ssize_t end, int kind, void* data) except -2:
+        """The code of the word text[start:end] (its code point when it is one character, else its hash, as
+        rapidfuzz reads a list's items)."""
+        if end - start == 1:
+            return self._code(PyUnicode_READ(kind, data, start))
+        return self._code(<uint64_t>hash(text[start:end]))
 
     def zh_name(self, str run):
         """Whether a run of Chinese characters is a person's name (similarity._zh_name): a family name and one or
@@ -1139,9 +1258,16 @@ cdef class Filler:
             return False
         return given + 1 <= n <= given + 2
 
-    cdef bint _all_chars_in(self, list units, Py_ssize_t start, Py_ssize_t end) except -1:
-        """Whether units start..end-1 are all made of character units."""
+    cdef bint _all_chars_in(self, object units, Py_ssize_t start, Py_ssize_t end) except -1:
+        """Whether units start..end-1 (a list of them, or TextUnits) are all made of character units."""
         cdef Py_ssize_t k
+        cdef TextUnits read
+        if isinstance(units, TextUnits):
+            read = <TextUnits>units
+            for k in range(start, end):
+                if not read._is_char(k):
+                    return False
+            return True
         for k in range(start, end):
             if not self._all_chars(units[k]):
                 return False
@@ -1181,7 +1307,7 @@ cdef class Filler:
             out.append(text[start:n])
         return out
 
-    cdef int _kind(self, list ua, list ub, Span* s, run_kind, char_kind) except -1:
+    cdef int _kind(self, object ua, object ub, Span* s, run_kind, char_kind) except -1:
         """The run's kind: "same" for a run one text lacks, _char_kind for one character for another standing
         alone (both character units, not both family names: similarity._context_kind), else _run_kind."""
         cdef str left, right
@@ -1198,41 +1324,37 @@ cdef class Filler:
                 return self.kinds[char_kind(left, right)]
         return self.kinds[run_kind(ua, ub, (s.a0, s.a1, s.b0, s.b1))]
 
-    def fill_kind(self, list ua, list ub, list editops, run_kind, char_kind, names_split):
-        """similarity._fill_kind of two texts' units from their Levenshtein editops (rapidfuzz's as_list: (tag,
-        source position, destination position)): "number" or "name" for the first place of that kind, else
-        "word" when a place is one, else "". The runs are the editops without an equal unit between them; a
-        run's kind is asked for once the places before it are told apart, so a text's slot ends the search.
-        The rules of a run's kind stay the module's: `run_kind(ua, ub, span)`, `char_kind(left, right)` (one
-        character for another, standing alone) and `names_split(ua, ub, a0, n1, b0, m1)` (two runs one
-        character apart that make a name on each side)."""
-        cdef Py_ssize_t n = len(editops), count = 0, k, start, a, b, gaps
+    def fill_kind(self, ua, ub, list blocks, run_kind, char_kind, names_split):
+        """similarity._fill_kind of two texts' units (lists of them, or TextUnits) from their alignment's matching
+        blocks (rapidfuzz's as_matching_blocks: a, b, size): "number" or "name" for the first place of that kind,
+        else "word" when a place is one, else "". The runs are the stretches between two blocks (the editops
+        without an equal unit between them); a run's kind is asked for once the places before it are told
+        apart, so a text's slot ends the search. The rules of a run's kind stay the module's: `run_kind(ua, ub,
+        span)`, `char_kind(left, right)` (one character for another, standing alone) and `names_split(ua, ub,
+        a0, n1, b0, m1)` (two runs one character apart that make a name on each side)."""
+        cdef Py_ssize_t n = len(blocks), count = 0, k, start, a, b, size, a_end = 0, b_end = 0
         cdef Py_ssize_t number_units, name_units, changed, units
         cdef Span* spans
         cdef Span* s
-        cdef object tag
-        cdef Py_UCS4 c
         cdef bint word
         cdef int fill = K_NONE, kind
-        if n == 0:
-            return ""
-        spans = <Span*>malloc(n * sizeof(Span))
+        spans = <Span*>malloc((n + 1) * sizeof(Span))
         if spans == NULL:
             raise MemoryError()
         try:
-            for op in editops:
-                tag, a, b = op
-                if count and a == spans[count - 1].a1 and b == spans[count - 1].b1:
-                    s = &spans[count - 1]
-                else:
+            for block in blocks:
+                a, b, size = block.a, block.b, block.size
+                if a > a_end or b > b_end:
                     s = &spans[count]
-                    s.a0 = a
-                    s.b0 = b
-                    s.kind = -1
+                    s.a0, s.a1, s.b0, s.b1, s.kind = a_end, a, b_end, b, -1
                     count += 1
-                c = PyUnicode_READ_CHAR(tag, 0)
-                s.a1 = a + (c != 105)  # "insert" takes no unit of the first text
-                s.b1 = b + (c != 100)  # "delete" none of the second
+                a_end, b_end = a + size, b + size
+            if a_end < len(ua) or b_end < len(ub):  # after the last block (rapidfuzz ends with an empty one)
+                s = &spans[count]
+                s.a0, s.a1, s.b0, s.b1, s.kind = a_end, len(ua), b_end, len(ub), -1
+                count += 1
+            if count == 0:
+                return ""
             start = 0
             for k in range(count):
                 if spans[k].kind < 0:
@@ -1283,3 +1405,77 @@ cdef class Filler:
             return "word" if fill == K_WORD else ""
         finally:
             free(spans)
+
+
+cdef class TextUnits:
+    """A text's units (similarity.UNITS.findall: each character unit, each run of other characters that are
+    not spaces) as Filler.text_units reads them: where each starts in the text, and a code each in one str
+    (`codes`: one code point a unit, the same for units rapidfuzz takes for equal and different for the others,
+    from its filler's table; None once the table is full) for rapidfuzz to align. Indexing, slicing and
+    iterating give the units as the list of them would (str; a list for a slice), each made when asked for.
+    Pickled as 0 (a profile's memo of how often its units were asked for): the codes are this process's."""
+
+    cdef readonly str text
+    cdef readonly object codes
+    cdef readonly Filler filler
+    cdef uint32_t* starts
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.starts)
+
+    def __len__(self):
+        return self.n
+
+    def __reduce__(self):
+        return int, ()
+
+    cdef inline bint _is_char(self, Py_ssize_t k):
+        return _in_ranges(&self.filler.ranges, PyUnicode_READ_CHAR(self.text, self.starts[k]))
+
+    cdef str _unit(self, Py_ssize_t k):
+        cdef Py_ssize_t start = self.starts[k], end = start + 1, n = len(self.text)
+        cdef int kind = PyUnicode_KIND(self.text)
+        cdef void* data = PyUnicode_DATA(self.text)
+        cdef Py_UCS4 c
+        if not _in_ranges(&self.filler.ranges, PyUnicode_READ(kind, data, start)):
+            while end < n:
+                c = PyUnicode_READ(kind, data, end)
+                if Py_UNICODE_ISSPACE(c) or _in_ranges(&self.filler.ranges, c):
+                    break
+                end += 1
+        return self.text[start:end]
+
+    def __getitem__(self, key):
+        cdef Py_ssize_t k
+        if isinstance(key, slice):
+            return [self._unit(k) for k in range(*key.indices(self.n))]
+        k = key
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError("unit index out of range")
+        return self._unit(k)
+
+    def __iter__(self):
+        cdef Py_ssize_t k
+        for k in range(self.n):
+            yield self._unit(k)
+
+    def values(self):
+        """What rapidfuzz compares each unit by, as an array('Q'): a character's code point, another unit's hash
+        (what aligns two TextUnits whose codes are not of one table)."""
+        cdef Py_ssize_t k
+        cdef uint64_t[::1] view
+        out = array("Q", bytes(8 * self.n))
+        view = out
+        for k in range(self.n):
+            unit = self._unit(k)
+            view[k] = <uint64_t>ord(unit) if len(unit) == 1 else <uint64_t>hash(unit)
+        return out
+
+    def alignable(self, TextUnits other):
+        """(this, other) as rapidfuzz aligns them: their codes when both have codes of one table, else values."""
+        if self.filler is other.filler and self.codes is not None and other.codes is not None:
+            return self.codes, other.codes
+        return self.values(), other.values()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pickle
 import random
 import struct
 import subprocess
@@ -20,6 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from rapidfuzz.distance import Levenshtein
 
 from simdesk.core.compiled import PURE, load_kernels
 from simdesk.core.fingerprint import similarity as sim
@@ -342,6 +344,56 @@ def test_compiled_text_units_are_the_regular_expressions(text: str) -> None:
 def test_compiled_text_units_on_every_edge(text: str) -> None:
     for norm in (text, normalize_folded(fold(text))):
         assert text_units(norm, filler=FILLER) == text_units(norm, filler=None)
+        _read_as_the_list(FILLER.text_units(norm), text_units(norm, filler=None))
+
+
+def _read_as_the_list(read, units: list[str]) -> None:
+    """TextUnits give the units of the list (indexed from either end, sliced, iterated) and one code a unit,
+    equal where rapidfuzz takes two units for equal (one character's code point, another unit's hash)."""
+    assert len(read) == len(units) and list(read) == units
+    assert read[:] == units and read[1:-1] == units[1:-1] and read[3:7] == units[3:7] and read[::2] == units[::2]
+    assert all(read[k] == units[k] and read[-k - 1] == units[-k - 1] for k in range(len(units)))
+    with pytest.raises(IndexError):
+        read[len(units)]
+    value = [ord(u) if len(u) == 1 else hash(u) for u in units]
+    assert read.codes is not None and len(read.codes) == len(units)
+    assert {(v, c) for v, c in zip(value, read.codes)} == set(dict(zip(value, read.codes)).items())
+    assert len(set(read.codes)) == len(set(value))
+    assert list(read.values()) == [v % 2**64 for v in value]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.one_of(UNICODE, WORDS), st.one_of(UNICODE, WORDS))
+def test_compiled_text_units_read_as_the_list(left: str, right: str) -> None:
+    """Two texts' TextUnits: each as its list of units, their codes of one table (equal for equal units across
+    the two), aligned as the lists are."""
+    read = FILLER.text_units(left), FILLER.text_units(right)
+    units = text_units(left, filler=None), text_units(right, filler=None)
+    for r, u in zip(read, units):
+        _read_as_the_list(r, u)
+    ca, cb = read[0].alignable(read[1])
+    assert (ca, cb) == (read[0].codes, read[1].codes)
+    assert {(u, c) for u, c in zip(units[0] + units[1], ca + cb)} == set(
+        dict(zip(units[0] + units[1], ca + cb)).items()
+    )
+    assert Levenshtein.opcodes(ca, cb).as_list() == Levenshtein.opcodes(*units).as_list()
+
+
+def test_text_units_past_their_table_align_on_values() -> None:
+    """A filler whose table is full gives TextUnits without codes (and TextUnits of two fillers have codes of two
+    tables): they are aligned on what rapidfuzz compares each unit by, and read the same template fill."""
+    small = sim.compiled_filler(KERNELS)
+    full = KERNELS.Filler(sim.char_unit_ranges(), sim.SURNAMES, sim.COMPOUND_SURNAMES, sim.NAME_TITLES, sim.FILL_GAP, 5)
+    assert len(set(text_units("尊敬的 郑刚 先生", filler=None))) > 5
+    a, b = "尊敬的 郑刚 先生 您的 订单 101 已于 9 月 11 日 发货", "尊敬的 薛芳 女士 您的 订单 102 已于 10 月 3 日 发货"
+    assert full.text_units(a).codes is None and list(full.text_units(a)) == text_units(a, filler=None)
+    pure = sim._fill_kind(text_units(a, filler=None), text_units(b, filler=None), filler=None)
+    assert pure == "name"  # its first place
+    for ua, ub in ((full.text_units(a), full.text_units(b)), (small.text_units(a), FILLER.text_units(b))):
+        x, y = ua.alignable(ub)
+        assert not isinstance(x, str) and list(x) == list(ua.values())
+        assert sim._fill_kind(ua, ub, filler=FILLER) == pure
+    assert pickle.loads(pickle.dumps(FILLER.text_units(a))) == 0  # the codes are this process's: not sent
 
 
 # units that make slots (numbers, ids, Chinese and English names, titles, places, forms of address), words,
@@ -416,6 +468,9 @@ def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
     assert codes[0] is not None and codes[1] is not None
     assert sim._fill_kind(ua, ub, (codes[0], codes[1]), filler=FILLER) == pure
     assert sim._fill_kind(ub, ua, filler=FILLER) == sim._fill_kind(ub, ua, filler=None)
+    read = FILLER.text_units(" ".join(ua)), FILLER.text_units(" ".join(ub))  # as verification reads texts
+    assert (list(read[0]), list(read[1])) == (ua, ub)
+    assert sim._fill_kind(*read, filler=FILLER) == pure
 
 
 @settings(max_examples=500, derandomize=True, deadline=None)

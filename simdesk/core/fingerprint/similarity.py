@@ -90,7 +90,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
@@ -136,6 +136,8 @@ FILL_WORDS = 4  # a run of numbers may also change this many other units a side 
 KEEP_UNITS_FROM = 3  # a profile keeps its units (interned: 8 bytes a unit) from the third time they are asked
 WHOLE_FILLS_KEPT = 4  # _whole_fill's answers kept for the next calls
 FILL_GAP = 2  # changed runs this few equal units apart are one place (a date: "9 月 11 日 17 30")
+# the most units given a code in one process (_unit_codes: ~30 MB; the compiled Filler.text_units: ~6 MB)
+UNIT_CODES = 1 << 18
 # the most frequent Chinese family names (without those far more often everyday words: 和, 时, 明, 文...), the
 # compound ones, the titles written after a name, the kinds of place written after a place's name, and the forms
 # of address written before an English name
@@ -202,9 +204,9 @@ def compiled_shingler(kernels: Any) -> Any:
 
 
 def compiled_filler(kernels: Any) -> Any:
-    """The compiled kernels' Filler with this module's units, family names and FILL_GAP (text_units and
-    _fill_kind with the `filler` it gives are those of the pure-Python path)."""
-    return kernels.Filler(char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, FILL_GAP)
+    """The compiled kernels' Filler with this module's units, family names, FILL_GAP and UNIT_CODES (text_units
+    and _fill_kind with the `filler` it gives are those of the pure-Python path)."""
+    return kernels.Filler(char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, FILL_GAP, UNIT_CODES)
 
 
 # the shingles of a text in one compiled pass over it (a fifth of the time unit_codes and _shingle_hashes
@@ -217,7 +219,7 @@ def scoring_kernels(kernels: Any) -> Any:
     """The compiled `kernels` when they hold pair scoring's (common, shingle_score, covered_units, counted_units,
     Filler), else None: kernels built before them (a copied build) leave pair scoring on the pure path."""
     names = ("common", "shingle_score", "covered_units", "counted_units")
-    if not all(hasattr(kernels, name) for name in names) or not hasattr(getattr(kernels, "Filler", None), "zh_name"):
+    if not all(hasattr(kernels, name) for name in names) or not hasattr(getattr(kernels, "Filler", None), "text_units"):
         return None
     return kernels
 
@@ -274,8 +276,9 @@ class Profile:
     # text up in it too: what keeping this file keeps of the other is in the whole file)
     full: Profile | None = None
     # the units of `filled` once asked for often (_filled_units: a crowd's text is aligned with hundreds), kept
-    # while the profile is; until then how often they were asked for
-    filled_units: list[str] | int = field(default=0, compare=False, repr=False)
+    # while the profile is (the compiled TextUnits pickle as 0: their codes are this process's); until then how
+    # often they were asked for
+    filled_units: Sequence[str] | int = field(default=0, compare=False, repr=False)
     # where each run's shingles lie in the profile's set (_run_at: from the second time its share is measured,
     # until then how often it was) and its own shingles in its whole ones (_own_found), kept while the profile
     # is (a crowd's text is scored with hundreds)
@@ -529,26 +532,29 @@ def _whole_fill(a: Profile, b: Profile) -> str:
     return fill
 
 
-def _filled_units(p: Profile) -> list[str]:
-    """The units of a profile's whole text: through _text_units the first times (most texts of a collection
-    are in one or two checked pairs: the medium collection's 20,000 texts in ~20,000, each pair checked both
-    ways), from the KEEP_UNITS_FROM-th time interned and kept on the profile (a memo: the value never
-    changes, so the frozen profile takes it), for a text of a crowd is checked hundreds of times."""
+def _filled_units(p: Profile) -> Sequence[str]:
+    """The units of a profile's whole text (_text_units): made again the first times (most texts of a
+    collection are in one or two checked pairs: the medium collection's 20,000 texts in ~20,000, each pair
+    checked both ways), from the KEEP_UNITS_FROM-th time kept on the profile (a memo: the value never changes,
+    so the frozen profile takes it; the pure path's list interned), for a text of a crowd is checked hundreds
+    of times."""
     units = p.filled_units
-    if isinstance(units, list):
+    if not isinstance(units, int):
         return units
     if units + 1 < KEEP_UNITS_FROM:
         object.__setattr__(p, "filled_units", units + 1)
         return _text_units(p.filled)
-    kept = list(map(sys.intern, _text_units(p.filled)))
+    made = _text_units(p.filled)
+    kept = list(map(sys.intern, made)) if isinstance(made, list) else made
     object.__setattr__(p, "filled_units", kept)
     return kept
 
 
 def _filled_codes(p: Profile) -> str | None:
-    """The alignment codes (_unit_codes) of a profile's kept units (_filled_units), made in this process the
-    CODES_FROM-th time they are asked for and kept on the profile (making them takes ~0.3 us a unit, and saves
-    ~0.035 ms an alignment of ~1,000 units); None until then."""
+    """The alignment codes (_unit_codes) of a profile's kept units (_filled_units) on the pure path, made in
+    this process the CODES_FROM-th time they are asked for and kept on the profile (making them takes ~0.3 us a
+    unit, and saves ~0.035 ms an alignment of ~1,000 units); None until then, and for compiled units (which
+    hold their codes)."""
     units = p.filled_units
     if not isinstance(units, list):
         return None
@@ -566,7 +572,6 @@ def _filled_codes(p: Profile) -> str | None:
 
 
 CODES_FROM = 16  # a profile's kept units get alignment codes the 16th time they are aligned
-UNIT_CODES = 1 << 18  # the most units given a code in one process (_unit_codes): ~30 MB
 _CODES: dict[int, str] = {}  # what rapidfuzz compares a unit by -> the character standing for it
 _CODES_TOKEN = object()  # the process's codes (a profile sent from another process holds another's)
 
@@ -754,13 +759,17 @@ def template_fill(a: str, b: str) -> str:
     return _fill_kind(_text_units(a), _text_units(b))
 
 
-def _fill_kind(ua: list[str], ub: list[str], codes: tuple[str, str] | None = None, filler: Any = FILLER) -> str:
-    """template_fill of two texts' units (`codes`: their _unit_codes, when the caller has them). The compiled
-    `filler` reads the alignment's edit operations (the runs the opcodes give, without making them) and asks
-    a run's kind only until a slot is found, by the same rules."""
+def _fill_kind(ua: Sequence[str], ub: Sequence[str], codes: tuple[str, str] | None = None, filler: Any = FILLER) -> str:
+    """template_fill of two texts' units (lists, or the compiled TextUnits: _text_units; `codes`: their
+    _unit_codes, when the caller has them). The compiled `filler` reads the runs between the alignment's
+    matching blocks (the runs the opcodes give, without making them) and asks a run's kind only until a slot
+    is found, by the same rules; TextUnits are aligned on the codes they hold."""
     if filler is not None:
-        ops = Levenshtein.editops(*(codes or (ua, ub))).as_list()
-        return str(filler.fill_kind(ua, ub, ops, _run_kind, _char_kind, _names_split))
+        aligned: tuple[Any, Any] = codes or (ua, ub)
+        if codes is None and not isinstance(ua, list) and not isinstance(ub, list):
+            aligned = ua.alignable(ub)  # type: ignore[attr-defined]
+        blocks = Levenshtein.editops(*aligned).as_matching_blocks()
+        return str(filler.fill_kind(ua, ub, blocks, _run_kind, _char_kind, _names_split))
     fill = ""
     for kind, _ in _places(ua, ub, codes):
         if kind in SLOT_FILLS:
@@ -776,12 +785,12 @@ def filled_slots(a: str, b: str) -> list[tuple[str, list[str], list[str]]]:
     lacks, and the same characters cut otherwise, left out), "word" (see template_fill), "" otherwise. A
     place must be mostly slots: where a copy's paragraphs were reordered, the alignment pairs unrelated
     passages, and a number paired with another there sits among changed characters."""
-    ua, ub = _text_units(a), _text_units(b)
+    ua, ub = text_units(a), text_units(b)
     return [(kind, ua[a0:a1], ub[b0:b1]) for kind, (a0, a1, b0, b1) in _places(ua, ub)]
 
 
 def _places(
-    ua: list[str], ub: list[str], codes: tuple[str, str] | None = None
+    ua: Sequence[str], ub: Sequence[str], codes: tuple[str, str] | None = None
 ) -> Iterator[tuple[str, tuple[int, int, int, int]]]:
     """filled_slots' places, each as its kind and where it lies (start and end in each text's units)."""
     spans = _changed_runs(ua, ub, codes)
@@ -818,22 +827,20 @@ def _places(
         start = k + 1
 
 
-def _names_split(ua: list[str], ub: list[str], a0: int, n1: int, b0: int, m1: int) -> bool:
+def _names_split(ua: Sequence[str], ub: Sequence[str], a0: int, n1: int, b0: int, m1: int) -> bool:
     """Whether units a0..n1-1 of the first text and b0..m1-1 of the second (two changed runs and the one
     character between them) are each a Chinese person's name."""
-    return bool(
-        CHARS.fullmatch("".join(ua[a0:n1] + ub[b0:m1]))  # all Chinese characters
-        and _zh_name("".join(ua[a0:n1]))
-        and _zh_name("".join(ub[b0:m1]))
-    )
+    left, right = "".join(ua[a0:n1]), "".join(ub[b0:m1])
+    return bool(CHARS.fullmatch(left + right) and _zh_name(left) and _zh_name(right))  # all Chinese characters
 
 
 @lru_cache(maxsize=64)
-def _text_units(text: str) -> list[str]:
-    """text_units(text), kept for the next pairs: verification scores a text's pairs mostly one after
-    another. A few dozen texts of at most FILL_CHARS characters: at most ~50 MB, ~5 MB for texts of ~1,000
-    characters. Shared: not to be changed."""
-    return text_units(text)
+def _text_units(text: str, filler: Any = FILLER) -> Sequence[str]:
+    """text_units(text) to align (_fill_kind), kept for the next pairs: verification scores a text's pairs mostly
+    one after another. The compiled `filler` gives them as TextUnits (where each unit starts and its code, no
+    str object a character: ~6 bytes a unit), the pure path as a list. A few dozen texts of at most FILL_CHARS
+    characters: at most ~50 MB, ~5 MB for texts of ~1,000 characters. Shared: not to be changed."""
+    return text_units(text) if filler is None else filler.text_units(text)
 
 
 def text_units(text: str, filler: Any = FILLER) -> list[str]:
@@ -842,7 +849,7 @@ def text_units(text: str, filler: Any = FILLER) -> list[str]:
     return UNITS.findall(text) if filler is None else filler.units(text)
 
 
-def _context_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> bool:
+def _context_kind(ua: Sequence[str], ub: Sequence[str], span: tuple[int, int, int, int]) -> bool:
     """Whether a run's kind may depend on what stands around it: all but one character for another, both
     Chinese (Japanese, Thai) characters and not both family names, most runs of a crowd's copies (their
     typos), whose kind _char_kind gives from the two characters alone."""
@@ -861,7 +868,7 @@ def _char_kind(left: str, right: str) -> str:
     return _run_kind([left], [right], (0, 1, 0, 1))
 
 
-def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> str:
+def _run_kind(ua: Sequence[str], ub: Sequence[str], span: tuple[int, int, int, int]) -> str:
     """One run of changed units: "same" when one text lacks it or its characters are the same cut
     otherwise (re-wrapping), "number", "name", "word" (see template_fill), "" otherwise."""
     a0, a1, b0, b1 = span
@@ -886,13 +893,13 @@ def _run_kind(ua: list[str], ub: list[str], span: tuple[int, int, int, int]) -> 
     return ""
 
 
-def _cut(left: list[str], right: list[str]) -> bool:
+def _cut(left: Sequence[str], right: Sequence[str]) -> bool:
     """Whether one run is the other cut short (a text truncated inside a number)."""
     l, r = "".join(left), "".join(right)  # noqa: E741
     return l.startswith(r) or r.startswith(l)
 
 
-def _numbers_apart(left: list[str], right: list[str], joined: tuple[str, str]) -> bool:
+def _numbers_apart(left: Sequence[str], right: Sequence[str], joined: tuple[str, str]) -> bool:
     """Numbers stand for other numbers: both runs hold numbers, they differ, and the rest of the runs is
     the same or a word for a word (at most FILL_WORDS units a side: "9 月 11" / "10 月 3", "1 280 00" / "980 00",
     "march 3" / "april 17", "17 30 内" / "9 15 骨"); or both are the same letters around other digits
@@ -908,7 +915,7 @@ def _numbers_apart(left: list[str], right: list[str], joined: tuple[str, str]) -
 
 
 def _names_apart(
-    left: list[str], right: list[str], joined: tuple[str, str], units: list[str], start: int, end: int
+    left: Sequence[str], right: Sequence[str], joined: tuple[str, str], units: Sequence[str], start: int, end: int
 ) -> bool:
     """A name stands for another name. Chinese: two to four characters that begin with a family name, a
     title after them allowed (郑刚 / 薛芳, 欧阳建华先生 / 龚娜女士), two characters or more that a place's
@@ -956,7 +963,7 @@ def _zh_name(run: str, filler: Any = FILLER) -> bool:
 
 
 def _changed_runs(
-    ua: list[str], ub: list[str], codes: tuple[str, str] | None = None
+    ua: Sequence[str], ub: Sequence[str], codes: tuple[str, str] | None = None
 ) -> list[tuple[int, int, int, int]]:
     """The runs of units that differ between two texts' units (adjacent edits joined): each run's start and
     end in the first text's units and in the second's. `codes`: the units' _unit_codes (the same alignment)."""
