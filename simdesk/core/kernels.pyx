@@ -15,6 +15,7 @@ from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
+    Py_UNICODE_ISALPHA,
     Py_UNICODE_ISDECIMAL,
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
@@ -1127,9 +1128,9 @@ cdef class Filler:
     `gap` how few equal units apart two changed runs are one place."""
 
     cdef CodeRanges ranges
-    cdef object surnames, compound
+    cdef object surnames, compound, places
     cdef tuple titles
-    cdef Py_ssize_t gap, shortest_title
+    cdef Py_ssize_t gap, shortest_title, name_chars
     cdef dict kinds
     # the unit codes given out (text_units): an open-addressed table of unit values (a character's code point,
     # another unit's hash) and the code of each, 1 + its number (0: an empty slot)
@@ -1137,12 +1138,17 @@ cdef class Filler:
     cdef uint32_t* code_slots
     cdef Py_ssize_t code_capacity, code_count, code_limit
 
-    def __init__(self, list char_ranges, surnames, compound, tuple titles, Py_ssize_t gap, Py_ssize_t codes=1 << 18):
+    def __init__(self, list char_ranges, surnames, compound, tuple titles, places, Py_ssize_t gap,
+                 Py_ssize_t codes=1 << 18):
         _set_ranges(&self.ranges, char_ranges)
         self.surnames = surnames
         self.compound = compound
         self.titles = titles
+        self.places = places
         self.shortest_title = min([len(title) for title in titles])
+        # the longest run a person's name with its title may be (zh_name: a family name of up to two characters,
+        # two more, a title)
+        self.name_chars = 4 + max([len(title) for title in titles])
         self.gap = gap
         self.kinds = {"": K_NONE, "same": K_SAME, "number": K_NUMBER, "name": K_NAME, "word": K_WORD}
         if not 0 <= codes <= MAX_UNIT_CODES:
@@ -1261,13 +1267,8 @@ cdef class Filler:
     cdef bint _all_chars_in(self, object units, Py_ssize_t start, Py_ssize_t end) except -1:
         """Whether units start..end-1 (a list of them, or TextUnits) are all made of character units."""
         cdef Py_ssize_t k
-        cdef TextUnits read
         if isinstance(units, TextUnits):
-            read = <TextUnits>units
-            for k in range(start, end):
-                if not read._is_char(k):
-                    return False
-            return True
+            return (<TextUnits>units)._all_chars(start, end)
         for k in range(start, end):
             if not self._all_chars(units[k]):
                 return False
@@ -1322,7 +1323,34 @@ cdef class Filler:
                 and not (left in self.surnames and right in self.surnames)
             ):
                 return self.kinds[char_kind(left, right)]
+        if isinstance(ua, TextUnits) and isinstance(ub, TextUnits):
+            kind = self._long_chars_kind(<TextUnits>ua, <TextUnits>ub, s)
+            if kind >= 0:
+                return kind
         return self.kinds[run_kind(ua, ub, (s.a0, s.a1, s.b0, s.b1))]
+
+    cdef int _long_chars_kind(self, TextUnits ua, TextUnits ub, Span* s) except -2:
+        """_run_kind of a run of character units on both sides, one side longer than a name with its title
+        (name_chars), read in place (a reordered passage of Chinese is most of a pair's runs), or -1 for
+        _run_kind to say. Such a run is "same" when its characters are, no number when one side is all letters
+        (str.isalpha), no title, family name or person's name (those are both sides'); so a name only before
+        a place's kind, else ""."""
+        cdef Py_ssize_t la = s.a1 - s.a0, lb = s.b1 - s.b0, k
+        if (la <= self.name_chars and lb <= self.name_chars) or not (
+            ua._all_chars(s.a0, s.a1) and ub._all_chars(s.b0, s.b1)
+        ):
+            return -1
+        if la == lb:
+            for k in range(la):
+                if ua._char(s.a0 + k) != ub._char(s.b0 + k):
+                    break
+            else:
+                return K_SAME
+        if not (ua._all_alpha(s.a0, s.a1) or ub._all_alpha(s.b0, s.b1)):
+            return -1  # digits of another script, marks: _numbers_apart says
+        if la >= 2 and lb >= 2 and s.a1 < ua.n and ua._is_char(s.a1) and chr(ua._char(s.a1)) in self.places:
+            return K_NAME
+        return K_NONE
 
     def fill_kind(self, ua, ub, list blocks, run_kind, char_kind, names_split):
         """similarity._fill_kind of two texts' units (lists of them, or TextUnits) from their alignment's matching
@@ -1432,6 +1460,26 @@ cdef class TextUnits:
 
     cdef inline bint _is_char(self, Py_ssize_t k):
         return _in_ranges(&self.filler.ranges, PyUnicode_READ_CHAR(self.text, self.starts[k]))
+
+    cdef inline Py_UCS4 _char(self, Py_ssize_t k):
+        """The first character of unit k (a character unit's only one)."""
+        return PyUnicode_READ_CHAR(self.text, self.starts[k])
+
+    cdef bint _all_chars(self, Py_ssize_t start, Py_ssize_t end):
+        """Whether units start..end-1 are all character units."""
+        cdef Py_ssize_t k
+        for k in range(start, end):
+            if not self._is_char(k):
+                return False
+        return True
+
+    cdef bint _all_alpha(self, Py_ssize_t start, Py_ssize_t end):
+        """Whether units start..end-1, character units all, are letters (their str joined isalpha)."""
+        cdef Py_ssize_t k
+        for k in range(start, end):
+            if not Py_UNICODE_ISALPHA(self._char(k)):
+                return False
+        return end > start
 
     cdef str _unit(self, Py_ssize_t k):
         cdef Py_ssize_t start = self.starts[k], end = start + 1, n = len(self.text)

@@ -383,7 +383,9 @@ def test_text_units_past_their_table_align_on_values() -> None:
     """A filler whose table is full gives TextUnits without codes (and TextUnits of two fillers have codes of two
     tables): they are aligned on what rapidfuzz compares each unit by, and read the same template fill."""
     small = sim.compiled_filler(KERNELS)
-    full = KERNELS.Filler(sim.char_unit_ranges(), sim.SURNAMES, sim.COMPOUND_SURNAMES, sim.NAME_TITLES, sim.FILL_GAP, 5)
+    full = KERNELS.Filler(
+        sim.char_unit_ranges(), sim.SURNAMES, sim.COMPOUND_SURNAMES, sim.NAME_TITLES, sim.PLACE_KINDS, sim.FILL_GAP, 5
+    )
     assert len(set(text_units("尊敬的 郑刚 先生", filler=None))) > 5
     a, b = "尊敬的 郑刚 先生 您的 订单 101 已于 9 月 11 日 发货", "尊敬的 薛芳 女士 您的 订单 102 已于 10 月 3 日 发货"
     assert full.text_units(a).codes is None and list(full.text_units(a)) == text_units(a, filler=None)
@@ -471,6 +473,28 @@ def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
     read = FILLER.text_units(" ".join(ua)), FILLER.text_units(" ".join(ub))  # as verification reads texts
     assert (list(read[0]), list(read[1])) == (ua, ub)
     assert sim._fill_kind(*read, filler=FILLER) == pure
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_compiled_long_runs_of_characters_are_the_pure_places(seed: int) -> None:
+    """A passage of characters for another (longer than a name with its title on one side or both, read in place
+    by the compiled filler): before a place's kind or not, with Thai digits, Japanese marks, family names and
+    titles among them, at a text's ends."""
+    rng = random.Random(seed)
+    left, right = "的一是在不了有和人这中大为上个国我以要", "张李王马钟薛郑刚芳娜伟鸣雨桐先生女士老师"
+    odd = "๑๒๓ー・゛ะ"
+    around = "城市清晨菜市场开始摊主们把新鲜蔬菜摆上台面"
+
+    def run(pool: str) -> str:
+        return "".join(rng.choice(pool + (odd if rng.random() < 0.3 else "")) for _ in range(rng.randint(1, 12)))
+
+    before = "".join(rng.choice(around) for _ in range(rng.randint(0, 6)))
+    after = rng.choice(["", "区", "市 场", "路口", " qx3174", "101 号"]) + "".join(rng.choice(around) for _ in range(3))
+    a, b = before + run(left) + after, before + run(right) + after
+    for x, y in ((a, b), (b, a), (a, a + "区"), (" ".join(a), b)):
+        pure = sim._fill_kind(text_units(x, filler=None), text_units(y, filler=None), filler=None)
+        assert sim._fill_kind(FILLER.text_units(x), FILLER.text_units(y), filler=FILLER) == pure, (x, y)
 
 
 @settings(max_examples=500, derandomize=True, deadline=None)

@@ -204,9 +204,11 @@ def compiled_shingler(kernels: Any) -> Any:
 
 
 def compiled_filler(kernels: Any) -> Any:
-    """The compiled kernels' Filler with this module's units, family names, FILL_GAP and UNIT_CODES (text_units
-    and _fill_kind with the `filler` it gives are those of the pure-Python path)."""
-    return kernels.Filler(char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, FILL_GAP, UNIT_CODES)
+    """The compiled kernels' Filler with this module's units, family names, titles, places' kinds, FILL_GAP and
+    UNIT_CODES (text_units and _fill_kind with the `filler` it gives are those of the pure-Python path)."""
+    return kernels.Filler(
+        char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, PLACE_KINDS, FILL_GAP, UNIT_CODES
+    )
 
 
 # the shingles of a text in one compiled pass over it (a fifth of the time unit_codes and _shingle_hashes
@@ -503,7 +505,9 @@ def _scored(a: Profile, b: Profile, whole: bool, crowd: float | None) -> tuple[f
     s = min(s, notice_gate(a, b))
     if fill:  # one template filled twice under frequent lines: their whole texts must not make them copies
         return float(s), fill
-    score = max(s, crowd_score(a, b, floor=s) if crowd is None else crowd)
+    if crowd is None:  # 0 when neither text has many frequent lines (most): not asked
+        crowd = crowd_score(a, b, floor=s) if a.own is not None or b.own is not None else 0.0
+    score = max(s, crowd)
     if score > FILL_SCORE and not (a.short and b.short) and filled_apart(a, b):
         return float(min(s, FILL_SCORE)), fill
     return float(score), fill
@@ -981,6 +985,8 @@ def _changed_runs(
 def notice_gate(a: Profile, b: Profile) -> float:
     """The most a pair whose texts hold a notice may score: the largest share of one text's rest found in
     the other's whole text when under NOTICE_GATE, else 1 (no limit)."""
+    if a.rest is None and b.rest is None:  # neither holds a notice (most)
+        return 1.0
     shares = [
         common(x.rest, y.shingles) / len(x.rest) for x, y in ((a, b), (b, a)) if x.rest is not None and len(x.rest)
     ]
