@@ -450,7 +450,7 @@ def _full_profile(norm: str) -> Profile | None:
 def short_in_characters(norm: str) -> bool:
     """Whether a normalised text is short and written in characters (SHORT_UNITS): at most SHORT_UNITS units,
     at least half of them characters."""
-    if len(norm.split()) > SHORT_UNITS:  # each piece between spaces holds a unit or more
+    if len(norm.split(maxsplit=SHORT_UNITS)) > SHORT_UNITS:  # each piece between spaces holds a unit or more
         return False
     chars, words = unit_counts(norm)
     return chars + words <= SHORT_UNITS and chars >= words
@@ -939,16 +939,16 @@ def _names_apart(
             after = units[end : end + 4]
             return any("".join(after[k : k + 2]) in NAME_TITLES + GREETINGS for k in (1, 2))
         return _zh_name(l) and _zh_name(r)
-    names = [[u for u in run if u not in ADDRESS_FORMS] for run in (left, right)]
-    if not names[0] and not names[1]:
+    if all(u in ADDRESS_FORMS for u in left) and all(u in ADDRESS_FORMS for u in right):
         return True  # "mr" / "ms"
     addressed = (units[start - 1] if start else "") in ADDRESS_FORMS or (
         left[0] in ADDRESS_FORMS and right[0] in ADDRESS_FORMS
     )
-    return (
-        addressed
-        and all(1 <= len(run) <= 3 and all(u.isalpha() for u in run) for run in names)
-        and OSA.distance(" ".join(names[0]), " ".join(names[1])) >= 2
+    if not addressed:  # (a long run of words, most: its names are not made)
+        return False
+    names = [[u for u in run if u not in ADDRESS_FORMS] for run in (left, right)]
+    return all(1 <= len(run) <= 3 and all(u.isalpha() for u in run) for run in names) and (
+        OSA.distance(" ".join(names[0]), " ".join(names[1])) >= 2
     )
 
 

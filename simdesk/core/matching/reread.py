@@ -22,7 +22,7 @@ from simdesk.core.index.scan import text_document
 from simdesk.core.reading.boilerplate import frequent_parts, frequent_rows, line_hash, line_key_hashes, line_keys
 from simdesk.core.reading.documents import DecodeError
 from simdesk.core.reading.headline import packed_headline, text_and_heading
-from simdesk.core.reading.normalize import FOLD_PIECE, fold, fold_rows, normalize, normalize_folded
+from simdesk.core.reading.normalize import FOLD_PIECE, fold, fold_rows, normalize, normalize_folded, without_links
 from simdesk.core.reading.texts import Texts
 
 
@@ -69,7 +69,8 @@ class _Read:
         self.text, self.folded = text, folded
         self.lines = text.splitlines()
         self.folded_lines = folded.splitlines()
-        hashes, lengths = line_key_hashes(folded) if len(boilerplate) else ([], [])
+        self.delinked = without_links(folded)  # for the line keys, and the text's normal form
+        hashes, lengths = line_key_hashes(self.delinked, links_dropped=True) if len(boilerplate) else ([], [])
         self.rows = frequent_rows(self.lines, hashes, lengths, boilerplate)
         self.parts = self.rows.parts(text, self.lines)
         # the folded lines are the text's lines' (as many) and the text is folded in one piece: a part is
@@ -96,7 +97,10 @@ class _Read:
         for mine, normal in self._normal:
             if part is mine:
                 return normal
-        normal = normalize_folded(self.fold_of(part))
+        if part is self.text:  # its links dropped once, for its line keys too
+            normal = normalize_folded(self.delinked, strip_links=False)
+        else:
+            normal = normalize_folded(self.fold_of(part))
         self._normal.append((part, normal))
         return normal
 

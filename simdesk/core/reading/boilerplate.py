@@ -340,6 +340,8 @@ def frequent_rows(
     left whole."""
     if len(boilerplate) == 0 or len(lengths) != len(lines):  # as boilerplate_lines: leave the text whole
         return WHOLE
+    if isinstance(boilerplate, (set, frozenset)) and boilerplate.isdisjoint(hashes):
+        return WHOLE  # no line's hash is frequent: told in one pass
     frequent = [n >= MIN_KEY_CHARS and h in boilerplate for h, n in zip(hashes, lengths)]
     if not any(frequent):
         return WHOLE
