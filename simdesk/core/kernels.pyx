@@ -1114,13 +1114,6 @@ cdef inline Py_ssize_t _code_char(Py_ssize_t code) noexcept nogil:
 cdef class TextUnits
 
 
-cdef inline bint _put_unit(TextUnits out, Py_UCS4* codes, Py_ssize_t m, Py_ssize_t code, Py_ssize_t start) noexcept:
-    """Unit m of `out` starts at `start` and has code number `code` (-1: none given out): whether it has one."""
-    codes[m] = <Py_UCS4>_code_char(code)
-    out.starts[m] = <uint32_t>start
-    return code >= 0
-
-
 cdef class Filler:
     """Where two texts' units differ, as similarity._fill_kind finds it, and a text's units as
     similarity.UNITS.findall gives them: `char_ranges` the code point ranges of the character units, `surnames`
@@ -1133,10 +1126,11 @@ cdef class Filler:
     cdef Py_ssize_t gap, shortest_title, name_chars
     cdef dict kinds
     # the unit codes given out (text_units): an open-addressed table of unit values (a character's code point,
-    # another unit's hash) and the code of each, 1 + its number (0: an empty slot)
+    # another unit's hash) and the code of each, 1 + its number (0: an empty slot), emptied when full (a new
+    # generation: TextUnits of an older one are coded again when aligned)
     cdef uint64_t* code_keys
     cdef uint32_t* code_slots
-    cdef Py_ssize_t code_capacity, code_count, code_limit
+    cdef Py_ssize_t code_capacity, code_count, code_limit, generation
 
     def __init__(self, list char_ranges, surnames, compound, tuple titles, places, Py_ssize_t gap,
                  Py_ssize_t codes=1 << 18):
@@ -1178,6 +1172,16 @@ cdef class Filler:
         self.code_keys, self.code_slots, self.code_capacity = keys, slots, capacity
         return 0
 
+    cdef int _make_room(self, Py_ssize_t wanted) except -1:
+        """Room for `wanted` more codes: the table emptied (a new generation) when code_limit would be passed."""
+        cdef Py_ssize_t k
+        if self.code_count + wanted > self.code_limit and self.code_count:
+            for k in range(self.code_capacity):
+                self.code_slots[k] = 0
+            self.code_count = 0
+            self.generation += 1
+        return 0
+
     cdef Py_ssize_t _code(self, uint64_t value) except -2:
         """The code of a unit value, given out now when it has none; -1 once code_limit codes were given out."""
         cdef Py_ssize_t at
@@ -1198,43 +1202,31 @@ cdef class Filler:
     def text_units(self, str text):
         """The text's units (units) as TextUnits: where each starts and its code, no str object made for a
         character unit."""
-        cdef Py_ssize_t i, n = len(text), m = 0, start = -1, code
+        cdef Py_ssize_t i, n = len(text), m = 0, start = -1
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
         cdef Py_UCS4 c
-        cdef bint coded = True, unit
+        cdef bint unit
         cdef TextUnits out = TextUnits.__new__(TextUnits)
-        cdef Py_UCS4* codes = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
-        out.text, out.filler, out.codes = text, self, None
+        out.text, out.filler, out.codes, out.generation = text, self, None, -1
         out.starts = <uint32_t*>malloc((n + 1) * sizeof(uint32_t))
-        try:
-            if codes == NULL or out.starts == NULL:
-                raise MemoryError()
-            for i in range(n + 1):
-                c = PyUnicode_READ(kind, data, i) if i < n else 32  # a space after the last character
-                unit = i < n and _in_ranges(&self.ranges, c)
-                if start >= 0 and (unit or Py_UNICODE_ISSPACE(c)):  # a word ends
-                    coded &= _put_unit(out, codes, m, self._unit_code(text, start, i, kind, data), start)
-                    m += 1
-                    start = -1
-                if unit:
-                    coded &= _put_unit(out, codes, m, self._code(c), i)
-                    m += 1
-                elif start < 0 and not Py_UNICODE_ISSPACE(c):
-                    start = i
-            out.n = m
-            if coded:
-                out.codes = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, codes, m)
-            return out
-        finally:
-            free(codes)
-
-    cdef Py_ssize_t _unit_code(self, str text, Py_ssize_t start, Py_ssize_t end, int kind, void* data) except -2:
-        """The code of the word text[start:end] (its code point when it is one character, else its hash, as
-        rapidfuzz reads a list's items)."""
-        if end - start == 1:
-            return self._code(PyUnicode_READ(kind, data, start))
-        return self._code(<uint64_t>hash(text[start:end]))
+        if out.starts == NULL:
+            raise MemoryError()
+        for i in range(n + 1):
+            c = PyUnicode_READ(kind, data, i) if i < n else 32  # a space after the last character
+            unit = i < n and _in_ranges(&self.ranges, c)
+            if start >= 0 and (unit or Py_UNICODE_ISSPACE(c)):  # a word ends
+                out.starts[m] = <uint32_t>start
+                m += 1
+                start = -1
+            if unit:
+                out.starts[m] = <uint32_t>i
+                m += 1
+            elif start < 0 and not Py_UNICODE_ISSPACE(c):
+                start = i
+        out.n = m
+        out._recode()
+        return out
 
     def zh_name(self, str run):
         """Whether a run of Chinese characters is a person's name (similarity._zh_name): a family name and one or
@@ -1439,7 +1431,7 @@ cdef class TextUnits:
     """A text's units (similarity.UNITS.findall: each character unit, each run of other characters that are
     not spaces) as Filler.text_units reads them: where each starts in the text, and a code each in one str
     (`codes`: one code point a unit, the same for units rapidfuzz takes for equal and different for the others,
-    from its filler's table; None once the table is full) for rapidfuzz to align. Indexing, slicing and
+    from its filler's table; None for more units than the table holds) for rapidfuzz to align (alignable). Indexing, slicing and
     iterating give the units as the list of them would (str; a list for a slice), each made when asked for.
     Pickled as 0 (a profile's memo of how often its units were asked for): the codes are this process's."""
 
@@ -1447,7 +1439,42 @@ cdef class TextUnits:
     cdef readonly object codes
     cdef readonly Filler filler
     cdef uint32_t* starts
-    cdef Py_ssize_t n
+    cdef Py_ssize_t n, generation  # the filler's generation its codes are of
+
+    cdef bint _current(self):
+        return self.codes is not None and self.generation == self.filler.generation
+
+    cdef int _recode(self) except -1:
+        """The units' codes from the filler's table, unless they are of its generation (None for more units than
+        the table holds): a character unit's code point, another unit's hash (its code point when it is one
+        character), as rapidfuzz reads a list's items."""
+        cdef Filler filler = self.filler
+        cdef Py_ssize_t k
+        cdef Py_UCS4* codes
+        cdef str unit
+        if self._current():
+            return 0
+        self.codes = None
+        if self.n > filler.code_limit:
+            return 0
+        filler._make_room(self.n)
+        codes = <Py_UCS4*>malloc((self.n + 1) * sizeof(Py_UCS4))
+        if codes == NULL:
+            raise MemoryError()
+        try:
+            for k in range(self.n):
+                if self._is_char(k):
+                    codes[k] = <Py_UCS4>_code_char(filler._code(self._char(k)))
+                else:
+                    unit = self._unit(k)
+                    codes[k] = <Py_UCS4>_code_char(
+                        filler._code(<uint64_t>ord(unit) if len(unit) == 1 else <uint64_t>hash(unit))
+                    )
+            self.codes = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, codes, self.n)
+            self.generation = filler.generation
+        finally:
+            free(codes)
+        return 0
 
     def __dealloc__(self):
         free(self.starts)
@@ -1523,7 +1550,12 @@ cdef class TextUnits:
         return out
 
     def alignable(self, TextUnits other):
-        """(this, other) as rapidfuzz aligns them: their codes when both have codes of one table, else values."""
-        if self.filler is other.filler and self.codes is not None and other.codes is not None:
+        """(this, other) as rapidfuzz aligns them: their codes of one table and generation (coded again when
+        older: the table was emptied since), else their values (two fillers' units, more units than a table)."""
+        if self.filler is other.filler and self.n + other.n <= self.filler.code_limit:
+            if not (self._current() and other._current()):
+                self.filler._make_room(self.n + other.n)
+                self._recode()
+                other._recode()
             return self.codes, other.codes
         return self.values(), other.values()

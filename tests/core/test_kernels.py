@@ -379,23 +379,50 @@ def test_compiled_text_units_read_as_the_list(left: str, right: str) -> None:
     assert Levenshtein.opcodes(ca, cb).as_list() == Levenshtein.opcodes(*units).as_list()
 
 
-def test_text_units_past_their_table_align_on_values() -> None:
-    """A filler whose table is full gives TextUnits without codes (and TextUnits of two fillers have codes of two
-    tables): they are aligned on what rapidfuzz compares each unit by, and read the same template fill."""
-    small = sim.compiled_filler(KERNELS)
-    full = KERNELS.Filler(
-        sim.char_unit_ranges(), sim.SURNAMES, sim.COMPOUND_SURNAMES, sim.NAME_TITLES, sim.PLACE_KINDS, sim.FILL_GAP, 5
+def _filler(codes: int):
+    return KERNELS.Filler(
+        sim.char_unit_ranges(),
+        sim.SURNAMES,
+        sim.COMPOUND_SURNAMES,
+        sim.NAME_TITLES,
+        sim.PLACE_KINDS,
+        sim.FILL_GAP,
+        codes,
     )
-    assert len(set(text_units("尊敬的 郑刚 先生", filler=None))) > 5
+
+
+def test_text_units_past_their_table_align_on_values() -> None:
+    """TextUnits of more units than a filler's table holds have no codes (and TextUnits of two fillers have codes
+    of two tables): they are aligned on what rapidfuzz compares each unit by, and read the same template fill."""
+    small = _filler(5)
     a, b = "尊敬的 郑刚 先生 您的 订单 101 已于 9 月 11 日 发货", "尊敬的 薛芳 女士 您的 订单 102 已于 10 月 3 日 发货"
-    assert full.text_units(a).codes is None and list(full.text_units(a)) == text_units(a, filler=None)
+    assert small.text_units(a).codes is None and list(small.text_units(a)) == text_units(a, filler=None)
     pure = sim._fill_kind(text_units(a, filler=None), text_units(b, filler=None), filler=None)
     assert pure == "name"  # its first place
-    for ua, ub in ((full.text_units(a), full.text_units(b)), (small.text_units(a), FILLER.text_units(b))):
-        x, y = ua.alignable(ub)
+    for ua, ub in ((small.text_units(a), small.text_units(b)), (_filler(1 << 10).text_units(a), FILLER.text_units(b))):
+        x, _ = ua.alignable(ub)
         assert not isinstance(x, str) and list(x) == list(ua.values())
         assert sim._fill_kind(ua, ub, filler=FILLER) == pure
     assert pickle.loads(pickle.dumps(FILLER.text_units(a))) == 0  # the codes are this process's: not sent
+
+
+def test_a_full_table_is_emptied_and_text_units_coded_again() -> None:
+    """A table that would pass its size is emptied: TextUnits coded before are coded again when aligned, their
+    codes equal exactly where their units are, and every pair of texts reads the pure template fill."""
+    rng = random.Random(4)
+    filler = _filler(40)
+    texts = [" ".join(rng.choice(UNIT_POOL) for _ in range(rng.randint(1, 18))) for _ in range(60)]
+    read = [filler.text_units(text) for text in texts]  # the table emptied many times over
+    for _ in range(300):
+        i, j = rng.randrange(len(texts)), rng.randrange(len(texts))
+        ua, ub = read[i], read[j]
+        ca, cb = ua.alignable(ub)
+        assert isinstance(ca, str) and isinstance(cb, str)
+        units = list(ua) + list(ub)
+        assert {(u, c) for u, c in zip(units, ca + cb)} == set(dict(zip(units, ca + cb)).items())
+        assert len(set(ca + cb)) == len(set(units))
+        pure = sim._fill_kind(text_units(texts[i], filler=None), text_units(texts[j], filler=None), filler=None)
+        assert sim._fill_kind(ua, ub, filler=FILLER) == pure
 
 
 # units that make slots (numbers, ids, Chinese and English names, titles, places, forms of address), words,
