@@ -133,7 +133,7 @@ FILL_WORD = 0.5
 SLOT_FILLS = ("number", "name")  # template_fill's kinds that cap the score (at any length up to FILL_CHARS)
 FILL_CHARS = 10_000  # normalised texts up to this long are checked for one template filled twice
 FILL_WORDS = 4  # a run of numbers may also change this many other units a side (a month's name, a department)
-KEEP_UNITS_FROM = 3  # a profile keeps its units (interned: 8 bytes a unit) from the third time they are asked
+KEEP_UNITS_FROM = 3  # a profile keeps its units (5-8 bytes a unit; pure path: interned, 8) from the third time asked
 WHOLE_FILLS_KEPT = 4  # _whole_fill's answers kept for the next calls
 FILL_GAP = 2  # changed runs this few equal units apart are one place (a date: "9 月 11 日 17 30")
 # the most units given a code in one process (_unit_codes: ~30 MB; the compiled Filler.text_units: ~6 MB)
@@ -842,7 +842,7 @@ def _names_split(ua: Sequence[str], ub: Sequence[str], a0: int, n1: int, b0: int
 def _text_units(text: str, filler: Any = FILLER) -> Sequence[str]:
     """text_units(text) to align (_fill_kind), kept for the next pairs: verification scores a text's pairs mostly
     one after another. The compiled `filler` gives them as TextUnits (where each unit starts and its code, no
-    str object a character: ~6 bytes a unit), the pure path as a list. A few dozen texts of at most FILL_CHARS
+    str object a character: 5-8 bytes a unit), the pure path as a list. A few dozen texts of at most FILL_CHARS
     characters: at most ~50 MB, ~5 MB for texts of ~1,000 characters. Shared: not to be changed."""
     return text_units(text) if filler is None else filler.text_units(text)
 
