@@ -17,7 +17,7 @@ from simdesk.core.index.segments import MAX_DOCUMENT_ID, SEGMENT_LOW_BITS, UNSEG
 from simdesk.core.index.store import Index
 from simdesk.core.reading.documents import content_hash
 from simdesk.core.reading.normalize import normalize
-from simdesk.core.records import Document, Problem
+from simdesk.core.records import Document, Problem, Relation
 
 
 def doc(path: str, fp: int, content: str = "h") -> Document:
@@ -301,3 +301,30 @@ def test_a_snapshot_gives_content_hashes_as_strings_and_its_arrays_read_in_block
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert np.array_equal(lines.values, lines5.values) and np.array_equal(lines.bounds, lines5.bounds)
     assert keys.shape == (23, DESKTOP.bands) and fps.tolist() == [k * 7919 for k in range(23)]
+
+
+def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tmp_path):
+    nan = float("nan")
+    pairs = [(2, 1, Relation(0.5, 0.25, nan)), (1, 3, Relation(0.9, nan, 0.75)), (3, 2, Relation(0.125, 1.0, 0.5))]
+    kept = {}
+    for name, store in (("rows", "store_scores"), ("arrays", "store_score_arrays")):
+        with Index(tmp_path / f"{name}.sqlite") as index:
+            with index.transaction():
+                index.upsert_documents([doc(p, k, p) for k, p in enumerate("abc", start=1)])
+            if store == "store_scores":
+                index.store_scores(pairs)
+            else:
+                index.store_score_arrays(
+                    np.array([a for a, _, _ in pairs]),
+                    np.array([b for _, b, _ in pairs]),
+                    np.array([r.score for _, _, r in pairs]),
+                    np.array([r.shares() for _, _, r in pairs]),
+                )
+            kept[name] = {key: (r.score, *r.shares()) for key, r in index.scores().items()}
+            rows = index.conn.execute(
+                "SELECT a, b, a_in_b IS NULL, b_in_a IS NULL FROM scores ORDER BY a, b"
+            ).fetchall()
+    # (smaller id, larger id), each share of that id's text; an unknown share is NULL in the file, NaN read back
+    assert rows == [(1, 2, 1, 0), (1, 3, 1, 0), (2, 3, 0, 0)]
+    assert str(kept["rows"]) == str(kept["arrays"])
+    assert str(kept["arrays"]) == str({(1, 2): (0.5, nan, 0.25), (1, 3): (0.9, nan, 0.75), (2, 3): (0.125, 0.5, 1.0)})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -57,6 +57,13 @@ def from_votes(tallies: np.ndarray, tie: float | None = None) -> int:
     return int(np.packbits(tallies > tie, bitorder="little").view("<u8")[0])
 
 
+def from_votes_rows(tallies: np.ndarray, ties: np.ndarray) -> np.ndarray:
+    """from_votes of each row of `tallies` (rows x BITS) with its own tie (`ties`, a number a row): uint64."""
+    return np.packbits(np.asarray(tallies, dtype=np.float64) > ties[:, None], axis=1, bitorder="little").view("<u8")[
+        :, 0
+    ]
+
+
 def pack_votes(tallies: np.ndarray) -> bytes:
     """Votes in 132 bytes: their largest magnitude as float32, then each tally over it as float16."""
     tallies = np.asarray(tallies, dtype=np.float64)
@@ -78,6 +85,13 @@ def unpack_votes(blob: bytes) -> np.ndarray | None:
         return None
     scale = float(np.frombuffer(blob[:4], dtype="<f4")[0])
     return np.frombuffer(blob[4:], dtype="<f2").astype(np.float64) * scale
+
+
+def unpack_votes_rows(blobs: Sequence[bytes]) -> np.ndarray:
+    """unpack_votes of each blob (each packed by pack_votes): rows x BITS."""
+    packed = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), 4 + 2 * BITS)
+    scale = packed[:, :4].copy().view("<f4")[:, 0].astype(np.float64)
+    return packed[:, 4:].copy().view("<f2").astype(np.float64) * scale[:, None]
 
 
 def simhash(weights: Mapping[str, float]) -> int:

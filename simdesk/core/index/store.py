@@ -203,6 +203,9 @@ class Index:
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         self.cache.store_scores(rows)
 
+    def store_score_arrays(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray, shares: np.ndarray) -> None:
+        self.cache.store_score_arrays(a, b, scores, shares)
+
     def store_short_texts(self, rows: Iterable[tuple[int, bool]]) -> None:
         self.cache.store_short_texts(rows)
 

@@ -54,7 +54,7 @@ from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 from simdesk.core.compiled import KERNELS
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import DESKTOP, RULES as BAND_RULES, band_pairs
-from simdesk.core.fingerprint.simhash import BITS, from_votes, unpack_votes
+from simdesk.core.fingerprint.simhash import BITS, from_votes_rows, unpack_votes_rows
 from simdesk.core.fingerprint.similarity import (
     DEFAULT_MIN_SIMILARITY,
     EDIT_CHARS,
@@ -329,13 +329,15 @@ def clean_fingerprints(
             tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs, cancel)
             if cancel.cancelled:
                 return stored
-            for row, hits in part:
-                if row not in tallies:  # unreadable as indexed: the next analysis computes it again
-                    updates.append((int(snap.ids[row]), None))
-                    continue
-                fp = clean_fingerprint(tallies[row], hits, votes_of_lines, int(snap.fingerprints[row]))
-                fps[row] = np.uint64(fp)
-                updates.append((int(snap.ids[row]), fp))
+            # unreadable as indexed: the next analysis computes it again
+            updates.extend((int(snap.ids[row]), None) for row, _ in part if row not in tallies)
+            part = [(row, hits) for row, hits in part if row in tallies]
+            rows = np.array([row for row, _ in part], dtype=np.int64)
+            found = clean_fingerprints_of(
+                [tallies[row] for row, _ in part], [hits for _, hits in part], votes_of_lines, snap.fingerprints[rows]
+            )
+            fps[rows] = found
+            updates.extend(zip(snap.ids[rows].tolist(), found.tolist()))
     if updates or before != boilerplate:
         index.set_clean_fingerprints(updates, boilerplate)
     index.drop_scan_votes()
@@ -348,15 +350,39 @@ def clean_fingerprint(packed_votes: bytes, hits: np.ndarray, line_votes: dict[in
     boilerplate.without_notices), or `plain` for a document of nothing but boilerplate (what is left is the
     rounding of the stored votes, under 1e-3 of their largest); `plain` too when the votes are not a packed
     tally (an empty blob)."""
-    if not len(hits):
-        return plain
-    whole = unpack_votes(packed_votes)
-    if whole is None:
-        return plain
-    zero = np.zeros(BITS)
-    rest = whole - sum((line_votes.get(int(h), zero) for h in hits), zero)
-    rounding = VOTES_LEFT * max(float(np.abs(whole).max()), 1e-9)
-    return from_votes(rest, tie=rounding) if np.abs(rest).max() > rounding else plain
+    return int(clean_fingerprints_of([packed_votes], [hits], line_votes, np.array([plain], dtype=np.uint64))[0])
+
+
+def clean_fingerprints_of(
+    packed_votes: Sequence[bytes], hits: Sequence[np.ndarray], line_votes: dict[int, np.ndarray], plain: np.ndarray
+) -> np.ndarray:
+    """clean_fingerprint of many documents at once (uint64): the same sums in the same order (a document's line
+    votes added one by one, in the order of its hits), as arrays: 4-5 us of CPU a document where one at a time
+    took 11-15 us (5,000 documents of up to 12 lines, load 8; the medium collection recomputes 16,249)."""
+    out = np.array(plain, dtype=np.uint64)
+    rows = np.array(
+        [k for k, (blob, h) in enumerate(zip(packed_votes, hits)) if len(h) and len(blob) == 4 + 2 * BITS],
+        dtype=np.int64,
+    )
+    if not len(rows):
+        return out
+    whole = unpack_votes_rows([packed_votes[k] for k in rows.tolist()])
+    # every line's votes as a row of one table (row 0: zeros, for a line without votes)
+    number = {h: n + 1 for n, h in enumerate(line_votes)}
+    table = np.zeros((len(number) + 1, BITS))
+    if line_votes:
+        table[1:] = np.array(list(line_votes.values()), dtype=np.float64)
+    counts = np.array([len(hits[k]) for k in rows.tolist()], dtype=np.int64)
+    picked = np.array([number.get(int(h), 0) for k in rows.tolist() for h in hits[k].tolist()], dtype=np.int64)
+    starts = np.zeros(len(rows), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    # reduceat adds a document's rows one after the other, as clean_fingerprint's sum did
+    rest = whole - np.add.reduceat(table[picked], starts, axis=0)
+    rounding = VOTES_LEFT * np.maximum(np.abs(whole).max(axis=1), 1e-9)
+    bits = from_votes_rows(rest, rounding)
+    left = np.abs(rest).max(axis=1) > rounding
+    out[rows[left]] = bits[left]
+    return out
 
 
 def pair_radius(chars: np.ndarray, verify: VerifySettings) -> np.ndarray:
@@ -682,14 +708,12 @@ class _KeptScores:
             got, shares = result
             ks = ks[: len(got)]
             out[ks], held[ks] = got, shares
-        new = []
-        for k in np.sort(step.ks).tolist():
-            if out[k] == out[k]:  # NaN: not kept (or not scored before a cancel)
-                a, b = int(i[k]), int(j[k])
-                if out[k] >= self.min_similarity:
-                    self.paired[a] = self.paired[b] = True
-                new.append((int(ids[a]), int(ids[b]), Relation(float(out[k]), float(held[k, 0]), float(held[k, 1]))))
-        self.index.store_scores(new)
+        ks = np.sort(step.ks)
+        ks = ks[~np.isnan(out[ks])]  # NaN: not kept (or not scored before a cancel)
+        reached = ks[out[ks] >= self.min_similarity]
+        self.paired[i[reached]] = True
+        self.paired[j[reached]] = True
+        self.index.store_score_arrays(ids[i[ks]], ids[j[ks]], out[ks], held[ks])
         self.index.store_short_texts(step.shorts)
         if self.headlines is not None and not cancelled:
             for r, head in step.let_go:  # a row let go early is read again, headline too

@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TextIO
 
 from simdesk.core.fingerprint.simhash import similarity_percent
@@ -47,7 +47,7 @@ def write_groups_json(
     may fill it group block by group block."""
     decisions = decisions or {}
     headlines = headlines if headlines is not None else {}
-    encode = json.JSONEncoder(ensure_ascii=False, indent=2).encode
+    encode = _SCALAR
     head: dict = {"root": root, "threshold": threshold}
     if min_similarity is not None:
         head["min_similarity"] = min_similarity
@@ -63,16 +63,56 @@ def write_groups_json(
             "identical": g.identical,
             "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path)) for m in g.members],
         }
-        # JSON strings hold no raw line break: indenting every line of the group's text nests it
-        out.write(("\n    " if first else ",\n    ") + encode(group).replace("\n", "\n    "))
+        out.write(("\n    " if first else ",\n    ") + indented_json(group, "    "))
         first = False
     out.write("]" if first else "\n  ]")
     tail: dict = {"problems": [{"path": p.path, "error": p.error} for p in problems]}
     if not_duplicates:
         tail["not_duplicates"] = [list(pair) for pair in not_duplicates]
     for key, value in tail.items():
-        out.write(f",\n  {encode(key)}: {encode(value).replace(chr(10), chr(10) + '  ')}")
+        out.write(f",\n  {encode(key)}: {indented_json(value, '  ')}")
     out.write("\n}")
+
+
+_SCALAR = json.JSONEncoder(ensure_ascii=False).encode
+_SCALARS = (str, int, float, bool, type(None))
+_FLAT: dict[str, Callable[[object], str]] = {}  # by indent: the C encoder writing a line break between items
+
+
+def indented_json(value: object, pad: str = "") -> str:
+    """json.dumps(value, ensure_ascii=False, indent=2), each line after the first indented by `pad` more. json's
+    indented encoder is its pure-Python one (its C encoder writes no line breaks), so this one writes the
+    lines itself and has dicts of scalars (a report's members, its problems) written by the C encoder with the
+    line break and indent as its item separator, a whole list of them in one call."""
+    inner = pad + "  "
+    if isinstance(value, dict) and value:
+        if _flat(value):
+            return "{\n" + inner + _flat_encoder(inner)(value)[1:-1] + "\n" + pad + "}"
+        items = (f"{inner}{_SCALAR(str(k))}: {indented_json(v, inner)}" for k, v in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list | tuple) and value:
+        if all(isinstance(v, dict) and v and _flat(v) for v in value):
+            # one call writes every dict, its fields a line each; the line breaks between two dicts are put
+            # in after (JSON text holds a raw line break only where the encoder puts its separator, and only
+            # the separator between two dicts is followed by a brace)
+            fields = inner + "  "
+            text = _flat_encoder(fields)(value)[2:-2]
+            text = text.replace("},\n" + fields + "{", "\n" + inner + "},\n" + inner + "{\n" + fields)
+            return "[\n" + inner + "{\n" + fields + text + "\n" + inner + "}\n" + pad + "]"
+        return "[\n" + ",\n".join(inner + indented_json(v, inner) for v in value) + "\n" + pad + "]"
+    return _SCALAR(value)
+
+
+def _flat(value: dict) -> bool:
+    return all(isinstance(v, _SCALARS) for v in value.values())
+
+
+def _flat_encoder(pad: str) -> Callable[[object], str]:
+    """The C encoder writing a line break and `pad` between two items."""
+    encode = _FLAT.get(pad)
+    if encode is None:
+        encode = _FLAT[pad] = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + pad, ": ")).encode
+    return encode
 
 
 def _member(m: Member, verified: float | None, decision: str | None, headline: Headline | None) -> dict:
