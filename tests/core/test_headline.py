@@ -343,3 +343,23 @@ def test_a_first_scans_report_takes_the_headlines_verification_read(tmp_path):
     for path in root.iterdir():
         path.unlink()
     assert {fmt: review.export(fmt) for fmt in ("json", "csv", "text")} == reports
+
+
+def test_identical_copies_are_read_once_and_dated_by_their_own_files(tmp_path):
+    from simdesk.core.reading.headline import read_headlines
+
+    undated = "City council approves new budget\nThe vote was close.\n"
+    dated = "城市更新条例\n2024-02-01 正文。\n"
+    names = {"a.txt": undated, "b.txt": undated, "c.md": undated, "d.txt": dated, "e.txt": dated}
+    for k, (name, text) in enumerate(names.items()):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        os.utime(tmp_path / name, ns=(MTIME + k * 86400 * 10**9, MTIME + k * 86400 * 10**9))
+    members = [member_of(tmp_path, name) for name in names]
+    texts = Texts(tmp_path, 10**6)
+    each = {m.path: Headlines(texts).of(m) for m in members}  # every file read for itself
+    (tmp_path / "b.txt").unlink()  # a copy is not read again: the first of its copies is
+    (tmp_path / "e.txt").unlink()
+    copies = read_headlines(texts, members)
+    assert copies == each
+    assert [copies[n].date for n in ("a.txt", "b.txt")] == ["2023-11-14", "2023-11-15"]
+    assert copies["a.txt"].dated_by == MODIFIED and copies["d.txt"].dated_by == copies["e.txt"].dated_by == TEXT

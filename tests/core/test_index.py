@@ -328,3 +328,20 @@ def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tm
     assert rows == [(1, 2, 1, 0), (1, 3, 1, 0), (2, 3, 0, 0)]
     assert str(kept["rows"]) == str(kept["arrays"])
     assert str(kept["arrays"]) == str({(1, 2): (0.5, nan, 0.25), (1, 3): (0.9, nan, 0.75), (2, 3): (0.125, 0.5, 1.0)})
+
+
+def test_new_clean_fingerprints_drop_the_scores_of_their_documents_and_no_other(tmp_path):
+    n = 1000  # more documents than one statement deletes the scores of
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents([doc(f"{k:04}", k, f"{k}") for k in range(1, n + 1)])
+        index.store_scores((k, k + 1, Relation(0.5, 0.5, 0.5)) for k in range(1, n))
+        index.store_short_texts((k, True) for k in range(1, n + 1))
+        recomputed = [(k, 7 * k) for k in range(1, 601)] + [(k, None) for k in range(601, 701)]
+        index.set_clean_fingerprints(recomputed, frozenset({1, 2}))
+        assert sorted(index.scores()) == [(k, k + 1) for k in range(601, n)]  # a None keeps its scores
+        rows = index.conn.execute("SELECT id, clean, clean_fp, short FROM documents ORDER BY id").fetchall()
+        assert rows[:600] == [(k, 1, 7 * k, None) for k in range(1, 601)]
+        assert rows[600:700] == [(k, 0, None, None) for k in range(601, 701)]
+        assert rows[700:] == [(k, 0, None, 1) for k in range(701, n + 1)]
+        assert index.clean_boilerplate() == frozenset({1, 2})

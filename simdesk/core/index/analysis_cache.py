@@ -17,6 +17,7 @@ from simdesk.core.reading.boilerplate import LineHashes
 from simdesk.core.records import Relation
 
 READ_ROWS = 50_000  # rows read from the index at a time into arrays (documents.SNAPSHOT_ROWS)
+SCORE_IDS = 450  # documents whose scores one statement deletes (twice as many parameters: SQLite allows 999)
 
 
 class AnalysisCache:
@@ -95,21 +96,25 @@ class AnalysisCache:
         document to be computed again (its text could not be read as indexed). The caller must pass every
         document whose lines in `boilerplate` differ from its lines in the set stored before."""
         rows = list(rows)
+        computed = [doc_id for doc_id, fp in rows if fp is not None]
         with self.conn.transaction():
-            # what was searched and verified on the old boilerplate-free text is stale; a clean fingerprint
-            # equal to the plain one is stored as NULL (most documents: 9 B each saved)
+            # what was searched and verified on the old boilerplate-free text is stale, and whether a text is
+            # short was measured without its old boilerplate lines; a clean fingerprint equal to the plain one
+            # is stored as NULL (most documents: 9 B each saved)
             self.conn.executemany(
-                "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean = 1, paired = 0 WHERE id = ?",
+                "UPDATE documents SET clean_fp = nullif(?, fingerprint), clean = 1, paired = 0, short = NULL "
+                "WHERE id = ?",
                 ((to_signed(fp), doc_id) for doc_id, fp in rows if fp is not None),
             )
             self.conn.executemany(
-                "UPDATE documents SET clean = 0 WHERE id = ?", ((doc_id,) for doc_id, fp in rows if fp is None)
+                "UPDATE documents SET clean = 0, short = NULL WHERE id = ?",
+                ((doc_id,) for doc_id, fp in rows if fp is None),
             )
-            # whether a text is short was measured without its old boilerplate lines
-            self.conn.executemany("UPDATE documents SET short = NULL WHERE id = ?", ((doc_id,) for doc_id, _ in rows))
-            self.conn.executemany(
-                "DELETE FROM scores WHERE a = ? OR b = ?", ((d, d) for d, fp in rows if fp is not None)
-            )
+            # a few hundred documents a statement: each reads the whole table once (`b` has no index of its own)
+            for start in range(0, len(computed) if self.keeps_more_scores_than(0) else 0, SCORE_IDS):
+                chunk = computed[start : start + SCORE_IDS]
+                marks = ",".join("?" * len(chunk))
+                self.conn.execute(f"DELETE FROM scores WHERE a IN ({marks}) OR b IN ({marks})", chunk + chunk)
             if boilerplate != self.clean_boilerplate():
                 self.conn.execute("DELETE FROM clean_boilerplate")
                 self.conn.executemany(

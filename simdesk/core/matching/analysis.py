@@ -367,17 +367,26 @@ def clean_fingerprints_of(
     if not len(rows):
         return out
     whole = unpack_votes_rows([packed_votes[k] for k in rows.tolist()])
-    # every line's votes as a row of one table (row 0: zeros, for a line without votes)
-    number = {h: n + 1 for n, h in enumerate(line_votes)}
-    table = np.zeros((len(number) + 1, BITS))
-    if line_votes:
-        table[1:] = np.array(list(line_votes.values()), dtype=np.float64)
-    counts = np.array([len(hits[k]) for k in rows.tolist()], dtype=np.int64)
-    picked = np.array([number.get(int(h), 0) for k in rows.tolist() for h in hits[k].tolist()], dtype=np.int64)
+    # every line's votes as a row of one table, in the order of their hashes (the last row: zeros, for a line
+    # without votes)
+    known = np.array(sorted(line_votes), dtype=np.int64)
+    table = np.zeros((len(known) + 1, BITS))
+    for n, h in enumerate(known.tolist()):
+        table[n] = line_votes[h]
+    held = [hits[k] for k in rows.tolist()]
+    counts = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
+    flat = np.concatenate(held).astype(np.int64)
+    at = np.searchsorted(known, flat)
+    picked = np.where(known[np.minimum(at, max(len(known) - 1, 0))] == flat, at, len(known)) if len(known) else at
     starts = np.zeros(len(rows), dtype=np.int64)
     np.cumsum(counts[:-1], out=starts[1:])
-    # reduceat adds a document's rows one after the other, as clean_fingerprint's sum did
-    rest = whole - np.add.reduceat(table[picked], starts, axis=0)
+    # each document's line votes added one after the other from zeros, as the one-by-one sum did: its m-th
+    # line's at the m-th turn (np.add.reduceat of the same rows took 4x as long)
+    lines = np.zeros((len(rows), BITS))
+    for m in range(int(counts.max())):
+        have = np.flatnonzero(counts > m)
+        lines[have] += table[picked[starts[have] + m]]
+    rest = whole - lines
     rounding = VOTES_LEFT * np.maximum(np.abs(whole).max(axis=1), 1e-9)
     bits = from_votes_rows(rest, rounding)
     left = np.abs(rest).max(axis=1) > rounding

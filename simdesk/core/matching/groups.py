@@ -36,6 +36,7 @@ from scipy.sparse.csgraph import connected_components
 from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
+from simdesk.core.reading.markup import name_suffix
 from simdesk.core.records import Group, Member
 
 if TYPE_CHECKING:  # the index a grouper is read from (grouper_for)
@@ -45,12 +46,6 @@ DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming dist
 MAX_THRESHOLD = MAX_PAIR_RADIUS
 # what the groups can be ordered by (Grouping.sort_keys); any other key keeps the engine's order (largest first)
 ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
-
-
-def _suffix(path: str) -> str:
-    """A path's file name suffix, case-folded ('' when none)."""
-    name = path.rsplit("/", 1)[-1]
-    return name.rsplit(".", 1)[-1].casefold() if "." in name else ""
 
 
 class Grouper:
@@ -157,7 +152,11 @@ class Grouper:
         """The representative of a row's identical copies when it is read as the same text (the same bytes, and
         names that end alike: markup.markup_kind tells a page or Markdown file by its suffix), else the row."""
         paths, copy_of = self.snapshot.paths, self.snapshot.copy_of
-        if copy_of is not None and (rep := int(copy_of[row])) != row and _suffix(paths[rep]) == _suffix(paths[row]):
+        if (
+            copy_of is not None
+            and (rep := int(copy_of[row])) != row
+            and name_suffix(paths[rep]) == name_suffix(paths[row])
+        ):
             return rep
         return row
 

@@ -40,7 +40,7 @@ from functools import partial
 
 from simdesk.core.reading.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
 from simdesk.core.reading.documents import DecodeError, ReadAhead, read_source_file, visible
-from simdesk.core.reading.markup import page_heading
+from simdesk.core.reading.markup import name_suffix, page_heading
 from simdesk.core.reading.normalize import LINKS, fold
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import Member
@@ -396,9 +396,22 @@ def read_headline_blocks(
     with process_pool(min(workers, -(-total // REPORT_CHUNK))) if pooled else nullcontext() as pool:
         for block in blocks:
             block = list(block)
-            chunks = [block[k : k + REPORT_CHUNK] for k in range(0, len(block), REPORT_CHUNK)]
+            # identical copies under names that end alike are the same text: one is read, the others dated by
+            # their own files (the medium collection's 360 groups of identical copies: 771 reads became 360)
+            first: dict[tuple[str, str], Member] = {}
+            same = [first.setdefault((m.content_hash, name_suffix(m.path)), m) for m in block]
+            readers = list(first.values())
+            chunks = [readers[k : k + REPORT_CHUNK] for k in range(0, len(readers), REPORT_CHUNK)]
             results = map_chunks(read, chunks, pool, cancel)
-            yield {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
+            found = {m.path: h for chunk, heads in zip(chunks, results) for m, h in zip(chunk, heads)}
+            yield {m.path: redated(found[r.path], m.mtime_ns) for m, r in zip(block, same) if r.path in found}
+
+
+def redated(headline: Headline, mtime_ns: int) -> Headline:
+    """The headline of the same text in a file modified at `mtime_ns` (headline_of of it)."""
+    if headline.dated_by == TEXT:
+        return headline
+    return unpacked(PACKED_SEP.join((headline.title, "", headline.source)), mtime_ns)
 
 
 SPACES = re.compile(r"\s+")

@@ -42,6 +42,13 @@ class MarkupError(ValueError):
     """A markup file with no text to compare (all script, no text, only code)."""
 
 
+def name_suffix(path: str) -> str:
+    """A path's file name suffix, case-folded ('' when none): identical bytes under names that end alike are
+    read as the same text (markup_kind tells a page or Markdown file by its suffix)."""
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].casefold() if "." in name else ""
+
+
 def markup_kind(name: str, text: str) -> str:
     """HTML when the text starts as a page does (any file name), or has an HTML suffix and tags; Markdown
     by suffix; "" for plain text."""
