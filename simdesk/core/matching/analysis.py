@@ -722,8 +722,9 @@ class _KeptScores:
         reached = ks[out[ks] >= self.min_similarity]
         self.paired[i[reached]] = True
         self.paired[j[reached]] = True
-        self.index.store_score_arrays(ids[i[ks]], ids[j[ks]], out[ks], held[ks])
-        self.index.store_short_texts(step.shorts)
+        with self.index.transaction():  # the step's scores and short flags in one commit
+            self.index.store_score_arrays(ids[i[ks]], ids[j[ks]], out[ks], held[ks])
+            self.index.store_short_texts(step.shorts)
         if self.headlines is not None and not cancelled:
             for r, head in step.let_go:  # a row let go early is read again, headline too
                 if self.paired[r]:

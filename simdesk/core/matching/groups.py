@@ -388,9 +388,9 @@ class Grouping:
 
     def _pair_at(self, a: int, b: int) -> int | None:
         codes = self._scores_by_pair[0]
-        code = np.int64(min(a, b)) * np.int64(len(self.snapshot)) + np.int64(max(a, b))
-        at = int(np.searchsorted(codes, code))
-        return at if at < len(codes) and codes[at] == code else None
+        code = min(a, b) * len(self.snapshot) + max(a, b)  # Python integers: numpy scalars cost more here
+        at = int(codes.searchsorted(code))
+        return at if at < len(codes) and int(codes[at]) == code else None
 
     def snapshot_row(self, path: str) -> int:
         """The snapshot row of `path` (-1: not indexed). Snapshot rows are in path order."""
