@@ -6,7 +6,15 @@ import os
 
 import pytest
 
-from simdesk.core.reading.documents import DecodeError, decode_bytes, matches, read_text_file, walk
+from simdesk.core.reading.documents import (
+    BINARY_CONTROL_RATIO,
+    DecodeError,
+    _checked,
+    decode_bytes,
+    matches,
+    read_text_file,
+    walk,
+)
 from simdesk.core.records import Problem
 
 ZH = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。\n第二段文字在这里继续。"
@@ -46,6 +54,36 @@ def test_utf16_without_bom_is_detected():
 def test_binary_data_is_refused_with_a_reason(payload):
     with pytest.raises(DecodeError, match="binary|not text"):
         decode_bytes(payload)
+
+
+@pytest.mark.parametrize("controls", [0, 1, 4, 5, 6, 40])
+def test_utf8_with_control_characters_is_binary_past_one_in_a_hundred(controls):
+    """UTF-8 text's control characters are counted on its bytes: the same verdict as on the text (_checked),
+    text with up to 1% of them is text (a stray form feed or escape), more is binary."""
+    text = ("中文字" * 100 + "abcdefghij" * 20)[: 500 - controls] + "\x1b" * controls
+    data = text.encode("utf-8")
+    try:
+        _checked(text, "utf-8")
+    except DecodeError as exc:
+        with pytest.raises(DecodeError, match="binary") as raised:
+            decode_bytes(data)
+        assert str(raised.value) == str(exc)
+    else:
+        assert decode_bytes(data) == (text, "utf-8")
+    assert (controls > 5) == (controls > BINARY_CONTROL_RATIO * len(text))
+
+
+@pytest.mark.parametrize("first", ["\ufeff", "\uff80", "ÿ", "þ"])
+def test_text_starting_with_a_bom_s_first_byte_is_read_by_its_bom_or_as_utf8(first):
+    """Only a byte-order mark decides the encoding before UTF-8: text whose first byte merely begins one
+    (U+FF80 is EF BE 80 in UTF-8, ÿ is FF in Latin-1) is read as any other."""
+    text = first + "文字 text " * 10
+    data = text.encode("utf-8")
+    decoded, used = decode_bytes(data)
+    if first == "\ufeff":
+        assert (decoded, used) == (text[1:], "utf-8-sig")
+    else:
+        assert (decoded, used) == (text, "utf-8")
 
 
 def test_empty_file_is_a_problem(tmp_path):

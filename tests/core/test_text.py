@@ -16,6 +16,7 @@ from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, text_similarity
 from simdesk.core.reading.headline import search_form
 from simdesk.core.reading.normalize import (
+    LINKS,
     fold,
     normalize,
     script_dictionaries,
@@ -95,6 +96,25 @@ def test_links_go_line_by_line_as_from_the_whole_text():
     text = "see http://a.example/x y\nmail me@example.org now\n中文 www.example.com/p?q=1 后\nplain line\nx@y"
     assert without_links(text) == "see   y\nmail   now\n中文   后\nplain line\nx@y"
     assert without_links("no link here") == "no link here"
+
+
+def test_links_go_from_the_lines_holding_a_trigger_as_from_every_line():
+    """without_links finds the lines to clean from their triggers: the same text as the regex on every line."""
+    lines = [
+        "",
+        "a@b.cn and c@d.org on one line",
+        "http://x.example/a www.y.example/b",
+        "no trigger",
+        "@ alone, www. alone, :// alone",
+        "中文http://例子.cn/页 后",
+        "ftp://files.example/pub",
+    ]
+    for first in range(len(lines)):
+        for count in range(len(lines) + 1):
+            text = "\n".join(lines[first:] + lines[:first])[: count * 40]
+            for case in (text, text + "\n", "\n" + text):
+                expected = "\n".join(LINKS.sub(" ", line) for line in case.split("\n"))
+                assert without_links(case) == expected
 
 
 def test_lines_survive_folding_and_plain_latin_is_untouched():
