@@ -1,9 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The engine's compiled kernels: a text's shingle hashes, its MinHash band keys, its line hashes and its
-normalised form, each in one pass over the string's code points, bit-identical to the pure-Python definitions they replace
-(fingerprint/similarity.py shingle_runs, fingerprint/minhash.py text_bands, reading/boilerplate.py
-folded_line_hashes and line_key_hashes, reading/normalize.py normal_form; tests/core/test_kernels.py compares
-them). Every constant comes from those modules.
+"""The engine's compiled kernels: a text's shingle hashes, its MinHash band keys, its line hashes, its
+normalised form and the spans the script conversion converts, each in one pass over the string's code points,
+bit-identical to the pure-Python definitions they replace (fingerprint/similarity.py shingle_runs,
+fingerprint/minhash.py text_bands, reading/boilerplate.py folded_line_hashes and line_key_hashes,
+reading/normalize.py normal_form and script_spans; tests/core/test_kernels.py compares them). Every constant
+comes from those modules.
 
 One pass, no arrays of a text's size for the band keys: each word is hashed (MurmurHash3 x86_32 of its UTF-8, as
 mmh3.hash) while it is read, each shingle's hash is folded into the running minimum of every permutation as it is
@@ -560,6 +561,67 @@ cdef class Normaliser:
             return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, m)
         finally:
             free(out)
+
+
+# ---- the script conversion's spans ----
+
+cdef class ScriptSpans:
+    """Where normalize.to_simplified converts a text, found in one pass: the spans of lines holding a trigger
+    character (the Basic Multilingual Plane's `codes`, lone surrogates, every character beyond the plane), a
+    span running on over the next lines while their next trigger is at most `join` characters past its end;
+    the spans its regex loop (normalize._script_spans) finds."""
+
+    cdef uint8_t bits[8192]
+
+    def __init__(self, codes):
+        cdef Py_ssize_t k
+        cdef long code
+        for k in range(8192):
+            self.bits[k] = 0
+        for value in codes:
+            code = value
+            if code < 0 or code >= 0x10000:
+                raise ValueError(f"not a code point of the Basic Multilingual Plane: {code}")
+            self.bits[code >> 3] |= 1 << (code & 7)
+
+    cdef inline bint _trigger(self, Py_UCS4 ch) noexcept:
+        cdef uint32_t c = <uint32_t>ch
+        if c >= 0x10000 or 0xD800 <= c <= 0xDFFF:
+            return True
+        return (self.bits[c >> 3] >> (c & 7)) & 1
+
+    cdef inline Py_ssize_t _next(self, int kind, void* data, Py_ssize_t i, Py_ssize_t n) noexcept:
+        while i < n:
+            if self._trigger(PyUnicode_READ(kind, data, i)):
+                return i
+            i += 1
+        return -1
+
+    def spans(self, str text, Py_ssize_t join):
+        """[start, end, start, end, ...] of the spans to convert, in order (none: an empty list)."""
+        cdef Py_ssize_t n = len(text), hit, k, start, end, done = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        out = []
+        hit = self._next(kind, data, 0, n)
+        while hit >= 0:
+            k = hit - 1
+            while k >= done and PyUnicode_READ(kind, data, k) != 10:
+                k -= 1
+            start = k + 1 if k >= done else done
+            end = hit + 1
+            while end < n and PyUnicode_READ(kind, data, end) != 10:
+                end += 1
+            hit = self._next(kind, data, end, n)
+            while hit >= 0 and hit - end <= join:
+                end = hit + 1
+                while end < n and PyUnicode_READ(kind, data, end) != 10:
+                    end += 1
+                hit = self._next(kind, data, end, n)
+            out.append(start)
+            out.append(end)
+            done = end
+        return out
 
 
 # ---- vocabulary: a document's token tallies, its TF x IDF weights and their SimHash bit rows ----

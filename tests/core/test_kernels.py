@@ -12,6 +12,7 @@ import importlib
 import os
 import pickle
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -43,7 +44,17 @@ from simdesk.core.fingerprint.similarity import (
 )
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
-from simdesk.core.reading.normalize import fold, gap_ranges, normal_form, normalize_folded, without_links
+from simdesk.core.reading.normalize import (
+    SCRIPT_JOIN,
+    fold,
+    gap_ranges,
+    normal_form,
+    normalize_folded,
+    script_spans,
+    script_trigger_codes,
+    script_triggers,
+    without_links,
+)
 
 try:
     KERNELS = importlib.import_module("simdesk.core.kernels")
@@ -551,3 +562,37 @@ def test_simdesk_pure_scores_every_pair_bit_for_bit() -> None:
     compiled = pair_bits()
     assert pure.stdout.split() == compiled.split()
     assert len(set(compiled.split())) > 100  # scores of many kinds, not one
+
+
+TRADITIONAL = "臺灣軟體公司發佈了新的資料庫系統，這個系統裡面的搜尋引擎經過三年的測試。\n繁體中文與簡體中文"
+SCRIPT_LINES = [TRADITIONAL, CHINESE, "", ENGLISH, "𠮷 beyond the plane", "\ud800 lone surrogate", "著" * 70, "著"]
+SCRIPT_SPANS = KERNELS.ScriptSpans(script_trigger_codes() or ())
+
+
+def assert_same_script_spans(text: str) -> None:
+    triggers = script_triggers()
+    assert triggers is not None
+    assert script_spans(text, triggers, SCRIPT_SPANS) == script_spans(text, triggers, None), text
+
+
+def test_compiled_script_spans_are_the_pure_ones() -> None:
+    """The lines to_simplified converts, and how it joins close ones: every arrangement of lines with and
+    without triggers, far apart or SCRIPT_JOIN characters apart, at either end, with empty lines."""
+    for first in range(len(SCRIPT_LINES)):
+        lines = SCRIPT_LINES[first:] + SCRIPT_LINES[:first]
+        for count in range(1, len(lines) + 1):
+            for joiner in ("\n", "\n\n", "\n" + "x" * (SCRIPT_JOIN - 1) + "\n", "\n" + "x" * SCRIPT_JOIN + "\n"):
+                text = joiner.join(lines[:count])
+                for case in (text, text + "\n", "\n" + text, text.replace("\n", "著\n")):
+                    assert_same_script_spans(case)
+    far = "x" * SCRIPT_JOIN
+    for spanner in (SCRIPT_SPANS, None):
+        assert script_spans("abc", re.compile("x"), spanner) == []
+        assert script_spans("ab\n著\nab\n著", re.compile("著"), spanner) == [3, 9]  # close: one span
+        assert script_spans(f"著\n{far}\nb著", re.compile("著"), spanner) == [0, 1, SCRIPT_JOIN + 3, SCRIPT_JOIN + 5]
+
+
+@given(st.one_of(UNICODE, WORDS, st.text(alphabet=st.sampled_from("臺灣著中文\n ab𠮷"), max_size=300)))
+@settings(max_examples=300, deadline=None)
+def test_compiled_script_spans_are_the_pure_ones_on_any_text(text: str) -> None:
+    assert_same_script_spans(text)

@@ -113,11 +113,10 @@ def script_dictionaries_hash() -> str:
 
 
 @lru_cache(maxsize=1)
-def script_triggers() -> re.Pattern[str] | None:
-    """A class of the characters that can make the script conversion change a line (SCRIPT_TRIGGERS; every
-    character beyond the Basic Multilingual Plane, and lone surrogates, count as triggers too), or None when
-    the file was made for other dictionaries than the installed OpenCC's (or cannot be read): then every text
-    with Han characters is converted whole. ~13 ms on first use (the fork server pays it for its workers)."""
+def script_trigger_codes() -> tuple[int, ...] | None:
+    """The code points of the Basic Multilingual Plane that can make the script conversion change a line
+    (SCRIPT_TRIGGERS, surrogates left out), or None when the file was made for other dictionaries than the
+    installed OpenCC's (or cannot be read)."""
     try:
         digest, chars = (
             files("simdesk").joinpath("resources", SCRIPT_TRIGGERS).read_text(encoding="utf-8").split("\n")[:2]
@@ -126,7 +125,18 @@ def script_triggers() -> re.Pattern[str] | None:
             return None
     except (OSError, ValueError, ImportError):
         return None
-    codes = sorted({ord(c) for c in chars if ord(c) < 0xD800 or 0xE000 <= ord(c) < 0x10000})
+    return tuple(sorted({ord(c) for c in chars if ord(c) < 0xD800 or 0xE000 <= ord(c) < 0x10000}))
+
+
+@lru_cache(maxsize=1)
+def script_triggers() -> re.Pattern[str] | None:
+    """A class of the characters that can make the script conversion change a line (script_trigger_codes; every
+    character beyond the Basic Multilingual Plane, and lone surrogates, count as triggers too), or None when
+    the file was made for other dictionaries than the installed OpenCC's (or cannot be read): then every text
+    with Han characters is converted whole. ~13 ms on first use (the fork server pays it for its workers)."""
+    codes = script_trigger_codes()
+    if codes is None:
+        return None
     ranges: list[tuple[int, int]] = []
     for code in codes:
         if ranges and ranges[-1][1] == code - 1:
@@ -146,13 +156,44 @@ def to_simplified(text: str) -> str:
     triggers = script_triggers()
     if triggers is None:
         return convert(text)
-    hit = triggers.search(text)
-    if hit is None:
+    spans = script_spans(text, triggers)
+    if not spans:
         return text
     out = []
     done = 0
+    for k in range(0, len(spans), 2):
+        start, end = spans[k], spans[k + 1]
+        out.append(text[done:start])
+        out.append(convert(text[start:end]))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def _script_spanner() -> Any:
+    """The compiled ScriptSpans of the installed triggers, or None (the pure path; no triggers; kernels built
+    before it)."""
+    spanner = getattr(KERNELS, "ScriptSpans", None)
+    codes = script_trigger_codes()
+    return None if spanner is None or codes is None else spanner(codes)
+
+
+def script_spans(text: str, triggers: re.Pattern[str], spanner: Any = True) -> list[int]:
+    """Where to_simplified converts `text`: [start, end, start, end, ...] of its lines holding a trigger, a span
+    running on over the next lines while their next trigger is at most SCRIPT_JOIN characters past its end
+    (one call of the conversion for lines close together). By the compiled `spanner` when there is one
+    (True: the installed one; None: this loop with `triggers`): 1.0 against 4.1 µs a text on the
+    medium collection's 20,000 texts (2026-11-27, load 13)."""
+    if spanner is True:
+        spanner = _script_spanner()
+    if spanner is not None:
+        return list(spanner.spans(text, SCRIPT_JOIN))
+    out: list[int] = []
+    done = 0
     size = len(text)
     find, search = text.find, triggers.search
+    hit = search(text)
     while hit is not None:
         start = text.rfind("\n", done, hit.start()) + 1 or done
         end = find("\n", hit.end())
@@ -164,11 +205,9 @@ def to_simplified(text: str) -> str:
             if end < 0:
                 end = size
             hit = search(text, end)
-        out.append(text[done:start])
-        out.append(convert(text[start:end]))
+        out += (start, end)
         done = end
-    out.append(text[done:])
-    return "".join(out)
+    return out
 
 
 @lru_cache(maxsize=1)
