@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The engine's compiled kernels: a text's shingle hashes, its MinHash band keys, its line hashes, its
-normalised form and the spans the script conversion converts, each in one pass over the string's code points,
+normalised form, the spans the script conversion converts and the fold's screens, each in one pass over the string's code points,
 bit-identical to the pure-Python definitions they replace (fingerprint/similarity.py shingle_runs,
 fingerprint/minhash.py text_bands, reading/boilerplate.py folded_line_hashes and line_key_hashes,
-reading/normalize.py normal_form and script_spans; tests/core/test_kernels.py compares them). Every constant
+reading/normalize.py normal_form, script_spans and the fold's searches; tests/core/test_kernels.py compares them). Every constant
 comes from those modules.
 
 One pass, no arrays of a text's size for the band keys: each word is hashed (MurmurHash3 x86_32 of its UTF-8, as
@@ -563,17 +563,17 @@ cdef class Normaliser:
             free(out)
 
 
-# ---- the script conversion's spans ----
+# ---- classes of characters: the fold's screens and the script conversion's spans ----
 
-cdef class ScriptSpans:
-    """Where normalize.to_simplified converts a text, found in one pass: the spans of lines holding a trigger
-    character (the Basic Multilingual Plane's `codes`, lone surrogates, every character beyond the plane), a
-    span running on over the next lines while their next trigger is at most `join` characters past its end;
-    the spans its regex loop (normalize._script_spans) finds."""
+cdef class CharSet:
+    """A class of characters: `codes` of the Basic Multilingual Plane, and every character beyond it when
+    `beyond_plane`. `found` is a regex class's search (is any there?), `spans` the script conversion's spans
+    (normalize.script_spans) of this class of triggers."""
 
     cdef uint8_t bits[8192]
+    cdef bint beyond
 
-    def __init__(self, codes):
+    def __init__(self, codes, bint beyond_plane):
         cdef Py_ssize_t k
         cdef long code
         for k in range(8192):
@@ -583,22 +583,29 @@ cdef class ScriptSpans:
             if code < 0 or code >= 0x10000:
                 raise ValueError(f"not a code point of the Basic Multilingual Plane: {code}")
             self.bits[code >> 3] |= 1 << (code & 7)
+        self.beyond = beyond_plane
 
-    cdef inline bint _trigger(self, Py_UCS4 ch) noexcept:
+    cdef inline bint _has(self, Py_UCS4 ch) noexcept:
         cdef uint32_t c = <uint32_t>ch
-        if c >= 0x10000 or 0xD800 <= c <= 0xDFFF:
-            return True
+        if c >= 0x10000:
+            return self.beyond
         return (self.bits[c >> 3] >> (c & 7)) & 1
 
     cdef inline Py_ssize_t _next(self, int kind, void* data, Py_ssize_t i, Py_ssize_t n) noexcept:
         while i < n:
-            if self._trigger(PyUnicode_READ(kind, data, i)):
+            if self._has(PyUnicode_READ(kind, data, i)):
                 return i
             i += 1
         return -1
 
+    def found(self, str text):
+        """Whether `text` holds a character of the class."""
+        return self._next(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, len(text)) >= 0
+
     def spans(self, str text, Py_ssize_t join):
-        """[start, end, start, end, ...] of the spans to convert, in order (none: an empty list)."""
+        """[start, end, start, end, ...] of the lines holding a character of the class, a span running on over
+        the next lines while their next one is at most `join` characters past its end, in order (none: an
+        empty list): the spans normalize.script_spans's regex loop finds."""
         cdef Py_ssize_t n = len(text), hit, k, start, end, done = 0
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)

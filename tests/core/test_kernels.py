@@ -45,14 +45,19 @@ from simdesk.core.fingerprint.similarity import (
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
 from simdesk.core.reading.normalize import (
+    LOOK_ALIKE_RANGES,
     SCRIPT_JOIN,
     fold,
+    fold_screens,
     gap_ranges,
+    has_look_alike,
+    invisible_ranges,
     normal_form,
     normalize_folded,
+    script_spanner,
     script_spans,
-    script_trigger_codes,
     script_triggers,
+    without_invisible,
     without_links,
 )
 
@@ -566,7 +571,8 @@ def test_simdesk_pure_scores_every_pair_bit_for_bit() -> None:
 
 TRADITIONAL = "臺灣軟體公司發佈了新的資料庫系統，這個系統裡面的搜尋引擎經過三年的測試。\n繁體中文與簡體中文"
 SCRIPT_LINES = [TRADITIONAL, CHINESE, "", ENGLISH, "𠮷 beyond the plane", "\ud800 lone surrogate", "著" * 70, "著"]
-SCRIPT_SPANS = KERNELS.ScriptSpans(script_trigger_codes() or ())
+SCRIPT_SPANS = script_spanner(KERNELS)
+FOLD_SCREENS = fold_screens(KERNELS)
 
 
 def assert_same_script_spans(text: str) -> None:
@@ -596,3 +602,28 @@ def test_compiled_script_spans_are_the_pure_ones() -> None:
 @settings(max_examples=300, deadline=None)
 def test_compiled_script_spans_are_the_pure_ones_on_any_text(text: str) -> None:
     assert_same_script_spans(text)
+
+
+def assert_same_screens(text: str) -> None:
+    assert without_invisible(text, FOLD_SCREENS) == without_invisible(text, (None, None)), text
+    assert has_look_alike(text, FOLD_SCREENS) == has_look_alike(text, (None, None)), text
+
+
+def test_compiled_fold_screens_are_the_regex_searches() -> None:
+    """The invisible characters' screen and the look-alike scripts, at the ends of every range of each and
+    beside them, alone and in text."""
+    edges = {0x10000, 0x10FFFF, 0xFFFF, 0xD7FF, 0xE000}
+    for a, b in (*invisible_ranges(), *LOOK_ALIKE_RANGES):
+        edges |= {a - 1, a, b, b + 1}
+    for code in sorted(edges):
+        char = chr(code)
+        assert_same_screens(char)
+        assert_same_screens(f"中文{char}text")
+    assert without_invisible("imp\u00adoses", FOLD_SCREENS) == "imposes"
+    assert has_look_alike("Рython", FOLD_SCREENS) and not has_look_alike("Python", FOLD_SCREENS)
+
+
+@given(st.one_of(UNICODE, WORDS, st.text(alphabet=st.sampled_from("中a\u00ad\u200bРρ\ufe0f\U000e0101"), max_size=50)))
+@settings(max_examples=300, deadline=None)
+def test_compiled_fold_screens_are_the_regex_searches_on_any_text(text: str) -> None:
+    assert_same_screens(text)

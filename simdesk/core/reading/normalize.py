@@ -60,7 +60,8 @@ BOUNDARIES = re.compile(r"[\W_]+")  # = (?:[^\w\s]|_|\s)+ (\s is in \W), one cla
 # line) made every position scan to the end of the run looking for '@', quadratic time (hours for 4 MB).
 LINKS = re.compile(r"(?:https?|ftp)://\S+|www\.[\w.-]+\S*|[\w.+-]{1,64}@[\w-]+\.[\w.-]+", re.ASCII | re.IGNORECASE)
 # Greek and Cyrillic (with their supplements): where look-alikes of Latin letters live.
-LOOK_ALIKE_SCRIPTS = re.compile("[\u0370-\u03ff\u0400-\u052f\u1d00-\u1d7f\ua640-\ua69f]")
+LOOK_ALIKE_RANGES = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x1D00, 0x1D7F), (0xA640, 0xA69F))
+LOOK_ALIKE_SCRIPTS = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in LOOK_ALIKE_RANGES) + "]")
 # Invisible characters that are not format characters (Cf) but are as invisible in a word: the combining
 # grapheme joiner, the Mongolian free variation selectors, the variation selectors (emoji and ideographic)
 INVISIBLE_MARKS = ((0x034F, 0x034F), (0x180B, 0x180D), (0x180F, 0x180F), (0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
@@ -170,13 +171,14 @@ def to_simplified(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=1)
-def _script_spanner() -> Any:
-    """The compiled ScriptSpans of the installed triggers, or None (the pure path; no triggers; kernels built
+@lru_cache(maxsize=2)
+def script_spanner(kernels: Any = KERNELS) -> Any:
+    """The compiled class (kernels.CharSet) of the installed triggers, lone surrogates and the characters
+    beyond the Basic Multilingual Plane (script_triggers), or None (the pure path; no triggers; kernels built
     before it)."""
-    spanner = getattr(KERNELS, "ScriptSpans", None)
+    charset = getattr(kernels, "CharSet", None)
     codes = script_trigger_codes()
-    return None if spanner is None or codes is None else spanner(codes)
+    return None if charset is None or codes is None else charset((*codes, *range(0xD800, 0xE000)), True)
 
 
 def script_spans(text: str, triggers: re.Pattern[str], spanner: Any = True) -> list[int]:
@@ -186,7 +188,7 @@ def script_spans(text: str, triggers: re.Pattern[str], spanner: Any = True) -> l
     (True: the installed one; None: this loop with `triggers`): 1.0 against 4.1 µs a text on the
     medium collection's 20,000 texts (2026-11-27, load 13)."""
     if spanner is True:
-        spanner = _script_spanner()
+        spanner = script_spanner()
     if spanner is not None:
         return list(spanner.spans(text, SCRIPT_JOIN))
     out: list[int] = []
@@ -216,6 +218,16 @@ def invisible_characters() -> tuple[re.Pattern[str], re.Pattern[str]]:
     of the interpreter's Unicode database and INVISIBLE_MARKS; the screen is its characters of the Basic
     Multilingual Plane and every character beyond it, one class of few ranges that re searches 3-4x faster
     (10 against 33 ms over 1.9 M characters of Chinese text). Built on first use (~20 ms)."""
+    ranges = invisible_ranges()
+    members = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+    screen = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges if b < 0x10000)
+    return re.compile(f"[{screen}\U00010000-\U0010ffff]"), re.compile(f"[{members}]+")
+
+
+@lru_cache(maxsize=1)
+def invisible_ranges() -> tuple[tuple[int, int], ...]:
+    """The code point ranges (inclusive) of the invisible characters: every format character (category Cf) of
+    the interpreter's Unicode database and INVISIBLE_MARKS."""
     category = unicodedata.category
     ranges: list[tuple[int, int]] = list(INVISIBLE_MARKS)
     for plane in FORMAT_PLANES:
@@ -225,18 +237,31 @@ def invisible_characters() -> tuple[re.Pattern[str], re.Pattern[str]]:
                     ranges[-1] = (ranges[-1][0], code)
                 else:
                     ranges.append((code, code))
-    members = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
-    screen = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges if b < 0x10000)
-    return re.compile(f"[{screen}\U00010000-\U0010ffff]"), re.compile(f"[{members}]+")
+    return tuple(ranges)
 
 
-def without_invisible(text: str) -> str:
+@lru_cache(maxsize=2)
+def fold_screens(kernels: Any = KERNELS) -> tuple[Any, Any]:
+    """The compiled screens of `fold` (kernels.CharSet), as (the invisible characters' screen, the look-alike
+    scripts), each found in one pass where the regex class tries each character (~2 and ~1.5 µs a text less on
+    the medium collection); (None, None) on the pure path."""
+    charset = getattr(kernels, "CharSet", None)
+    if charset is None:
+        return None, None
+    invisible = [c for a, b in invisible_ranges() if b < 0x10000 for c in range(a, b + 1)]  # the regex screen's
+    look_alike = [c for a, b in LOOK_ALIKE_RANGES for c in range(a, b + 1)]
+    return charset(invisible, True), charset(look_alike, False)
+
+
+def without_invisible(text: str, screens: tuple[Any, Any] | None = None) -> str:
     """`text` without its invisible characters (invisible_characters); text without any (ASCII text, most
-    text) is returned as it is after one fast search."""
+    text) is returned as it is after one fast search (by the compiled screen when there is one: `screens`,
+    fold_screens() when None)."""
     if text.isascii():
         return text
     screen, invisible = invisible_characters()
-    if screen.search(text) is None:
+    compiled = (fold_screens() if screens is None else screens)[0]
+    if (screen.search(text) is None) if compiled is None else not compiled.found(text):
         return text
     return invisible.sub("", text)
 
@@ -323,9 +348,16 @@ def _fold(text: str) -> str:
     text = nfkc(without_invisible(text)).casefold()
     if HAN.search(text):
         text = to_simplified(text)
-    if LOOK_ALIKE_SCRIPTS.search(text):
+    if has_look_alike(text):
         text = text.translate(look_alike_table())
     return text
+
+
+def has_look_alike(text: str, screens: tuple[Any, Any] | None = None) -> bool:
+    """Whether `text` holds a letter of LOOK_ALIKE_SCRIPTS (by the compiled screen when there is one:
+    `screens`, fold_screens() when None)."""
+    compiled = (fold_screens() if screens is None else screens)[1]
+    return LOOK_ALIKE_SCRIPTS.search(text) is not None if compiled is None else bool(compiled.found(text))
 
 
 # Han characters that folding keeps Han characters: the unified ideographs (no compatibility decomposition, no
