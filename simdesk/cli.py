@@ -284,12 +284,20 @@ def open_folder_review(
     max_size_mb: float,
 ) -> tuple[Index, Review]:
     """Scan FOLDER and group it as the options say (core.open_review); returns (index, review)."""
+    path, options = check_folder(folder), scan_options(jobs, includes, max_size_mb)
+    start_workers_early(path, db, options)
     from simdesk.core import ReviewSettings
 
-    settings = ReviewSettings.from_options(
-        threshold, similarity, scan_options(jobs, includes, max_size_mb), regroup=False
-    )
-    return review_of(check_folder(folder), db, settings)
+    return review_of(path, db, ReviewSettings.from_options(threshold, similarity, options, regroup=False))
+
+
+def start_workers_early(folder: Path, db: str | None, options: ScanOptions) -> None:
+    """Before the engine is loaded: start the fork server of the scan's worker processes when the scan will
+    use them (core.start_workers_before_scan), so that it loads the engine on another core while this
+    process loads its own and lists the folder."""
+    from simdesk.core import index_path, start_workers_before_scan
+
+    start_workers_before_scan(folder, Path(db) if db else index_path(folder), options)
 
 
 def print_scan_stats(review: Review) -> None:
@@ -508,7 +516,7 @@ def query(
 
     Example: simdesk query articles --text "今天天气很好" --threshold 6
     """
-    from simdesk.core import DecodeError, ReviewSettings, read_text_file, simhash, similarity_percent, weighted_terms
+    from simdesk.core import DecodeError, read_text_file
 
     if (file is None) == (text is None):
         raise UsageFailure("give either a FILE or --text, not both and not neither")
@@ -517,13 +525,12 @@ def query(
             text = read_text_file(Path(file), int(max_size_mb * 1024 * 1024)).text
         except (OSError, DecodeError) as exc:
             raise UsageFailure(f"{file}: {exc}") from None
-    path = check_folder(folder)
+    path, options = check_folder(folder), scan_options(jobs, includes, max_size_mb)
+    start_workers_early(path, db, options)
+    from simdesk.core import ReviewSettings, simhash, similarity_percent, weighted_terms
+
     # the index brought up to date; plain pairs at distance 0 only, which costs nothing
-    index, _ = review_of(
-        path,
-        db,
-        ReviewSettings(min_similarity=0, threshold=0, regroup=False, scan=scan_options(jobs, includes, max_size_mb)),
-    )
+    index, _ = review_of(path, db, ReviewSettings(min_similarity=0, threshold=0, regroup=False, scan=options))
     fp = simhash(weighted_terms(text or ""))
     with index:
         hits = index.near(fp, threshold)
@@ -588,14 +595,18 @@ def evaluate(folder: str, db: str | None, jobs: int, sweep: bool) -> None:
 
     Example: simdesk evaluate corpus/medium
     """
-    from simdesk.core import ReviewSettings, grouper_for, load_truth, score_groups
+    from simdesk.core import load_truth
 
     path = check_folder(folder)
     try:
         truth = load_truth(path)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageFailure(f"{folder}: no usable truth.json ({exc})") from None
-    index, review = review_of(path, db, ReviewSettings(scan=scan_options(jobs, (), MAX_SIZE_MB)))
+    options = scan_options(jobs, (), MAX_SIZE_MB)
+    start_workers_early(path, db, options)
+    from simdesk.core import ReviewSettings, grouper_for, score_groups
+
+    index, review = review_of(path, db, ReviewSettings(scan=options))
     with index:
         verified = review.grouper
         plain = grouper_for(index)

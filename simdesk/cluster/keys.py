@@ -22,7 +22,7 @@ from itertools import combinations
 
 import numpy as np
 
-from simdesk.core.matching.pairs import MAX_PAIR_RADIUS
+from simdesk.core.matching.radius import MAX_PAIR_RADIUS
 
 BITS = 64
 KEY_BLOCKS = 3  # blocks per key: ~32-bit keys at r = 3 (Manku et al.'s choice for 8 billion pages)

@@ -32,6 +32,8 @@ _WHERE = {
     "paths": ("action_log", "data_dir", "demo_dir", "index_path"),
     "records": ("Document", "Group", "Member", "Problem", "Progress", "Relation", "ScanOptions", "ScanStats"),
     "index.scan": ("ScanResult",),
+    # the workers' fork server started before the engine is loaded, when a scan will use them (the command line)
+    "index.pooling": ("start_workers_before_scan",),
     "timeleft": ("TimeLeft",),
     "workers": ("CancelToken", "map_chunks", "process_pool", "worker_count"),
     "index.store": ("Index",),
@@ -39,7 +41,8 @@ _WHERE = {
     "index.documents": ("Snapshot",),
     # a damaged index rebuilt with the editor's decisions it still yields
     "index.rescue": ("Rescue", "readable_decisions", "rebuild_index"),
-    "matching.groups": ("DEFAULT_THRESHOLD", "MAX_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "matching.groups": ("DEFAULT_THRESHOLD", "Grouper", "Grouping", "grouper_for"),
+    "matching.radius": ("MAX_THRESHOLD",),  # imports nothing: the command line's options use it
     # the similarity of two texts, defined once (verify.similarity); analysis.text_similarity gives it for two
     # texts without the collection's boilerplate, as verification scores them and the window shows them
     "fingerprint.similarity": ("DEFAULT_MIN_SIMILARITY", "Profile", "profile", "similarity"),
@@ -147,6 +150,7 @@ if TYPE_CHECKING:
     from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY, Profile, profile, similarity
     from simdesk.core.index.connection import BUSY_MESSAGE, IndexError_, damaged_prefix
     from simdesk.core.index.documents import Snapshot
+    from simdesk.core.index.pooling import start_workers_before_scan
     from simdesk.core.index.rescue import Rescue, readable_decisions, rebuild_index
     from simdesk.core.index.scan import ScanResult, scan as scan_folder
     from simdesk.core.index.store import Index
@@ -158,9 +162,10 @@ if TYPE_CHECKING:
         collection_boilerplate,
         text_similarity,
     )
-    from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, grouper_for
+    from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouper, Grouping, grouper_for
     from simdesk.core.matching.pair_scores import candidate_relation
     from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
+    from simdesk.core.matching.radius import MAX_THRESHOLD
     from simdesk.core.matching.reread import verification_profile
     from simdesk.core.paths import action_log, data_dir, demo_dir, index_path
     from simdesk.core.reading.documents import (

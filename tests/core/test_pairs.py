@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from simdesk.core.matching import pairs
-from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, brute_force_pairs, pairs_within
+from simdesk.core.matching.pairs import brute_force_pairs, pairs_within
+from simdesk.core.matching.radius import MAX_PAIR_RADIUS
 
 
 def as_set(result: tuple[np.ndarray, np.ndarray, np.ndarray]) -> set[tuple[int, int, int]]:

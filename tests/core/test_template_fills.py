@@ -15,7 +15,7 @@ from simdesk.core.fingerprint.similarity import FILL_SCORE, template_fill
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import analyse, text_similarity
-from simdesk.core.matching.groups import MAX_THRESHOLD
+from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.reading.normalize import normalize
 from simdesk.core.records import ScanOptions
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from simdesk.core.index.scan import IN_PROCESS_BELOW
+from simdesk.core.index.pooling import IN_PROCESS_BELOW
 
 REPO = Path(__file__).resolve().parents[2]
 REVIEW_THEN_CHILDREN = """

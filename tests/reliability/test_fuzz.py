@@ -16,7 +16,8 @@ from simdesk.core.fingerprint.features import segment, weighted_terms
 from simdesk.core.fingerprint.simhash import hamming, simhash
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
-from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
+from simdesk.core.matching.pairs import pairs_within
+from simdesk.core.matching.radius import MAX_PAIR_RADIUS
 from simdesk.core.reading.documents import DecodeError, decode_bytes
 from simdesk.core.reading.normalize import NON_WORD, normalize
 from simdesk.core.records import ScanOptions

@@ -19,6 +19,7 @@ from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
 from simdesk.core.fingerprint.simhash import seal_votes
 from simdesk.core.fingerprint.vocabulary import text_votes
+from simdesk.core.index.pooling import pooled
 from simdesk.core.memory import release_freed_memory
 from simdesk.core.reading.boilerplate import folded_line_hashes
 from simdesk.core.reading.documents import (
@@ -48,8 +49,6 @@ if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index'
     # it imports when installed) cost ~1 s of CPU per worker for nothing they use
     from simdesk.core.index.store import Index
 
-IN_PROCESS_BELOW = 64  # fewer files to read than this: no worker processes (their start-up costs more)...
-IN_PROCESS_BYTES = 1024 * 1024  # ...unless they are large: a worker can be killed on cancel, this process's read cannot
 CHUNK_FILES = 32
 CHUNK_BYTES = 512 * 1024
 COMMIT_EVERY_S = 1.0
@@ -178,11 +177,6 @@ def _locations(entries: list[FileEntry]) -> list[str | Path]:
     return [e.location for e in entries]
 
 
-def _pooled(files: int, size: int, workers: int) -> bool:
-    """Whether `files` files of `size` bytes in all are read in worker processes (else in this process)."""
-    return workers > 1 and (files >= IN_PROCESS_BELOW or size >= IN_PROCESS_BYTES)
-
-
 def _chunks(entries: list[FileEntry]) -> list[list[FileEntry]]:
     out, cur, size = [], [], 0
     for e in entries:
@@ -274,7 +268,7 @@ def _scan_locked(
         if (s := stored.get(entry.rel)) is None or s[1] != entry.size or s[2] != entry.mtime_ns:
             to_read.append(entry)
             to_read_bytes += entry.size
-            if not server_started and _pooled(len(to_read), to_read_bytes, workers):
+            if not server_started and pooled(len(to_read), to_read_bytes, workers):
                 # the workers' fork server loads the engine (~1 s of CPU) while the rest is listed, so that a
                 # cancel then finds no wait; an unchanged folder or a small one never starts it
                 start_worker_server()
@@ -339,7 +333,7 @@ def _scan_locked(
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
-    if not _pooled(len(to_read), to_read_bytes, workers):
+    if not pooled(len(to_read), to_read_bytes, workers):
         with ReadAhead(_locations(to_read), follow_links=False) as ahead:
             for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
                 if cancel.cancelled:

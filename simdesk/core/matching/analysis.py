@@ -73,9 +73,10 @@ from simdesk.core.matching.copies import (
     swap_shares,
     with_copies,
 )
-from simdesk.core.matching.groups import MAX_THRESHOLD, Grouper, exact_grouper
+from simdesk.core.matching.groups import Grouper, exact_grouper
 from simdesk.core.matching.pair_scores import BAND_MIN_SIMILARITY, read_and_scored, scored
 from simdesk.core.matching.pairs import pairs_within
+from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.matching.reread import (
     SHORT_BYTES,
     line_votes,

@@ -35,7 +35,8 @@ from scipy.sparse.csgraph import connected_components
 
 from simdesk.core.index.documents import Snapshot
 from simdesk.core.matching.copies import swap_shares
-from simdesk.core.matching.pairs import MAX_PAIR_RADIUS, pairs_within
+from simdesk.core.matching.pairs import pairs_within
+from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.reading.markup import name_suffix
 from simdesk.core.records import Group, Member
 
@@ -43,7 +44,6 @@ if TYPE_CHECKING:  # the index a grouper is read from (grouper_for)
     from simdesk.core.index.store import Index
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance
-MAX_THRESHOLD = MAX_PAIR_RADIUS
 # what the groups can be ordered by (Grouping.sort_keys); any other key keeps the engine's order (largest first)
 ORDER_KEYS = ("members", "size", "modified", "path", "distance", "similarity")
 

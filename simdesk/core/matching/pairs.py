@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from simdesk.core.compiled import KERNELS
+from simdesk.core.matching.radius import MAX_PAIR_RADIUS
 
 BITS = 64
 BLOCKS = 4  # the SQLite index's layout (index/segments.py): 4 blocks of 16 bits
 BLOCK_BITS = 16
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
-MAX_PAIR_RADIUS = 12  # the widest search; the slider's top (groups.MAX_THRESHOLD) is this radius
 MAX_TABLE_BITS = 24  # a bucket table of 2**24 entries is the largest this module allocates (~130 MB of int64)
 MAX_THREADS = 4
 THREADS_FROM = 50_000  # fewer fingerprints: a thread pool costs more than it saves

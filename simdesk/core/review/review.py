@@ -48,7 +48,8 @@ from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY
 from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
-from simdesk.core.matching.groups import DEFAULT_THRESHOLD, MAX_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.matching.reread import short_document, short_text
 from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks, unpacked
 from simdesk.core.reading.texts import Texts, texts_of
