@@ -9,6 +9,7 @@ before it imports the rest of the engine:
 
 from __future__ import annotations
 
+import sys
 from itertools import count
 from pathlib import Path
 
@@ -27,15 +28,16 @@ def pooled(files: int, size: int, workers: int) -> bool:
 
 
 def start_workers_before_scan(root: Path, index_file: Path, options: ScanOptions) -> bool:
-    """Start the fork server of the scan's workers now (workers.start_worker_server, Linux) when the scan of
-    `root` into `index_file` with `options` will read its files in them, and say whether it was started: a
-    first scan (no index file yet reads every file it lists) whose first files listed already decide it, as
-    the scan itself does once it has listed them (`pooled`). Otherwise it is left to the scan, which starts it
-    as it lists the files to read: a rescan reads only the files changed since, and a folder of few files
-    is read in the scanning process. Call it on the thread that runs the scan, which the server dies with
-    (parent_watch); the walk stops after LOOK_AHEAD_FOLDERS folders (a tree of files not to index)."""
+    """Start the fork server of the scan's workers now (workers.start_worker_server; Linux, where workers are
+    forked from it) when the scan of `root` into `index_file` with `options` will read its files in them,
+    and say whether it was started: a first scan (with no index file yet it reads every file it lists) whose
+    first files listed already decide it, as the scan itself does once it has listed them (`pooled`).
+    Otherwise it is left to the scan, which starts it as it lists the files to read: a rescan reads only the
+    files changed since, and a folder of few files is read in the scanning process. Call it on the thread
+    that runs the scan, which the server dies with (parent_watch); the walk stops after LOOK_AHEAD_FOLDERS
+    folders (a tree of files not to index)."""
     workers = worker_count(options.jobs)
-    if workers <= 1 or index_file.exists():
+    if not sys.platform.startswith("linux") or workers <= 1 or index_file.exists():
         return False
     folders = count()
     files = size = 0
