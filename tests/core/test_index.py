@@ -303,6 +303,49 @@ def test_a_snapshot_gives_content_hashes_as_strings_and_its_arrays_read_in_block
     assert keys.shape == (23, DESKTOP.bands) and fps.tolist() == [k * 7919 for k in range(23)]
 
 
+def _plans(conn: sqlite3.Connection) -> dict[str, str]:
+    """The query plan (its details, joined) of the content trigger's delete of a document's scores, and of the
+    delete a deleted document's ON DELETE CASCADE runs on each of the scores' columns."""
+    body = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'documents_content_changed'").fetchone()[0]
+    trigger = next(s for s in body.split(";") if "DELETE FROM scores" in s).split("BEGIN")[-1]
+    statements = {
+        "trigger": trigger.replace("new.id", "?"),
+        "cascade a": "DELETE FROM scores WHERE a = ?",
+        "cascade b": "DELETE FROM scores WHERE b = ?",
+    }
+    return {
+        name: " | ".join(row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", (1,) * sql.count("?")))
+        for name, sql in statements.items()
+    }
+
+
+def test_a_documents_scores_are_found_by_either_member_without_reading_the_whole_table(tmp_path):
+    """The content trigger and the cascade of a deleted document look a document's scores up by the key (a) or
+    by the index on b; an index file made without that index gets it when opened, its scores kept."""
+    path = tmp_path / "i.sqlite"
+    with Index(path) as index:
+        with index.transaction():
+            index.upsert_documents([doc(f"{k}.txt", k, f"{k}") for k in range(1, 5)])
+        index.store_scores([(1, 2, Relation(0.5, 0.5, 0.5)), (2, 3, Relation(0.5, 0.5, 0.5))])
+        plans = _plans(index.conn)
+    assert plans == {
+        "trigger": "MULTI-INDEX OR | INDEX 1 | SEARCH scores USING PRIMARY KEY (a=?) | INDEX 2 | "
+        "SEARCH scores USING COVERING INDEX scores_b (b=?)",
+        "cascade a": "SEARCH scores USING PRIMARY KEY (a=?)",
+        "cascade b": "SEARCH scores USING COVERING INDEX scores_b (b=?)",
+    }
+    conn = sqlite3.connect(path)  # as an index written before the index on b existed
+    conn.execute("DROP INDEX scores_b")
+    assert "SCAN scores" in _plans(conn)["cascade b"]
+    conn.close()
+    with Index(path) as index:
+        assert not index.rebuilt and sorted(index.scores()) == [(1, 2), (2, 3)]
+        assert _plans(index.conn) == plans
+        with index.transaction():
+            index.conn.execute("DELETE FROM documents WHERE id = 2")
+        assert index.scores() == {}
+
+
 def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tmp_path):
     nan = float("nan")
     pairs = [(2, 1, Relation(0.5, 0.25, nan)), (1, 3, Relation(0.9, nan, 0.75)), (3, 2, Relation(0.125, 1.0, 0.5))]

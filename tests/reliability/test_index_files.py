@@ -137,13 +137,19 @@ def test_a_damaged_page_anywhere_in_the_index_is_one_line(tmp_path):
             assert message.startswith(f"simdesk: error: the index {db} is damaged ("), (page, tables.get(page))
 
 
-def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
-    root = folder(shared_tmp)
-    locked = shared_tmp / "locked"
-    locked.mkdir()
-    db = locked / "i.sqlite"
+def scanned_in_locked(tmp: Path) -> tuple[Path, Path]:
+    """A small folder scanned into tmp/locked/i.sqlite: (the folder, the index file)."""
+    root = folder(tmp)
+    (tmp / "locked").mkdir()
+    db = tmp / "locked" / "i.sqlite"
     with Index(db) as index:
         scan(root, index, ScanOptions(jobs=1))
+    return root, db
+
+
+def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
+    root, db = scanned_in_locked(shared_tmp)
+    locked = db.parent
     db.chmod(0o444)
     locked.chmod(0o555)
     for path in (root, *root.iterdir()):
@@ -167,6 +173,28 @@ def test_a_read_only_index_and_a_read_only_folder_are_one_line(shared_tmp):
         f"simdesk: error: the index {fresh} cannot be written (its folder is read-only): give --db a writable place"
     )
     assert not fresh.exists()
+
+
+def test_a_read_only_index_without_the_scores_index_on_b_is_read_as_it_is(shared_tmp):
+    """An index file made before the index on scores(b) opens for reading when it cannot be written (its
+    documents and scores read right without it); the first open that can write adds it."""
+    _, db = scanned_in_locked(shared_tmp)
+    conn = sqlite3.connect(db)
+    documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    conn.execute("DROP INDEX scores_b")
+    conn.close()
+    db.chmod(0o444)
+    db.parent.chmod(0o777)  # the file read-only, its folder open to SQLite's shared-memory file
+
+    def open_as_nobody():
+        with Index(db, create=False) as index:
+            has = index.conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'scores_b'").fetchone()[0]
+            return [index.count(), has]
+
+    assert run_unprivileged(open_as_nobody) == [documents, 0]
+    db.chmod(0o644)
+    with Index(db, create=False) as index:
+        assert index.conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'scores_b'").fetchone()[0] == 1
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ settings live in the meta table."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,8 @@ from simdesk.core.index.layout import (
     META,
     SCHEMA_VERSION,
     ensure_tables,
-    missing_tables_or_columns,
+    missing_indexes,
+    missing_parts,
     stale_triggers,
 )
 from simdesk.core.index.migrations import IN_PLACE, migrate, pending, record_all
@@ -51,8 +53,10 @@ def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: P
     Rebuild when its layout could not be read in place."""
     version = _stored_version(conn, kind, path)
     if kind == "ours" and version in IN_PLACE:
-        # nothing is written to a file that holds this layout whole (a reader never waits on a scan here)
-        if pending(db, version) or missing_tables_or_columns(conn, db) or stale_triggers(conn):
+        # nothing is written to a file that holds this layout whole (a reader never waits on a scan here), nor to
+        # a read-only file that lacks only an index (layout.missing_indexes)
+        wanting = pending(db, version) or missing_parts(conn, db) or stale_triggers(conn)
+        if wanting or (missing_indexes(conn) and os.access(path, os.W_OK)):
             with conn.transaction():
                 ran = migrate(db, version)
                 ensure_tables(conn, db)  # what a step dropped, or what an additive change adds: nothing to say
