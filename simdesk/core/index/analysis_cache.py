@@ -110,7 +110,7 @@ class AnalysisCache:
                 "UPDATE documents SET clean = 0, short = NULL WHERE id = ?",
                 ((doc_id,) for doc_id, fp in rows if fp is None),
             )
-            # a few hundred documents a statement: each reads the whole table once (`b` has no index of its own)
+            # a few hundred documents a statement, each found by the key on `a` and the index on `b` (scores_b)
             for start in range(0, len(computed) if self.keeps_more_scores_than(0) else 0, SCORE_IDS):
                 chunk = computed[start : start + SCORE_IDS]
                 marks = ",".join("?" * len(chunk))

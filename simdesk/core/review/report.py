@@ -11,6 +11,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from typing import TextIO
 
 from simdesk.core.fingerprint.simhash import similarity_percent
@@ -76,7 +77,6 @@ def write_groups_json(
 
 _SCALAR = json.JSONEncoder(ensure_ascii=False).encode
 _SCALARS = (str, int, float, bool, type(None))
-_FLAT: dict[str, Callable[[object], str]] = {}  # by indent: the C encoder writing a line break between items
 
 
 def indented_json(value: object, pad: str = "") -> str:
@@ -107,12 +107,10 @@ def _flat(value: dict) -> bool:
     return all(isinstance(v, _SCALARS) for v in value.values())
 
 
+@cache
 def _flat_encoder(pad: str) -> Callable[[object], str]:
-    """The C encoder writing a line break and `pad` between two items."""
-    encode = _FLAT.get(pad)
-    if encode is None:
-        encode = _FLAT[pad] = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + pad, ": ")).encode
-    return encode
+    """The C encoder writing a line break and `pad` between two items (one a depth of indent)."""
+    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + pad, ": ")).encode
 
 
 def _member(m: Member, verified: float | None, decision: str | None, headline: Headline | None) -> dict:
