@@ -830,19 +830,28 @@ def gui(folder: str | None, screenshot: str | None) -> None:
     type=click.Path(dir_okay=False),
     help="Action log (default: the user's, which the window and `simdesk clean` write).",
 )
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Only list the files the last clean-up would put back; move nothing and write nothing.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def undo(log_path: str | None, fmt: str) -> None:
+def undo(log_path: str | None, dry_run: bool, fmt: str) -> None:
     """Undo the last clean-up: put its files back from the trash (or from where they were moved).
 
     A file now standing at the original place is never overwritten. Exits 1 when some files could not be
-    put back (each is listed with the reason).
+    put back (each is listed with the reason). With --dry-run, lists the clean-up's files still away and
+    touches nothing (whether each can be put back is found out only by undoing).
 
-    Example: simdesk undo
+    Example: simdesk undo --dry-run
     """
     from simdesk.core import undo_last
 
     if log_path and not Path(log_path).is_file():  # a mistyped path is not "nothing to undo"
         raise UsageFailure(f"{log_path}: no such action log")
+    if dry_run:
+        _undo_dry_run(log_path, fmt)
+        return
     try:
         report = undo_last(Path(log_path) if log_path else None)
     except OSError as exc:
@@ -869,6 +878,33 @@ def undo(log_path: str | None, fmt: str) -> None:
     click.echo(f"simdesk: {report.summary()}", err=True)
     if report.not_restored:
         sys.exit(1)
+
+
+def _undo_dry_run(log_path: str | None, fmt: str) -> None:
+    """`simdesk undo --dry-run`: the last clean-up's files an undo would put back, nothing moved."""
+    from simdesk.core import action_log, cleanup_to_undo, printable
+
+    log = Path(log_path) if log_path else action_log()
+    if log_path:
+        try:
+            with open(log, "rb"):
+                pass
+        except OSError as exc:  # an unreadable log is not "nothing to undo"
+            raise UsageFailure(f"{log_path}: {exc.strerror or exc}") from None
+    pending = cleanup_to_undo(log)
+    if fmt == "json":
+        body = {"run": pending.run, "action": pending.action or None, "would_restore": pending.paths}
+        click.echo(json.dumps(body, ensure_ascii=False, indent=2))
+    else:
+        for p in pending.paths:
+            click.echo(f"would restore  {printable(p)}")
+    if pending.run is None:
+        click.echo("simdesk: nothing to undo", err=True)
+    else:
+        where = "the trash" if pending.action == "trash" else "where they were moved"
+        click.echo(
+            f"simdesk: undo would put back {len(pending.paths)} file(s) from {where}; nothing was changed", err=True
+        )
 
 
 if __name__ == "__main__":

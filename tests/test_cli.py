@@ -163,8 +163,22 @@ def test_clean_trashes_the_rest_and_undo_puts_it_back(tmp_path, trash_home):
     assert (root / "sub" / "a-copy.txt").exists() and (root / "other.txt").exists()
     again = json.loads(run("scan", root, "--format", "json", "-j", "1").stdout)
     assert again["groups"] == []  # one copy left: no group
+    log = trash_home / ".local" / "share" / "simdesk" / "actions.jsonl"
+    log_before = log.read_bytes()
+    preview = run("undo", "--dry-run", "--format", "json")  # lists what undo would put back, moves nothing
+    assert preview.exit_code == 0, preview.output
+    listed = json.loads(preview.stdout)
+    assert listed["action"] == "trash" and sorted(Path(p).name for p in listed["would_restore"]) == [
+        "a.txt",
+        "same.txt",
+    ]
+    assert "would put back 2 file(s) from the trash" in preview.stderr
+    assert trashed(trash_home) == ["a.txt", "same.txt"] and not (root / "a.txt").exists()
+    assert log.read_bytes() == log_before  # nothing written either
     undo = run("undo", "--format", "json")
     assert undo.exit_code == 0, undo.output
+    after = run("undo", "--dry-run")  # the clean-up is put back: nothing left to undo
+    assert after.exit_code == 0 and after.stdout == "" and "nothing to undo" in after.stderr
     assert sorted(Path(p).name for p in json.loads(undo.stdout)["restored"]) == ["a.txt", "same.txt"]
     assert (root / "a.txt").read_text(encoding="utf-8") == ARTICLE and trashed(trash_home) == []
 
@@ -202,6 +216,17 @@ def test_clean_skips_a_file_that_changed_after_the_scan(tmp_path, trash_home):
 def test_undo_with_nothing_to_undo(tmp_path):
     result = run("undo")
     assert result.exit_code == 0 and "nothing to undo" in result.stderr
+
+
+def test_undo_dry_run_reads_an_untrusted_log_and_acts_on_nothing(tmp_path, trash_home):
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(b'{"action": "trash", "outcome": "done"}\nnot json at all\n\xff\xfe\n')
+    result = run("undo", "--dry-run", "--log", str(tampered), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"run": None, "action": None, "would_restore": []}
+    assert "nothing to undo" in result.stderr
+    missing = run("undo", "--dry-run", "--log", str(tmp_path / "no-such.jsonl"))
+    assert missing.exit_code != 0 and "no such action log" in missing.stderr
 
 
 def test_clean_keeps_by_a_chain_of_criteria(tmp_path, trash_home):

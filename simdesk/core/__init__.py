@@ -73,7 +73,7 @@ _WHERE = {
     ),
     # how figures and a clean-up's reasons are written (the command line; the window translates the same)
     "review.figures": ("contained", "fate_reason", "measured", "percent", "share_text"),
-    "cleanup.undo": ("UndoReport", "can_undo_cleanup"),
+    "cleanup.undo": ("PendingUndo", "UndoReport", "can_undo_cleanup", "cleanup_to_undo"),
     "review.report": ("printable", "safe_cell"),
     "review.diff": (
         "DEFAULT_DIFF_MODE",
@@ -132,7 +132,7 @@ if TYPE_CHECKING:
         keep_by_rule,
         member_fates,
     )
-    from simdesk.core.cleanup.undo import UndoReport, can_undo_cleanup
+    from simdesk.core.cleanup.undo import PendingUndo, UndoReport, can_undo_cleanup, cleanup_to_undo
     from simdesk.core.demo import ensure_demo
     from simdesk.core.evaluation import (
         ClassScores,

@@ -103,19 +103,35 @@ def last_cleanup(entries: list[dict]) -> tuple[str | None, list[dict]]:
     return None, []
 
 
-def can_undo_cleanup(log_path: Path) -> bool:
-    """Whether undo_last_cleanup(log_path) has a clean-up to put back: one in the log with files neither
-    restored, found never moved, nor known gone from the trash. The log is untrusted: a missing log, one
-    that is not a file or cannot be read has none, and lines that are not valid entries are ignored
-    (read_entries)."""
+@dataclass(frozen=True)
+class PendingUndo:
+    """The clean-up an undo would put back now: its run id (None: nothing to undo), how its files left
+    ("trash" or "move") and their absolute original places, in the order they were logged."""
+
+    run: str | None
+    action: str
+    paths: list[str]
+
+
+def cleanup_to_undo(log_path: Path) -> PendingUndo:
+    """What undo_last_cleanup(log_path) would put back, read without acting: the last clean-up in the log
+    with files neither restored, found never moved, nor known gone from the trash. The log is untrusted: a
+    missing log, one that is not a file or cannot be read has none, and lines that are not valid entries are
+    ignored (read_entries)."""
     log_path = Path(log_path)
     try:
         if not log_path.is_file():
-            return False
+            return PendingUndo(None, "", [])
         entries, _ignored = read_entries(log_path)
     except OSError:
-        return False
-    return last_cleanup(entries)[0] is not None
+        return PendingUndo(None, "", [])
+    run, pending = last_cleanup(entries)
+    return PendingUndo(run, pending[0]["action"] if pending else "", [_source(e) for e in pending])
+
+
+def can_undo_cleanup(log_path: Path) -> bool:
+    """Whether undo_last_cleanup(log_path) has a clean-up to put back (cleanup_to_undo)."""
+    return cleanup_to_undo(log_path).run is not None
 
 
 def _source(entry: dict) -> str:
