@@ -101,17 +101,10 @@ def main() -> None:
         print(json.dumps(measure(args.folder, args.texts, args.check) | {"code": simdesk.__file__}))
         return
     runs, load = versions.runs(__file__, [str(args.folder), "--texts", str(args.texts)], args.baseline, args.rounds)
-    for name, rs in runs.items():
-        per_text = [r["seconds"] / r["texts"] * 1e6 for r in rs]
-        print(
-            f"reread_{name}_us_per_text {min(per_text):.1f} µs CPU (best of {len(rs)}: "
-            + " ".join(f"{t:.1f}" for t in per_text)
-            + f"; {rs[0]['texts']} texts of {rs[0]['files']}, {rs[0]['boilerplate']} frequent lines, load {load:.1f};"
-            + f" {rs[0]['code']})"
-        )
+    versions.print_per_text(
+        "reread", runs, load, lambda r: f"{r['texts']} texts of {r['files']}, {r['boilerplate']} frequent lines"
+    )
     if "baseline" in runs:
-        ratio = min(r["seconds"] for r in runs["this"]) / min(r["seconds"] for r in runs["baseline"])
-        print(f"reread_ratio {ratio:.2f} (this / baseline, best)")
         checked, _ = versions.runs(__file__, [str(args.folder), "--texts", "50", "--check"], args.baseline, 1)
         this, base = checked["this"][0], checked["baseline"][0]
         differ = [rel for rel, a, b in zip(this["rels"], this["digests"], base["digests"]) if a != b]

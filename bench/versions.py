@@ -62,3 +62,21 @@ def measured(parser: argparse.ArgumentParser, measure: Callable[[argparse.Namesp
         print(json.dumps(measure(args) | {"code": simdesk.__file__}))
         return None
     return (args, *runs(script, sys.argv[1:], args.baseline, args.rounds))
+
+
+def print_per_text(
+    prefix: str, runs: dict[str, list[dict]], load: float, detail: Callable[[dict], str], digits: int = 1
+) -> None:
+    """Print `PREFIX_VERSION_us_per_text` for each version (the CPU µs per text of its best run: a run's "seconds"
+    over its "texts"; every run's, `detail` of its first run, the load, its code) and, with a baseline,
+    `PREFIX_ratio` (this version's best seconds over the baseline's)."""
+    for name, rs in runs.items():
+        per_text = [r["seconds"] / r["texts"] * 1e6 for r in rs]
+        print(
+            f"{prefix}_{name}_us_per_text {min(per_text):.{digits}f} µs CPU (best of {len(rs)}: "
+            + " ".join(f"{t:.{digits}f}" for t in per_text)
+            + f"; {detail(rs[0])}, load {load:.1f}; {rs[0]['code']})"
+        )
+    if "baseline" in runs:
+        ratio = min(r["seconds"] for r in runs["this"]) / min(r["seconds"] for r in runs["baseline"])
+        print(f"{prefix}_ratio {ratio:.2f} (this / baseline, best)")

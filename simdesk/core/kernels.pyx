@@ -24,7 +24,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
     PyUnicode_READ_CHAR,
 )
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy
 
@@ -629,6 +629,176 @@ cdef class CharSet:
             out.append(end)
             done = end
         return out
+
+
+# ---- the lines of a text a headline reads (reading/headline.py line_screens) ----
+
+cdef inline bint _bit(const uint8_t* bits, uint32_t c) noexcept nogil:
+    return (bits[c >> 3] >> (c & 7)) & 1
+
+
+cdef inline void _set_bit(uint8_t* bits, uint32_t c) noexcept nogil:
+    bits[c >> 3] |= 1 << (c & 7)
+
+
+cdef inline uint32_t _pair_slot(uint32_t a, uint32_t b) noexcept nogil:
+    """A word's first two characters' place in a bit table of 4,096."""
+    return ((a * 2654435761U) ^ (b * 40503U)) >> 20
+
+
+cdef class LineScreen:
+    """The lines of a text that hold one of `words` (each of one line) or, when `run` > 0, `run` characters in
+    a row each a decimal digit of any script (a regular expression's \\d) or one of `run_chars`: the numbers
+    (0-based, as str.splitlines counts lines) of the lines where a regular expression of those alternatives,
+    searched line by line, finds one. One pass over the text that stops only at the characters that may matter
+    (a bit table of the Basic Multilingual Plane: line breaks, the words' first characters, the run's), a word
+    compared only where a bit table of the words' first two characters holds the two there."""
+
+    cdef uint8_t marks[8192]  # the characters the pass looks at: stops and the words' first characters
+    cdef uint8_t stops[8192]  # the characters the pass stops at: line breaks, the run's, words of one character
+    cdef uint8_t first[8192]  # the words' first characters
+    cdef uint8_t runs[8192]  # the run's characters
+    cdef uint8_t singles[8192]  # the words of one character (of the plane)
+    cdef uint8_t pairs[512]  # the words' first two characters (_pair_slot)
+    cdef bint first_beyond  # a word starts beyond the Basic Multilingual Plane
+    cdef Py_UCS4* chars  # the words' characters, one after another
+    cdef Py_ssize_t* ends  # where each word ends in `chars`
+    cdef Py_ssize_t count
+    cdef int run
+
+    def __cinit__(self):
+        self.chars = NULL
+        self.ends = NULL
+
+    def __init__(self, words, str run_chars, int run):
+        cdef Py_ssize_t k, at = 0, total = 0
+        cdef uint32_t c
+        words = [str(w) for w in words]
+        for w in words:
+            if not w or w.splitlines() != [w]:
+                raise ValueError(f"not a word of one line: {w!r}")
+            total += len(w)
+        self.chars = <Py_UCS4*>malloc(max(total, 1) * sizeof(Py_UCS4))
+        self.ends = <Py_ssize_t*>malloc(max(len(words), 1) * sizeof(Py_ssize_t))
+        if self.chars == NULL or self.ends == NULL:
+            raise MemoryError()
+        for k in range(8192):
+            self.marks[k] = self.stops[k] = self.first[k] = self.runs[k] = self.singles[k] = 0
+        for k in range(512):
+            self.pairs[k] = 0
+        for c in (10, 11, 12, 13, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029):  # _line_break's
+            _set_bit(self.stops, c)
+        self.first_beyond = False
+        for k, w in enumerate(words):
+            for ch in w:
+                self.chars[at] = ord(ch)
+                at += 1
+            self.ends[k] = at
+            c = ord(w[0])
+            if c >= 0x10000:
+                self.first_beyond = True
+            else:
+                _set_bit(self.first, c)
+            if len(w) > 1:
+                _set_bit(self.pairs, _pair_slot(c, ord(w[1])))
+            elif c >= 0x10000:
+                raise ValueError(f"a word of one character beyond the Basic Multilingual Plane: {w!r}")
+            else:
+                _set_bit(self.singles, c)
+                _set_bit(self.stops, c)
+        self.count = len(words)
+        self.run = run
+        if run > 0:
+            for ch in run_chars:
+                c = ord(ch)
+                if c >= 0x10000:
+                    raise ValueError(f"not a character of the Basic Multilingual Plane: {ch!r}")
+                _set_bit(self.runs, c)
+            for c in range(0x10000):
+                if Py_UNICODE_ISDECIMAL(c):
+                    _set_bit(self.runs, c)
+            for k in range(8192):
+                self.stops[k] |= self.runs[k]
+        for k in range(8192):
+            self.marks[k] = self.stops[k] | self.first[k]
+
+    def __dealloc__(self):
+        free(self.chars)
+        free(self.ends)
+
+    cdef inline bint _stops_at(self, uint32_t c, uint32_t after) noexcept nogil:
+        """Whether the pass stops at a character of the plane marked (`after`: the next character, 0 at the end)."""
+        return _bit(self.stops, c) or (_bit(self.first, c) and _bit(self.pairs, _pair_slot(c, after)))
+
+    cdef inline Py_ssize_t _next_mark(self, int kind, const void* data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+        """The first position from `i` the pass stops at (`n`: none): a stop, a word's first two characters or a
+        character beyond the plane."""
+        cdef const uint8_t* p1
+        cdef const uint16_t* p2
+        cdef const uint32_t* p4
+        if kind == 1:
+            p1 = <const uint8_t*>data
+            while i < n and not (_bit(self.marks, p1[i]) and self._stops_at(p1[i], p1[i + 1] if i + 1 < n else 0)):
+                i += 1
+        elif kind == 2:
+            p2 = <const uint16_t*>data
+            while i < n and not (_bit(self.marks, p2[i]) and self._stops_at(p2[i], p2[i + 1] if i + 1 < n else 0)):
+                i += 1
+        else:
+            p4 = <const uint32_t*>data
+            while i < n and p4[i] < 0x10000 and not (
+                _bit(self.marks, p4[i]) and self._stops_at(p4[i], p4[i + 1] if i + 1 < n else 0)
+            ):
+                i += 1
+        return i
+
+    cdef inline bint _word_at(self, int kind, void* data, Py_ssize_t i, Py_ssize_t n) noexcept:
+        cdef Py_ssize_t k, j, start = 0, end
+        for k in range(self.count):
+            end = self.ends[k]
+            if end - start <= n - i:
+                j = 0
+                while start + j < end and PyUnicode_READ(kind, data, i + j) == self.chars[start + j]:
+                    j += 1
+                if start + j == end:
+                    return True
+            start = end
+        return False
+
+    def rows(self, str text, Py_ssize_t head=0, Py_ssize_t tail=0):
+        """The numbers of the lines holding a word or a run, in order: of the lines before `head` and from `tail`
+        on (0 and 0: every line)."""
+        cdef Py_ssize_t i = 0, n = len(text), line = 0, ran = 0, last = -2
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef uint32_t c
+        cdef bint done = head <= 0 < tail, wide
+        out = []
+        while True:
+            i = self._next_mark(kind, data, i, n)
+            if i >= n:
+                return out
+            c = PyUnicode_READ(kind, data, i)
+            if _line_break(c):
+                if c == 13 and i + 1 < n and PyUnicode_READ(kind, data, i + 1) == 10:
+                    i += 1
+                line += 1
+                done = head <= line < tail  # a line not asked for
+            elif not done:
+                wide = c >= 0x10000
+                if (self.first_beyond if wide else _bit(self.first, c)) and (
+                    (not wide and _bit(self.singles, c))
+                    or (i + 1 < n and _bit(self.pairs, _pair_slot(c, PyUnicode_READ(kind, data, i + 1)))
+                        and self._word_at(kind, data, i, n))
+                ):
+                    done = True
+                elif self.run > 0 and (Py_UNICODE_ISDECIMAL(c) if wide else _bit(self.runs, c)):
+                    ran = ran + 1 if last == i - 1 else 1
+                    last = i
+                    done = ran >= self.run
+                if done:
+                    out.append(line)
+            i += 1
 
 
 # ---- vocabulary: a document's token tallies, its TF x IDF weights and their SimHash bit rows ----

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import random
 from pathlib import Path
 
 import numpy as np
@@ -363,3 +364,244 @@ def test_identical_copies_are_read_once_and_dated_by_their_own_files(tmp_path):
     assert copies == each
     assert [copies[n].date for n in ("a.txt", "b.txt")] == ["2023-11-14", "2023-11-15"]
     assert copies["a.txt"].dated_by == MODIFIED and copies["d.txt"].dated_by == copies["e.txt"].dated_by == TEXT
+
+
+# ---- every headline as its rule defines it, whatever screens, kept lines and compiled kernels find it by ----
+
+TITLES = (
+    "新能源汽车消费政策密集出台",
+    "新能源汽車消費政策密集出臺",
+    "City council approves new budget",
+    "# 会议纪要",
+    "**第3章** 春天的故事",
+    "> 引用的标题",
+    "2024年工作报告",
+    "很长的标题" * 20,
+    "https://example.com/only-a-link",
+    "第 5 期",
+    "版本 2.4.1 发布说明",
+)
+BYLINES = (
+    "作者：张三",
+    "记者 李四 通讯员 王五",
+    "By Jane Doe",
+    "Posted by admin",
+    "发布时间：2024-05-12 10:30",
+    "责任编辑：赵六",
+    "【日期】2024/3/5",
+)
+DATES = (
+    "2024-05-12",
+    "2024-05-12T10:00",
+    "2024-05-12 10:00",
+    "2024/5/12",
+    "2024.5.12",
+    "2024年5月12日",
+    "2024年5月12号",
+    "二〇二四年五月十二日",
+    "二〇二三年十二月三十一日",
+    "民國113年5月12日",
+    "民国 99 年 1 月 2 日",
+    "May 12, 2024",
+    "12 May 2024",
+    "12th May, 2024",
+    "12-May-2024",
+    "Sept. 9 2023",
+    "25/12/2024",
+    "12/25/2024",
+    "5/3/2024",
+    "05.03.2024",
+    "2024年5月",
+    "二〇二四年五月",
+    "May 2024",
+    "2024-13-01",
+    "1850-01-01",
+    "２０２４年５月１２日",
+    "\u0662\u0660\u0662\u0664-\u0660\u0665-\u0661\u0662",
+    "版本 2.13.2024",
+    "零件号 2024-03",
+    "新华社北京3月5日电",
+)
+SOURCES = (
+    "来源：新华社",
+    "轉載自：聯合報",
+    "Source: Reuters",
+    "Sources: wire services",
+    "Reposted from The Times",
+    "Originally published in the Herald",
+    "via Twitter",
+    "原文链接：https://www.example.cn/670855",
+    "2024-05-12 来源：人民网",
+    "——来源：人民网。文章版权归原作者所有，转载请注明出处。",
+    "本文来自微信公众号",
+    "稿源: 本报",
+    "这是来自远方的一封信，信里说了很多话。",
+    "来源：" + "很长的来源" * 50,
+    "The source of the river is far away.",
+)
+FOOTERS = (
+    "—— 鲁迅",
+    "--《谚语》",
+    "~~~",
+    "更多内容请访问 www.example.com",
+    "联系我们 editor@example.com",
+    "版权所有 转载请注明出处",
+    "欢迎关注我们的公众号，获取更多资讯",
+)
+BODY = (
+    "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。",
+    "The council voted 7-2 after a long debate on transport and housing.",
+    "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
+    "臺灣軟體公司發佈了新的資料庫系統，這個系統裡面的搜尋引擎經過三年的測試。",
+    "会议于2024年3月5日在北京召开，共有1234名代表参加。",
+    "",
+    "   ",
+    "***",
+    "————",
+)
+LINE_BREAKS = ("\n", "\n", "\n", "\r\n", "\u2028", "\r")
+
+
+def generated_texts(count: int = 400, seed: int = 7) -> list[str]:
+    """Texts an editor meets, put together at random (the same ones for a seed): titles, bylines, dates in every
+    form the rule reads and some it leaves, source lines, attributions and other recurring footers, links,
+    traditional script, Markdown marks, blank lines and lines of symbols, long texts dated at their end."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        lines = [rng.choice(("", "   ", "***")) for _ in range(rng.choice((0, 0, 1, 2)))]
+        parts = [TITLES, BYLINES, DATES, SOURCES, BODY]
+        for _ in range(rng.randint(1, 8)):
+            lines.append(rng.choice(rng.choice(parts)))
+        lines += [rng.choice(BODY) for _ in range(rng.choice((1, 5, 30)))]
+        lines += [rng.choice((*FOOTERS, *DATES, *SOURCES, *BODY)) for _ in range(rng.randint(0, 4))]
+        if rng.random() < 0.3:
+            k = rng.randrange(len(lines) + 1)
+            lines[k:k] = [rng.choice(DATES) + " " + rng.choice(BYLINES)]
+        texts.append(rng.choice(LINE_BREAKS).join(lines) + rng.choice(("", "\n")))
+    return texts
+
+
+GENERATED_BOILERPLATE = boilerplate_of(*FOOTERS, SOURCES[9])
+
+
+def defined_headline(text: str, boilerplate: frozenset[int], heading: str = "") -> str:
+    """packed_headline as its rule reads (the module's docstring), line by line with the module's patterns:
+    nothing screened first, no line kept from another text, no compiled kernel."""
+    from simdesk.core.reading import headline as h
+    from simdesk.core.reading.boilerplate import KEY_DROP, MIN_KEY_CHARS, boilerplate_lines
+    from simdesk.core.reading.normalize import LINKS
+
+    def without_dates(line: str) -> str:
+        for pattern in h.DATES:
+            line = pattern.sub(" ", line)
+        return line.strip()
+
+    def clip(line: str, limit: int) -> str:
+        line = " ".join(line.split())
+        return line if len(line) <= limit else line[: limit - 1] + "…"
+
+    folded_text = fold(text)
+    lines = text.splitlines()
+    folded = folded_text.splitlines()
+    if len(folded) != len(lines):
+        folded = [fold(line) for line in lines]
+    dropped = boilerplate_lines(text, boilerplate, folded_text)
+    sources = [
+        k
+        for k, f in enumerate(folded)
+        if len(f) <= h.MAX_SOURCE_CHARS * 2 and h.SOURCE_WORD.search(f) and h.SOURCE_CUE.match(without_dates(f))
+    ]
+    attributions = sorted(k for k in dropped if h.ATTRIBUTION.match(folded[k]) or LINKS.search(folded[k]))
+    source = (lines[sources[0]] if sources else lines[attributions[0]] if attributions else "").strip()
+    title = heading
+    for k, f in enumerate(folded[: h.TITLE_LINES] if not title else ()):
+        rest = without_dates(f)
+        if k in sources or k in dropped or len(KEY_DROP.sub("", LINKS.sub(" ", rest))) < MIN_KEY_CHARS:
+            continue
+        if h.BYLINE.match(rest):
+            continue
+        title = lines[k].strip().lstrip("#>*-=+| \t").strip() or lines[k].strip()
+        break
+    n = len(folded)
+    rows = [*range(min(h.DATE_HEAD_LINES, n)), *range(max(h.DATE_HEAD_LINES, n - h.DATE_TAIL_LINES), n)]
+    date = next((d for k in rows if (d := h._date_in(folded[k])) is not None), None)
+    if date is None:
+        date = next((m for k in rows if (m := h._month_in(folded[k])) is not None), "")
+    return h.PACKED_SEP.join((clip(title, h.MAX_TITLE_CHARS), date, clip(source, h.MAX_SOURCE_CHARS)))
+
+
+def generated_headlines() -> list[str]:
+    """packed_headline of each generated text, with the generated boilerplate and without, twice each (the
+    second time from the lines kept the first)."""
+    from simdesk.core.reading.headline import packed_headline
+
+    out = []
+    for boilerplate in (GENERATED_BOILERPLATE, frozenset()):
+        for _ in range(2):
+            out += [packed_headline(text, boilerplate) for text in generated_texts()]
+    return out
+
+
+def test_every_generated_headline_is_the_one_its_rule_defines():
+    """Titles, dates and sources of texts of every kind, found through the screens (compiled ones when built),
+    the lines kept from other texts and verification's inputs, are those the rule defines line by line."""
+    from simdesk.core.reading.boilerplate import boilerplate_lines
+    from simdesk.core.reading.headline import packed_headline
+
+    texts = generated_texts()
+    found = generated_headlines()
+    for boilerplate, start in ((GENERATED_BOILERPLATE, 0), (frozenset(), 2 * len(texts))):
+        expected = [defined_headline(text, boilerplate) for text in texts]
+        assert found[start : start + len(texts)] == expected
+        assert found[start + len(texts) : start + 2 * len(texts)] == expected
+        for text, packed in zip(texts, expected):  # as verification calls it, with the lines it has
+            folded = fold(text)
+            dropped = boilerplate_lines(text, boilerplate, folded)
+            lines, folded_lines = text.splitlines(), folded.splitlines()
+            assert packed_headline(text, frozenset(), folded, "", dropped, lines, folded_lines) == packed
+    assert packed_headline(texts[0], heading="网页标题") == defined_headline(texts[0], frozenset(), "网页标题")
+    titles, dates, sources = zip(*(packed.split("\x1f") for packed in found))
+    assert len(set(titles)) > 20 and len(set(sources)) > 10  # of many kinds
+    assert {"", "2024-05-12", "2023-12-31", "2024-12-25", "2024-03-05", "2024-05", "2010-01-02"} <= set(dates)
+    assert {"轉載自：聯合報", "--《谚语》", "—— 鲁迅", "更多内容请访问 www.example.com"} <= set(sources)
+
+
+def test_the_pure_path_finds_every_generated_headline_the_compiled_one_finds():
+    """The generated texts' headlines under SIMDESK_PURE=1 (another process: the screens searched by regular
+    expressions) are those found here (with the compiled screens when they are built)."""
+    import subprocess
+    import sys
+
+    from simdesk.core.compiled import PURE
+
+    root = Path(__file__).resolve().parents[2]
+    code = "import json; from tests.core.test_headline import generated_headlines; print(json.dumps(generated_headlines()))"
+    env = {**os.environ, PURE: "1", "PYTHONPATH": str(root)}
+    pure = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
+    assert json.loads(pure.stdout) == generated_headlines()
+
+
+def test_generated_web_pages_have_the_headlines_their_rule_defines(tmp_path):
+    """Generated texts written as web pages (paragraphs, a <title>, an <h1> on every third) and read as a review
+    reads them: each headline is the one the rule defines of the page's visible text and heading."""
+    import html
+
+    from simdesk.core.reading.headline import text_and_heading, unpacked
+
+    texts = generated_texts(60, seed=11)
+    for k, text in enumerate(texts):
+        body = "".join(f"<p>{html.escape(line)}</p>" for line in text.splitlines())
+        h1 = f"<h1>{html.escape(TITLES[k % len(TITLES)])}</h1>" if k % 3 == 0 else ""
+        page = f"<html><head><title>站点 {k}</title></head><body>{h1}{body}</body></html>"
+        (tmp_path / f"p{k}.html").write_text(page, encoding="utf-8")
+    reader = Texts(tmp_path, 10**6)
+    headlines = Headlines(reader, GENERATED_BOILERPLATE)
+    titles = []
+    for k in range(len(texts)):
+        member = member_of(tmp_path, f"p{k}.html")
+        visible, heading = text_and_heading(reader, member.path)
+        defined = unpacked(defined_headline(visible, GENERATED_BOILERPLATE, heading), member.mtime_ns)
+        assert headlines.of(member) == defined
+        titles.append(defined.title)
+    assert titles[0] == TITLES[0] and titles[1] == "站点 1"  # the page's <h1>, else its <title>

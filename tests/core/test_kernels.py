@@ -44,6 +44,7 @@ from simdesk.core.fingerprint.similarity import (
 )
 from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
+from simdesk.core.reading.headline import SOURCE_WORD, line_screens, may_hold_date
 from simdesk.core.reading.normalize import (
     LOOK_ALIKE_RANGES,
     SCRIPT_JOIN,
@@ -627,3 +628,66 @@ def test_compiled_fold_screens_are_the_regex_searches() -> None:
 @settings(max_examples=300, deadline=None)
 def test_compiled_fold_screens_are_the_regex_searches_on_any_text(text: str) -> None:
     assert_same_screens(text)
+
+
+HEADLINE_SCREENS = line_screens(KERNELS)
+HEADLINE_LINES = (
+    "来源：新华社",
+    "原文链接 https://example.com/a",
+    "reposted from the times",
+    "sourced",
+    "vi",
+    "via",
+    "2024年5月12日",
+    "二〇二四年五月十二日",
+    "民国113年",
+    "民 国",
+    "123",
+    "1234",
+    "12 34",
+    "\u0661\u0662\u0663\u0664",  # Arabic-Indic digits
+    "\U0001d7d9\U0001d7da\U0001d7db\U0001d7dc",  # mathematical digits beyond the plane
+    "〇一二",
+    "一二三四",
+    "3一二4",
+    "十一月",
+    "",
+    " ",
+)
+LINE_BREAKS = ("\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\n\n")
+
+
+def assert_same_headline_rows(text: str) -> None:
+    """The compiled screens' lines are the lines the regular expressions find, line by line (str.splitlines),
+    of every line and of the lines before a head and from a tail on."""
+    lines = text.splitlines()
+    n = len(lines)
+    for screen, found in zip(HEADLINE_SCREENS, (SOURCE_WORD.search, may_hold_date)):
+        for head, tail in ((0, 0), (1, max(1, n - 1)), (2, 3), (n, n), (0, n // 2), (n // 2, 0)):
+            expected = [k for k, f in enumerate(lines) if (k < head or k >= tail) and found(f)]
+            assert screen.rows(text, head, tail) == expected, (text, head, tail)
+
+
+def test_compiled_headline_screens_find_the_lines_the_regular_expressions_find() -> None:
+    """Source words, date rows (four digits of any script or Chinese digits in a row, 民国) at either end of a
+    line, alone and beside each other, after every kind of line break."""
+    for first in range(len(HEADLINE_LINES)):
+        lines = HEADLINE_LINES[first:] + HEADLINE_LINES[:first]
+        for joiner in LINE_BREAKS:
+            text = joiner.join(lines)
+            for case in (text, text + joiner, joiner + text, text.replace(joiner, "x" + joiner + "y")):
+                assert_same_headline_rows(case)
+    assert HEADLINE_SCREENS[0].rows("a\r\nvia\n\nsource") == [1, 3]
+    assert HEADLINE_SCREENS[1].rows("2024\r\n民国\u2028一二三\n一二三四", 1, 3) == [0, 3]
+
+
+@given(
+    st.one_of(
+        UNICODE,
+        WORDS,
+        st.lists(st.sampled_from((*HEADLINE_LINES, *LINE_BREAKS, "1", "二", "民", "so", "urce"))).map("".join),
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_compiled_headline_screens_on_any_text(text: str) -> None:
+    assert_same_headline_rows(text)

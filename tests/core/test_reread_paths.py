@@ -32,6 +32,7 @@ from simdesk.core.reading.headline import (
     _text_date,
     _without_link,
     date_in,
+    line_screens,
     month_in,
     packed_headline,
     text_and_heading,
@@ -252,8 +253,10 @@ DATE_PIECES = (
 def test_a_date_looked_for_in_lines_that_can_hold_one_is_the_plain_date(lines: list[str]) -> None:
     folded_text = fold("\n".join(lines))
     folded = folded_text.splitlines()
-    assert _text_date(folded, folded_text, True) == plain_date(folded)
-    assert _text_date(folded, "", False) == plain_date(folded)
+    dates = line_screens()[1]  # the compiled screen of the lines that may hold a date (None: not built)
+    assert _text_date(folded, folded_text, dates) == plain_date(folded)
+    assert _text_date(folded, folded_text, None) == plain_date(folded)  # the regular expressions'
+    assert _text_date(folded, None, None) == plain_date(folded)  # lines that are not a text's own
 
 
 @settings(max_examples=400, derandomize=True, deadline=None)
