@@ -605,3 +605,15 @@ def test_generated_web_pages_have_the_headlines_their_rule_defines(tmp_path):
         assert headlines.of(member) == defined
         titles.append(defined.title)
     assert titles[0] == TITLES[0] and titles[1] == "站点 1"  # the page's <h1>, else its <title>
+
+
+def test_lines_kept_are_few_and_short_and_give_what_the_test_gives():
+    from simdesk.core.reading.headline import LINE_MEMO, LINE_MEMO_CHARS, _LineMemo
+
+    tested: list[str] = []
+    memo = _LineMemo(lambda line: tested.append(line) or len(line))
+    lines = [f"第{k}行" for k in range(3 * LINE_MEMO)]
+    assert [memo[line] for line in lines] == [len(line) for line in lines]
+    assert 0 < len(memo) <= LINE_MEMO and memo[lines[-1]] == len(lines[-1]) and len(tested) == len(lines)
+    long = "长" * (LINE_MEMO_CHARS + 1)
+    assert memo[long] == memo[long] == len(long) and long not in memo and tested[-2:] == [long, long]

@@ -17,7 +17,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import numpy as np
 import pytest
@@ -679,6 +679,7 @@ def test_compiled_headline_screens_find_the_lines_the_regular_expressions_find()
                 assert_same_headline_rows(case)
     assert HEADLINE_SCREENS[0].rows("a\r\nvia\n\nsource") == [1, 3]
     assert HEADLINE_SCREENS[1].rows("2024\r\n民国\u2028一二三\n一二三四", 1, 3) == [0, 3]
+    assert line_screens(ModuleType("kernels")) == (None, None)  # kernels built before the screens: the pure path
 
 
 @given(
