@@ -1,6 +1,6 @@
-"""Scoring candidate pairs: the CPU time of `candidate_relation` (what verification runs for each candidate
-pair) over an analysed index's scored pairs, against another version, and whether every score and share is
-the same bit for bit.
+"""Scoring candidate pairs: the CPU time of `pair_scores.scored` (what verification runs on a chunk of candidate
+pairs; `candidate_relation` pair by pair in a version without it) over an analysed index's scored pairs, against
+another version, and whether every score and share is the same bit for bit.
 
     simdesk scan DIR --db DB                      # once: the index and its scored pairs
     python -m bench.pair_scoring --index DB --folder DIR [--baseline OTHER] [--rounds 3] [--every 1]
@@ -37,10 +37,15 @@ def scoring() -> dict[str, Any]:
         "verification_profile": "matching.reread",
     }
     core = importlib.import_module("simdesk.core")
-    return {
+    found = {
         name: getattr(core, name, None) or getattr(importlib.import_module(f"simdesk.core.{module}"), name)
         for name, module in names.items()
     }
+    try:  # a chunk of pairs scored in one call (a version before: each pair by candidate_relation)
+        found["scored"] = importlib.import_module("simdesk.core.matching.pair_scores").scored
+    except (ImportError, AttributeError):
+        found["scored"] = None
+    return found
 
 
 def measure(args: argparse.Namespace) -> dict[str, object]:
@@ -65,14 +70,19 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         except (OSError, DecodeError):
             text = ""
         profiles[r] = fn["verification_profile"](text, boilerplate)
-    relation = fn["candidate_relation"]
-    out = np.full((len(i), 3), -1.0)  # -1: not kept (None)
+    left, right = [profiles[a] for a in i.tolist()], [profiles[b] for b in j.tolist()]
     started = time.process_time()
-    for k, (a, b, band, plain) in enumerate(zip(i.tolist(), j.tolist(), beyond.tolist(), near.tolist())):
-        rel = relation(profiles[a], profiles[b], band, plain)
-        if rel is not None:
-            out[k] = (rel.score, rel.a_in_b, rel.b_in_a)
+    if fn["scored"] is not None:  # the pairs in one list, as verification scores a chunk of them
+        scores, held = fn["scored"](left, right, beyond, near)
+        out = np.column_stack([scores, held])
+    else:
+        out = np.full((len(i), 3), np.nan)
+        for k, (a, b, band, plain) in enumerate(zip(left, right, beyond.tolist(), near.tolist())):
+            rel = fn["candidate_relation"](a, b, band, plain)
+            if rel is not None:
+                out[k] = (rel.score, rel.a_in_b, rel.b_in_a)
     cpu = time.process_time() - started
+    out[np.isnan(out[:, 0])] = -1.0  # -1: not kept (None)
     return {"pairs": len(i), "band": int(beyond.sum()), "cpu": cpu, "digest": hashlib.sha1(out.tobytes()).hexdigest()}
 
 

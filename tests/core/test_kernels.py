@@ -342,6 +342,32 @@ def test_compiled_covered_units_give_the_pure_share(left: str, right: str, keep:
         assert sim._covered_share(a, other, kernels=KERNELS) == sim._covered_share(a, other, kernels=None)
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_compiled_covered_units_in_a_table_give_the_pure_share(seed: int) -> None:
+    """Texts of hundreds of units, each covered by a copy with typos, a part of itself, an unrelated text and
+    one many times its size: the units found in a table of the other's shingles (runs of 32 shingles or more,
+    the other at most 8 times as many) or by binary search, the pure count either way."""
+    rng = random.Random(seed)
+    han = "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后"
+    words = ["alpha", "beta", "gamma", "delta", "release", "notes", "fixed", "crash", "2024", "v1"]
+
+    def text(units: int) -> str:
+        return " ".join(
+            rng.choice(han) * rng.randint(1, 3) if rng.random() < 0.6 else rng.choice(words) for _ in range(units)
+        )
+
+    for units in (5, 40, 300):
+        a = profile(text(units))
+        copy = "".join(c if rng.random() > 0.03 else rng.choice(han) for c in a.filled)
+        for other in (
+            profile(copy).shingles,
+            a.shingles[::2].copy(),
+            profile(text(units)).shingles,
+            profile(text(40 * units)).shingles,
+        ):
+            assert sim._covered_share(a, other, kernels=KERNELS) == sim._covered_share(a, other, kernels=None)
+
+
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(st.one_of(UNICODE, WORDS), st.one_of(UNICODE, WORDS))
 def test_compiled_counted_units_give_the_pure_share(left: str, right: str) -> None:

@@ -6,14 +6,17 @@ and under SIMDESK_PURE=1."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 import struct
 
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from simdesk.core.fingerprint import similarity as sim
 from simdesk.core.fingerprint.similarity import Profile, profile, relation
+from simdesk.core.matching.pair_scores import scored
 from simdesk.core.reading.normalize import normalize
 from tests.core.test_notices import HAN
 
@@ -87,6 +90,7 @@ def pair_bits() -> str:
         fills.append(GALA.format(name=rng.choice(["Mrs Hill", "Ms King", "Mr White", "Mr Wright", "Mr Whit"])))
         fills.append(WATER.format(date=date, district=rng.choice(["五华区", "盘龙区", "官渡区"])))
     groups.append([profile(text) for text in fills])
+    groups.append(_plain_profiles())
     out = []
     for _ in range(3):
         for group in groups:
@@ -95,7 +99,57 @@ def pair_bits() -> str:
                     for band in (False, True):
                         rel = candidate_relation(a, b, band, True)
                         out.append("-" if rel is None else _bits(rel).hex())
+    for group in groups:  # the same pairs in one list (pair_scores.scored: the settled ones in one call)
+        left, right, band = _all_pairs(group)
+        scores, held = scored(left, right, band, np.ones(len(left), dtype=bool))
+        out.extend(struct.pack("<3d", s, *h).hex() for s, h in zip(scores.tolist(), held.tolist()))
     return " ".join(out)
+
+
+def _plain_profiles() -> list[Profile]:
+    """Texts without frequent lines or notices: copies of two crowds' texts whole (over EDIT_CHARS characters),
+    short ones and two long ones (word 4-grams), the pairs settled_scores settles and the others."""
+    texts = [whole for seed in (1, 2) for _, whole, _ in _crowd(seed, copies=4)]
+    texts += [
+        "你妈妈喊你回家吃饭哦,回家罗回家罗",
+        "你妈妈叫你回家吃饭啦,回家罗回家罗",
+        "the quick brown fox jumps over",
+    ]
+    rng = random.Random(9)
+    words = [f"w{k}" for k in range(300)]
+    long = " ".join(rng.choice(words) for _ in range(sim.LONG_WORDS + 10))
+    texts += [long, long[: len(long) // 2] + " " + " ".join(rng.choice(words) for _ in range(sim.LONG_WORDS // 2))]
+    return [profile(text) for text in texts]
+
+
+def _all_pairs(group: list[Profile]) -> tuple[list[Profile], list[Profile], np.ndarray]:
+    """Every ordered pair of a group, each proposed by the bands alone and not (left, right, band_only)."""
+    pairs = [(a, b, band) for a in group for b in group for band in (False, True)]
+    return [a for a, _, _ in pairs], [b for _, b, _ in pairs], np.array([band for _, _, band in pairs])
+
+
+def test_pairs_scored_in_one_list_are_each_pair_scored_alone() -> None:
+    """pair_scores.scored (the pairs settled_scores settles in one call, the others one by one) gives each
+    pair's candidate_relation, bit for bit; settled_scores settles most plain pairs, each with its relation's
+    score, and none proposed by the bands alone."""
+    from simdesk.core.matching.pair_scores import candidate_relation
+
+    group = _plain_profiles() + [profile(text) for text in ("短文本一二三四五六七八九十", "短文本一二三四五六七八九千")]
+    group += _profiles(_crowd(3, copies=3))
+    left, right, band = _all_pairs(group)
+    scores, held = scored(left, right, band, np.ones(len(left), dtype=bool))
+    for k, (a, b) in enumerate(zip(left, right)):
+        rel = candidate_relation(a, b, bool(band[k]), True)
+        want = (math.nan, math.nan, math.nan) if rel is None else (rel.score, rel.a_in_b, rel.b_in_a)
+        assert struct.pack("<3d", scores[k], *held[k]) == struct.pack("<3d", *want), k
+    settled = sim.settled_scores(left, right)
+    assert struct.pack(f"<{len(left)}d", *settled) == struct.pack(
+        f"<{len(left)}d", *sim.settled_scores(left, right, kernels=None)
+    )
+    assert 0 < np.count_nonzero(~np.isnan(settled)) < len(left)
+    for k in np.flatnonzero(~np.isnan(settled)).tolist():
+        rel = relation(left[k], right[k])
+        assert settled[k] == rel.score < sim.SHARE_FLOOR and math.isnan(rel.a_in_b) and math.isnan(rel.b_in_a)
 
 
 def test_kept_lookups_give_the_fresh_relation_bit_for_bit() -> None:

@@ -481,6 +481,29 @@ def shingle_score(a: np.ndarray, b: np.ndarray, whole: bool = True, kernels: Any
     return jaccard
 
 
+def settled_scores(left: Sequence[Profile], right: Sequence[Profile], kernels: Any = SCORING) -> np.ndarray:
+    """For pair k (left[k], right[k]), its similarity when its shingle sets alone make it and it is under
+    SHARE_FLOOR (relation measures no shares), else NaN: two long texts' word 4-grams, or the shingles of two
+    texts neither of which holds a notice or many frequent lines and which are not both short (the medium
+    collection: 74% of its candidate pairs). relation(left[k], right[k]).score where it is not NaN, for all
+    pairs in one compiled call when the `kernels` have it."""
+    below = min(SHARE_FLOOR, FILL_SCORE)  # under FILL_SCORE too: no template filled twice to look for
+    if kernels is not None and hasattr(kernels, "settled_scores"):
+        got = kernels.settled_scores(list(left), list(right), LENGTH_GATE, WHOLE_CONTAINMENT, WHOLE_GATE, below)
+        return np.frombuffer(got, dtype=np.float64)
+    out = np.full(len(left), math.nan)
+    for k, (a, b) in enumerate(zip(left, right, strict=True)):
+        if a.long is not None and b.long is not None:
+            score = shingle_score(a.long, b.long, kernels=kernels)
+        elif (a.short and b.short) or not (a.rest is None and b.rest is None and a.own is None and b.own is None):
+            continue
+        else:
+            score = shingle_score(a.shingles, b.shingles, kernels=kernels)
+        if score < below:
+            out[k] = score
+    return out
+
+
 def similarity(a: Profile, b: Profile, whole: bool = True, crowd: float | None = None) -> float:
     """The similarity of two texts, 0..1: the verification score, stored per pair and shown as the pair's
     similarity. Shingle resemblance/containment, or for two short texts their edit similarity if higher;

@@ -19,6 +19,7 @@ from simdesk.core.fingerprint.similarity import (
     Profile,
     crowd_score,
     relation,
+    settled_scores,
     similarity,
 )
 from simdesk.core.matching.reread import profiles_of
@@ -65,11 +66,13 @@ def scored(
     crowd's text aligned with hundreds) then serves them all, and pickle sends it once with the list. With
     `cancel`, looked at before every pair (a crowd's take a millisecond each): once set, the pairs scored
     before it, the arrays as long as them."""
-    scores = np.full(len(left), np.nan)
+    scores = settled_scores(left, right)  # most pairs: their shingles' score, in one call
+    scores[band_only.astype(bool)] = np.nan  # candidate_relation's own rule
     held = np.full((len(left), 2), np.nan)
-    for k, (a, b) in enumerate(zip(left, right)):
+    for k in np.flatnonzero(np.isnan(scores)).tolist():
         if cancel is not None and cancel.cancelled:
             return scores[:k], held[:k]
+        a, b = left[k], right[k]
         rel = candidate_relation(a, b, bool(band_only[k]), bool(plain_near[k]))
         if rel is not None:
             scores[k] = rel.score
