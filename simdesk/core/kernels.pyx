@@ -27,7 +27,7 @@ from cpython.unicode cimport (
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.math cimport NAN
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 
 from array import array
 
@@ -1442,6 +1442,15 @@ cdef inline Py_ssize_t _code_char(Py_ssize_t code) noexcept nogil:
     return code if code < 0xD800 else code + 0x800
 
 
+cdef inline bint _all_alpha_chars(const Py_UCS4* chars, Py_ssize_t n) noexcept:
+    """str.isalpha of n characters: letters all, and one at least."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not Py_UNICODE_ISALPHA(chars[i]):
+            return False
+    return n > 0
+
+
 cdef class TextUnits
 
 
@@ -1449,10 +1458,11 @@ cdef class Filler:
     """Where two texts' units differ, as similarity._fill_kind finds it, and a text's units as
     similarity.UNITS.findall gives them: `char_ranges` the code point ranges of the character units, `surnames`
     the family names (one character), `compound` the compound ones, `titles` the titles written after a name,
-    `gap` how few equal units apart two changed runs are one place."""
+    `gap` how few equal units apart two changed runs are one place, `address` the forms of address written
+    before an English name (None: every run of character units and words is left to run_kind)."""
 
     cdef CodeRanges ranges
-    cdef object surnames, compound, places
+    cdef object surnames, compound, places, address
     cdef tuple titles
     cdef Py_ssize_t gap, shortest_title, name_chars
     cdef dict kinds
@@ -1464,8 +1474,9 @@ cdef class Filler:
     cdef Py_ssize_t code_capacity, code_count, code_limit, generation
 
     def __init__(self, list char_ranges, surnames, compound, tuple titles, places, Py_ssize_t gap,
-                 Py_ssize_t codes=1 << 18):
+                 Py_ssize_t codes=1 << 18, address=None):
         _set_ranges(&self.ranges, char_ranges)
+        self.address = address
         self.surnames = surnames
         self.compound = compound
         self.titles = titles
@@ -1563,6 +1574,9 @@ cdef class Filler:
         """Whether a run of Chinese characters is a person's name (similarity._zh_name): a family name and one or
         two characters (a compound family name and one or two), a title after them allowed, or a title with one
         character wrong."""
+        return self._zh_name(run)
+
+    cdef bint _zh_name(self, str run) except -1:
         cdef Py_ssize_t n = len(run), size, i, same, given
         cdef int kind = PyUnicode_KIND(run)
         cdef void* data = PyUnicode_DATA(run)
@@ -1648,9 +1662,54 @@ cdef class Filler:
                 return self.kinds[char_kind(left, right)]
         if isinstance(ua, TextUnits) and isinstance(ub, TextUnits):
             kind = self._long_chars_kind(<TextUnits>ua, <TextUnits>ub, s)
+            if kind < 0:
+                kind = self._mixed_kind(<TextUnits>ua, <TextUnits>ub, s)
             if kind >= 0:
                 return kind
         return self.kinds[run_kind(ua, ub, (s.a0, s.a1, s.b0, s.b1))]
+
+    cdef int _mixed_kind(self, TextUnits ua, TextUnits ub, Span* s) except -2:
+        """_run_kind of a run read in place where its first rules make it "same" or "" (most of the long runs of
+        a pair's texts: an unrelated or reordered passage mixing character units and other words): "same" when
+        its characters are the same on both sides (a word cut otherwise); else "" when one side is all letters
+        (str.isalpha: no number), a character unit stands in it (no word of letters), not all its units are
+        character units (no Chinese name) and no form of address stands before it nor begins it on both sides
+        (no English name). -1 for _run_kind to say otherwise (and without `address`)."""
+        cdef Py_ssize_t na, nb
+        cdef Py_UCS4* left
+        cdef Py_UCS4* right = NULL
+        cdef bint chars_a, chars_b, alpha
+        if self.address is None:
+            return -1
+        left = ua._run_text(s.a0, s.a1, &na)
+        try:
+            right = ub._run_text(s.b0, s.b1, &nb)
+            if na == nb and memcmp(left, right, na * sizeof(Py_UCS4)) == 0:
+                return K_SAME
+            alpha = _all_alpha_chars(left, na) or _all_alpha_chars(right, nb)
+        finally:
+            free(left)
+            free(right)
+        chars_a, chars_b = ua._all_chars(s.a0, s.a1), ub._all_chars(s.b0, s.b1)
+        if not alpha or (chars_a and chars_b):
+            return -1
+        if not (chars_a or chars_b or ua._any_char(s.a0, s.a1) or ub._any_char(s.b0, s.b1)):
+            return -1
+        if (s.a0 > 0 and ua._unit(s.a0 - 1) in self.address) or (
+            ua._unit(s.a0) in self.address and ub._unit(s.b0) in self.address
+        ):
+            return -1
+        return K_NONE
+
+    cdef bint _names_split(self, object ua, object ub, Py_ssize_t a0, Py_ssize_t n1, Py_ssize_t b0, Py_ssize_t m1,
+                           names_split) except -1:
+        """similarity._names_split of units a0..n1-1 and b0..m1-1, all character units: each a person's name
+        (zh_name), read from the TextUnits in place; `names_split` says for lists of units."""
+        cdef str left, right
+        if not (isinstance(ua, TextUnits) and isinstance(ub, TextUnits)):
+            return names_split(ua, ub, a0, n1, b0, m1)
+        left, right = (<TextUnits>ua)._chars_str(a0, n1), (<TextUnits>ub)._chars_str(b0, m1)
+        return len(left) + len(right) > 0 and self._zh_name(left) and self._zh_name(right)
 
     cdef int _long_chars_kind(self, TextUnits ua, TextUnits ub, Span* s) except -2:
         """_run_kind of a run of character units on both sides, one side longer than a name with its title
@@ -1719,7 +1778,9 @@ cdef class Filler:
                         and spans[k + 1].kind != K_NUMBER
                         and self._all_chars_in(ua, spans[k].a0, spans[k + 1].a1)
                         and self._all_chars_in(ub, spans[k].b0, spans[k + 1].b1)
-                        and names_split(ua, ub, spans[k].a0, spans[k + 1].a1, spans[k].b0, spans[k + 1].b1)
+                        and self._names_split(
+                            ua, ub, spans[k].a0, spans[k + 1].a1, spans[k].b0, spans[k + 1].b1, names_split
+                        )
                     ):
                         spans[k].kind = spans[k + 1].kind = K_NAME
                     if spans[k + 1].a0 - spans[k].a1 <= self.gap:
@@ -1830,6 +1891,59 @@ cdef class TextUnits:
             if not self._is_char(k):
                 return False
         return True
+
+    cdef bint _any_char(self, Py_ssize_t start, Py_ssize_t end):
+        """Whether one of units start..end-1 is a character unit."""
+        cdef Py_ssize_t k
+        for k in range(start, end):
+            if self._is_char(k):
+                return True
+        return False
+
+    cdef Py_ssize_t _end(self, Py_ssize_t k):
+        """Where unit k ends in the text (a character unit is one character; a word ends before a space or a
+        character unit)."""
+        cdef Py_ssize_t end = self.starts[k] + 1, n = len(self.text)
+        cdef int kind = PyUnicode_KIND(self.text)
+        cdef void* data = PyUnicode_DATA(self.text)
+        cdef Py_UCS4 c
+        if not _in_ranges(&self.filler.ranges, PyUnicode_READ(kind, data, self.starts[k])):
+            while end < n:
+                c = PyUnicode_READ(kind, data, end)
+                if Py_UNICODE_ISSPACE(c) or _in_ranges(&self.filler.ranges, c):
+                    break
+                end += 1
+        return end
+
+    cdef Py_UCS4* _run_text(self, Py_ssize_t start, Py_ssize_t end, Py_ssize_t* size) except NULL:
+        """The characters of units start..end-1 joined (what "".join(units[start:end]) holds), in a buffer the
+        caller frees, and how many in `size`."""
+        cdef Py_ssize_t k, i, stop, m = 0
+        cdef int kind = PyUnicode_KIND(self.text)
+        cdef void* data = PyUnicode_DATA(self.text)
+        cdef Py_UCS4* out = <Py_UCS4*>malloc((self._end(end - 1) - self.starts[start] + 1) * sizeof(Py_UCS4))
+        if out == NULL:
+            raise MemoryError()
+        for k in range(start, end):
+            stop = self._end(k)
+            for i in range(self.starts[k], stop):
+                out[m] = PyUnicode_READ(kind, data, i)
+                m += 1
+        size[0] = m
+        return out
+
+    cdef str _chars_str(self, Py_ssize_t start, Py_ssize_t end):
+        """Character units start..end-1 joined into a str."""
+        cdef Py_ssize_t k
+        cdef Py_UCS4* out = <Py_UCS4*>malloc((end - start + 1) * sizeof(Py_UCS4))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            for k in range(start, end):
+                out[k - start] = self._char(k)
+            return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, end - start)
+        finally:
+            free(out)
 
     cdef bint _all_alpha(self, Py_ssize_t start, Py_ssize_t end):
         """Whether units start..end-1, character units all, are letters (their str joined isalpha)."""

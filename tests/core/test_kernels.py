@@ -545,6 +545,29 @@ def test_compiled_fill_kind_finds_the_pure_places(seed: int) -> None:
     assert sim._fill_kind(*read, filler=FILLER) == pure
 
 
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_compiled_mixed_runs_are_the_pure_places(seed: int) -> None:
+    """Passages of characters and words for others (an unrelated or reordered passage, read in place), after a
+    form of address or not, beginning with one or not, the same characters cut otherwise, letters or digits
+    of other scripts: the kind the pure places give."""
+    rng = random.Random(seed)
+    ua, ub = _fills(rng)
+    for _ in range(rng.randint(1, 3)):
+        for units in (ua, ub):
+            k = rng.randrange(len(units) + 1)
+            passage = [rng.choice(UNIT_POOL) for _ in range(rng.randint(1, 12))]
+            if rng.random() < 0.2:
+                passage.insert(0, rng.choice(["dear", "mr", "hi"]))
+            units[k : k + rng.randint(0, 6)] = passage
+    if rng.random() < 0.2:  # a word cut in two: the same characters
+        ub = [u for unit in ub for u in ([unit[:1], unit[1:]] if len(unit) > 2 and rng.random() < 0.3 else [unit])]
+    read = FILLER.text_units(" ".join(ua)), FILLER.text_units(" ".join(ub))
+    assert (list(read[0]), list(read[1])) == (ua, ub)
+    assert sim._fill_kind(*read, filler=FILLER) == sim._fill_kind(ua, ub, filler=None)
+    assert sim._fill_kind(read[1], read[0], filler=FILLER) == sim._fill_kind(ub, ua, filler=None)
+
+
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_compiled_long_runs_of_characters_are_the_pure_places(seed: int) -> None:

@@ -204,10 +204,11 @@ def compiled_shingler(kernels: Any) -> Any:
 
 
 def compiled_filler(kernels: Any) -> Any:
-    """The compiled kernels' Filler with this module's units, family names, titles, places' kinds, FILL_GAP and
-    UNIT_CODES (text_units and _fill_kind with the `filler` it gives are those of the pure-Python path)."""
+    """The compiled kernels' Filler with this module's units, family names, titles, places' kinds, FILL_GAP,
+    UNIT_CODES and forms of address (text_units and _fill_kind with the `filler` it gives are those of the
+    pure-Python path)."""
     return kernels.Filler(
-        char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, PLACE_KINDS, FILL_GAP, UNIT_CODES
+        char_unit_ranges(), SURNAMES, COMPOUND_SURNAMES, NAME_TITLES, PLACE_KINDS, FILL_GAP, UNIT_CODES, ADDRESS_FORMS
     )
 
 
@@ -219,8 +220,8 @@ SHINGLER = None if KERNELS is None else compiled_shingler(KERNELS)
 
 def scoring_kernels(kernels: Any) -> Any:
     """The compiled `kernels` when they hold pair scoring's (common, shingle_score, covered_units, counted_units,
-    Filler), else None: kernels built before them (a copied build) leave pair scoring on the pure path."""
-    names = ("common", "shingle_score", "covered_units", "counted_units")
+    Filler, settled_scores), else None: kernels built before them (a copied build) leave pair scoring on the pure path."""
+    names = ("common", "shingle_score", "covered_units", "counted_units", "settled_scores")
     if not all(hasattr(kernels, name) for name in names) or not hasattr(getattr(kernels, "Filler", None), "text_units"):
         return None
     return kernels
@@ -488,7 +489,7 @@ def settled_scores(left: Sequence[Profile], right: Sequence[Profile], kernels: A
     collection: 74% of its candidate pairs). relation(left[k], right[k]).score where it is not NaN, for all
     pairs in one compiled call when the `kernels` have it."""
     below = min(SHARE_FLOOR, FILL_SCORE)  # under FILL_SCORE too: no template filled twice to look for
-    if kernels is not None and hasattr(kernels, "settled_scores"):
+    if kernels is not None:
         got = kernels.settled_scores(list(left), list(right), LENGTH_GATE, WHOLE_CONTAINMENT, WHOLE_GATE, below)
         return np.frombuffer(got, dtype=np.float64)
     out = np.full(len(left), math.nan)
