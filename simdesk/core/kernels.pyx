@@ -1193,11 +1193,23 @@ cdef inline Py_ssize_t _lower_bound_ptr(const uint32_t* values, Py_ssize_t n, ui
     return lo
 
 
+cdef enum:
+    MERGE_RATIO = 4  # _common32 merges two arrays up to this many times the other's size
+
+
 cdef Py_ssize_t _common32(const uint32_t[::1] short, const uint32_t[::1] long) noexcept nogil:
-    """How many of `short`'s values `long` holds, both sorted: each looked up from where the last was found,
-    in steps that double (a merge when the two are of a size, a binary search when one is far shorter)."""
-    cdef Py_ssize_t ns = short.shape[0], nl = long.shape[0], i, j = 0, lo, hi, step, n = 0
-    cdef uint32_t v
+    """How many of `short`'s values `long` holds, both sorted: a merge without branches when the two are
+    within a factor of MERGE_RATIO in size, else each looked up from where the last was found, in steps that
+    double (a binary search when one is far shorter)."""
+    cdef Py_ssize_t ns = short.shape[0], nl = long.shape[0], i = 0, j = 0, lo, hi, step, n = 0
+    cdef uint32_t v, w
+    if nl <= MERGE_RATIO * ns:
+        while i < ns and j < nl:
+            v, w = short[i], long[j]
+            n += v == w
+            i += v <= w
+            j += w <= v
+        return n
     for i in range(ns):
         if j >= nl:
             break
@@ -1372,43 +1384,50 @@ def covered_units(tuple runs, const uint32_t[::1] other):
 def counted_units(tuple runs, tuple other_runs):
     """How many units of a text's runs lie in a shingle found among the other text's runs' shingles, each of
     those used once (as often as the other text has it), the runs' shingles taken in text order
-    (similarity._counted_share)."""
-    cdef Py_ssize_t n = 0, k, i, at, end, covered = 0, reached
+    (similarity._counted_share): the other's shingles counted in a table (Set32's), each found one taken."""
+    cdef Py_ssize_t n = 0, k, covered = 0, reached
     cdef const uint32_t[:] hashes
     cdef uint32_t h
+    cdef uint64_t at, want, tag = (<uint64_t>1) << SET_TAG_BIT
+    cdef int bits = 4
+    cdef Set32 table
+    cdef uint32_t* left
     for run in other_runs:
         n += len(run.hashes)
-    cdef uint32_t* left = <uint32_t*>malloc(n * sizeof(uint32_t) + 1)
-    cdef Py_ssize_t* taken = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t) + 1)
+    while (<Py_ssize_t>1 << bits) < 2 * n:
+        bits += 1
+    table.mask = ((<uint64_t>1) << bits) - 1
+    table.shift = 64 - bits
+    table.slots = <uint64_t*>calloc(<size_t>1 << bits, sizeof(uint64_t))
+    left = <uint32_t*>calloc(<size_t>1 << bits, sizeof(uint32_t))  # the copies of each slot's value not taken
     try:
-        if left == NULL or taken == NULL:
+        if table.slots == NULL or left == NULL:
             raise MemoryError()
-        n = 0
         for run in other_runs:
             hashes = run.hashes
             for k in range(hashes.shape[0]):
-                left[n] = hashes[k]
-                taken[n] = 0
-                n += 1
-        qsort(left, n, sizeof(uint32_t), _compare32)
+                want = tag | hashes[k]
+                at = _set_at(&table, hashes[k])
+                while table.slots[at] and table.slots[at] != want:
+                    at = (at + 1) & table.mask
+                table.slots[at] = want
+                left[at] += 1
         for run in runs:
             hashes = run.hashes
             reached = 0
             for k in range(hashes.shape[0]):
                 h = hashes[k]
-                at = _lower_bound_ptr(left, n, h)
-                if at == n or left[at] != h:
-                    continue
-                end = at
-                while end < n and left[end] == h:
-                    end += 1
-                if taken[at] < end - at:  # the copies of h counted at its first place
-                    taken[at] += 1
+                want = tag | h
+                at = _set_at(&table, h)
+                while table.slots[at] and table.slots[at] != want:
+                    at = (at + 1) & table.mask
+                if table.slots[at] and left[at]:
+                    left[at] -= 1
                     covered += _cover(k, run.units, run.width, &reached)
         return covered
     finally:
+        free(table.slots)
         free(left)
-        free(taken)
 
 
 cdef enum:  # the kinds of a run of changed units (similarity._run_kind), and of a place
