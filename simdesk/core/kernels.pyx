@@ -1666,7 +1666,8 @@ cdef class Filler:
 
     cdef int _kind(self, object ua, object ub, Span* s, run_kind, char_kind) except -1:
         """The run's kind: "same" for a run one text lacks, _char_kind for one character for another standing
-        alone (both character units, not both family names: similarity._context_kind), else _run_kind."""
+        alone (both character units, not both family names: similarity._context_kind; "" read here when one of
+        them is a letter, with `address`), else _run_kind."""
         cdef str left, right
         if s.a0 == s.a1 or s.b0 == s.b1:
             return K_SAME
@@ -1678,6 +1679,10 @@ cdef class Filler:
                 and self._all_chars(right)
                 and not (left in self.surnames and right in self.surnames)
             ):
+                if self.address is not None and left != right and (
+                    Py_UNICODE_ISALPHA(left[0]) or Py_UNICODE_ISALPHA(right[0])
+                ):
+                    return K_NONE  # _char_kind's rules: a letter (no number), one character (no name), no word
                 return self.kinds[char_kind(left, right)]
         if isinstance(ua, TextUnits) and isinstance(ub, TextUnits):
             kind = self._long_chars_kind(<TextUnits>ua, <TextUnits>ub, s)
