@@ -224,3 +224,14 @@ def test_one_character_for_another_is_read_without_its_context() -> None:
                 checked += 1
                 assert sim._char_kind(ua[span[0]], ub[span[2]]) == sim._run_kind(ua, ub, span), (ua, ub, span)
     assert checked > 500
+
+
+def test_pairs_cancelled_before_scoring_give_none() -> None:
+    """A cancel set before the call scores no pair, not even those settled in one call."""
+    from simdesk.core.workers import CancelToken
+
+    left, right, band = _all_pairs(_plain_profiles())
+    cancel = CancelToken()
+    cancel.cancel()
+    scores, held = scored(left, right, band, np.ones(len(left), dtype=bool), cancel)
+    assert scores.shape == (0,) and held.shape == (0, 2)

@@ -64,8 +64,10 @@ def scored(
     score and the shares of each text the other holds (a_in_b, b_in_a), NaN for a pair candidate_relation does
     not keep. A text in several pairs is best given as one Profile object: its memo (Profile.filled_units, a
     crowd's text aligned with hundreds) then serves them all, and pickle sends it once with the list. With
-    `cancel`, looked at before every pair (a crowd's take a millisecond each): once set, the pairs scored
-    before it, the arrays as long as them."""
+    `cancel`, looked at first and before every pair not settled in one call (a crowd's take a millisecond each):
+    once set, the pairs scored before it, the arrays as long as them."""
+    if cancel is not None and cancel.cancelled:
+        return np.empty(0), np.empty((0, 2))
     scores = settled_scores(left, right)  # most pairs: their shingles' score, in one call
     scores[band_only.astype(bool)] = np.nan  # candidate_relation's own rule
     held = np.full((len(left), 2), np.nan)
