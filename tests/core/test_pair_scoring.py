@@ -136,6 +136,8 @@ def test_pairs_scored_in_one_list_are_each_pair_scored_alone() -> None:
 
     group = _plain_profiles() + [profile(text) for text in ("短文本一二三四五六七八九十", "短文本一二三四五六七八九千")]
     group += _profiles(_crowd(3, copies=3))
+    with_notice = [whole for _, whole, _ in _crowd(4, copies=2)]  # a text holding a notice: its rest kept
+    group += [profile(text, rest=text[: len(text) // 2]) for text in with_notice] + [profile("")]
     left, right, band = _all_pairs(group)
     scores, held = scored(left, right, band, np.ones(len(left), dtype=bool))
     for k, (a, b) in enumerate(zip(left, right)):
