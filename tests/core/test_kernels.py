@@ -146,10 +146,11 @@ VOCABULARY_SETTINGS = (
 )
 
 
-def assert_same_votes(texts: list[str], max_tokens: int = 1 << 19) -> None:
-    """Each text's SimHash votes and tallies, documents one after another through a vocabulary per path."""
+def assert_same_votes(texts: list[str], max_tokens: int = 1 << 19, max_blocks: int = 1 << 17) -> None:
+    """Each text's SimHash votes and tallies, documents one after another through a vocabulary per path (the
+    compiled one tallying blocks of text, `max_blocks` of them kept)."""
     for features in VOCABULARY_SETTINGS:
-        pure_table, compiled_table = Vocabulary(max_tokens), Vocabulary(max_tokens)
+        pure_table, compiled_table = Vocabulary(max_tokens), Vocabulary(max_tokens, max_blocks)
         for text in texts:
             for fallback in (True, False):
                 pure = text_votes(text, fold(text), features, fallback, pure_table, kernels=None)
@@ -165,6 +166,16 @@ def assert_same_votes(texts: list[str], max_tokens: int = 1 << 19) -> None:
             tokens = {i: t for t, i in table._ids.items()}
             tallies.append([(tokens[i], c) for i, c in zip(ids.tolist(), counts.tolist())])
         assert tallies[0] == tallies[1]
+    block_table = Vocabulary(max_tokens, max_blocks)
+    for hmm in (False, True, False):  # a table's blocks are those of one segmenting mode
+        for text in texts:  # the block tallies: the token tallies without the whitespace tokens
+            norm = normalize_folded(fold(text))
+            ids, counts = pure_table.tally(token_pieces(norm, hmm, spaces=True), None)
+            tokens = {i: t for t, i in pure_table._ids.items()}
+            expected = [(tokens[i], c) for i, c in zip(ids.tolist(), counts.tolist()) if tokens[i].strip()]
+            ids, counts = block_table.tally_text(norm, hmm, KERNELS)
+            tokens = {i: t for t, i in block_table._ids.items()}
+            assert [(tokens[i], c) for i, c in zip(ids.tolist(), counts.tolist())] == expected, (text, hmm)
 
 
 def assert_same_normal_form(text: str) -> None:
@@ -205,6 +216,7 @@ def test_compiled_vocabulary_gives_the_pure_votes() -> None:
     small that it starts again between documents."""
     assert_same_votes(TEXTS + [LONG] + TEXTS)
     assert_same_votes(TEXTS + [LONG, CHINESE, LONG], max_tokens=32)
+    assert_same_votes(TEXTS + [LONG, CHINESE, LONG, CHINESE], max_blocks=4)
 
 
 def test_a_text_over_a_piece_gives_the_whole_texts_bits() -> None:

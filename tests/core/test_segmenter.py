@@ -43,6 +43,23 @@ def test_routed_rjieba_equals_jieba_on_normalised_text(text: str, hmm: bool) -> 
     assert Segmenter(sample_texts()).cut(norm, hmm) == jieba_tokens(norm, hmm)
 
 
+@pytest.mark.parametrize("preference", ["auto", "jieba"])
+@pytest.mark.parametrize("hmm", [True, False])
+def test_block_tokens_are_each_blocks_tokens_between_spaces(preference: str, hmm: bool) -> None:
+    """The blocks of normalised text (split at its spaces) cut in one call where they can be: each block's own
+    tokens, a " " between two blocks' and nowhere else."""
+    seg = Segmenter(sample_texts(), preference)
+    for text in TEXTS:
+        blocks = [b for b in normalize(text).split(" ") if b]
+        for chosen in (blocks, blocks[:1], [b for b in blocks if b.isascii()]):
+            if not chosen:
+                continue
+            expected: list[str] = []
+            for k, block in enumerate(chosen):
+                expected += [" "] * bool(k) + seg.cut(block, hmm)
+            assert [t for t in seg.block_tokens(chosen, hmm) if t == " " or t.strip()] == expected
+
+
 def test_rare_characters_are_why_the_routing_exists() -> None:
     """Plain rjieba glues characters jieba emits one by one; the routed cut does not."""
     norm = normalize(TEXTS[2])

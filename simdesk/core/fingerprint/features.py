@@ -84,13 +84,21 @@ def token_pieces(norm: str, hmm: bool = False, spaces: bool = False) -> Iterator
     from simdesk.core.fingerprint.segmenter import default_segmenter
 
     tokens_of = default_segmenter().tokens if spaces else segment
+    for piece in text_pieces(norm):
+        yield tokens_of(piece, hmm)
+
+
+def text_pieces(norm: str) -> Iterator[str]:
+    """The pieces of normalised text that token_pieces segments one at a time: at most SEGMENT_PIECE
+    characters each, cut at a space (the space starts the next piece); a piece with no space at all is cut
+    where it ends."""
     start = 0
     while start < len(norm):
         end = min(start + SEGMENT_PIECE, len(norm))
         if end < len(norm):
             cut = norm.rfind(" ", start, end)
-            end = cut if cut > start else end  # a piece with no space at all is cut where it ends
-        yield tokens_of(norm[start:end], hmm)
+            end = cut if cut > start else end
+        yield norm[start:end]
         start = end
 
 

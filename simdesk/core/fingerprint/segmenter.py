@@ -80,6 +80,23 @@ class Segmenter:
             return self._rjieba_cut(text, hmm)
         return self._cut_routed(text, hmm)
 
+    def block_tokens(self, blocks: list[str], hmm: bool = True) -> list[str]:
+        """The tokens of each of `blocks` (runs of normalised text without a space, none empty) in order, a
+        " " token between the tokens of two blocks and no other " " token: the tokens of " ".join(blocks), a
+        space being a word boundary for both segmenters (the rest of the whitespace tokens may be left in,
+        as by `tokens`). The blocks that need the jieba routing are cut one by one, the rest in one call."""
+        text = " ".join(blocks)
+        if self._rjieba_cut is None:
+            return self._jieba.lcut(text, HMM=hmm)
+        if not _OUTSIDE_FAST_PATH.search(text):
+            return self._rjieba_cut(text, hmm)
+        out: list[str] = []
+        for k, block in enumerate(blocks):
+            if k:
+                out.append(" ")
+            out += self.tokens(block, hmm)
+        return out
+
     def cut_with_jieba(self, text: str, hmm: bool = True) -> list[str]:
         return [t for t in self._jieba.lcut(text, HMM=hmm) if t.strip()]
 
