@@ -916,44 +916,236 @@ def tally_tokens(list tokens, dict ids, list new, uint32_t[::1] seen, int64_t[::
         free(piece.counts)
 
 
-cdef extern from "Python.h":
-    char* PyBytes_AS_STRING(object o)
-    Py_ssize_t PyBytes_GET_SIZE(object o)
+cdef struct BlockSlot:  # a block kept: where its characters and its token ids are in the table's arenas
+    uint64_t hash  # 0: an empty slot
+    int64_t chars
+    int64_t ids
+    int32_t length
+    int32_t count  # its token ids; -1: met, not yet encoded
+    uint32_t call  # the tally call that last listed it as missing
 
 
-def missing_blocks(list blocks, dict cache):
-    """The distinct non-empty blocks of `blocks` (a piece of normalised text split at its spaces) that are not
-    keys of `cache`, in first-occurrence order."""
-    cdef list out = []
-    cdef set met = set()
-    cdef Py_ssize_t k, n = len(blocks)
-    cdef object block
-    for k in range(n):
-        block = blocks[k]
-        if len(<str>block) and PyDict_GetItemWithError(cache, block) == NULL and block not in met:
-            met.add(block)
-            out.append(block)
-    return out
+cdef inline uint64_t _block_hash(int kind, void* data, Py_ssize_t start, Py_ssize_t end) noexcept:
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    cdef Py_ssize_t k
+    for k in range(start, end):
+        h = (h ^ <uint32_t>PyUnicode_READ(kind, data, k)) * 0x100000001B3ULL
+    h = _fmix64(h ^ <uint64_t>(end - start))
+    return h if h else 1
 
 
-def encode_blocks(list blocks, list tokens, dict ids, list new, dict cache):
-    """Store in `cache` each of `blocks`' token ids, as bytes holding int32 ids in text order. `tokens`: the
-    blocks' tokens in order, a " " token between two blocks' and no other (Segmenter.block_tokens); `ids` maps
-    each token met so far to its id, and a token not in it gets the next id and is appended to `new`."""
-    cdef Py_ssize_t k, i, b = 0, count = 0, n = len(tokens), size = len(ids), blocks_n = len(blocks)
-    cdef PyObject* value
-    cdef object token
-    cdef int32_t* buffer = <int32_t*>malloc(n * sizeof(int32_t) + 1)
-    if buffer == NULL:
+cdef void* _room(void* data, Py_ssize_t* capacity, Py_ssize_t needed, size_t item) except NULL:
+    """`data` (`capacity[0]` items of `item` bytes) with room for `needed` items: itself, or grown (at least
+    doubled, `capacity` updated)."""
+    cdef Py_ssize_t grown_capacity
+    cdef void* grown
+    if needed <= capacity[0] and data != NULL:
+        return data
+    grown_capacity = max(2 * capacity[0], needed, 4096)
+    grown = realloc(data, grown_capacity * item)
+    if grown == NULL:
         raise MemoryError()
-    try:
+    capacity[0] = grown_capacity
+    return grown
+
+
+cdef class BlockTable:
+    """The blocks of normalised text (runs between spaces) met by a thread, each with its token ids in text order,
+    in an open-addressed table of their own with the characters and ids in two growing arrays: a block is found
+    from the text itself, without a Python string made for it or a dictionary's objects visited
+    (fingerprint/vocabulary.py Vocabulary.tally_text)."""
+
+    cdef BlockSlot* slots
+    cdef Py_ssize_t capacity, size
+    cdef uint32_t* chars
+    cdef Py_ssize_t chars_size, chars_capacity
+    cdef int32_t* ids
+    cdef Py_ssize_t ids_size, ids_capacity
+    cdef Py_ssize_t* met  # the slots of a piece's blocks, in order
+    cdef Py_ssize_t met_capacity
+    cdef uint32_t calls
+
+    def __cinit__(self):
+        self.capacity = 1024
+        self.slots = <BlockSlot*>calloc(self.capacity, sizeof(BlockSlot))
+        if self.slots == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.chars)
+        free(self.ids)
+        free(self.met)
+
+    def __len__(self):
+        return self.size
+
+    @property
+    def kept_chars(self):
+        """The characters of the blocks kept."""
+        return self.chars_size
+
+    def clear(self):
+        """Forget every block (the arrays keep their room)."""
+        cdef Py_ssize_t k
+        for k in range(self.capacity):
+            self.slots[k].hash = 0
+        self.size = self.chars_size = self.ids_size = 0
+
+    cdef Py_ssize_t _slot(self, int kind, void* data, Py_ssize_t start, Py_ssize_t end, uint64_t h) noexcept:
+        """The slot of the block text[start:end] (hash h), or the empty slot where it would go."""
+        cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>(self.capacity - 1)), k, n = end - start
+        cdef BlockSlot* e
+        cdef const uint32_t* kept
+        while True:
+            e = &self.slots[slot]
+            if e.hash == 0:
+                return slot
+            if e.hash == h and e.length == n:
+                kept = self.chars + e.chars
+                k = 0
+                while k < n and kept[k] == <uint32_t>PyUnicode_READ(kind, data, start + k):
+                    k += 1
+                if k == n:
+                    return slot
+            slot = (slot + 1) & (self.capacity - 1)
+
+    cdef int _grow(self) except -1:
+        """Twice the slots, every block placed again by its hash."""
+        cdef Py_ssize_t k, slot, capacity = 2 * self.capacity
+        cdef BlockSlot* grown = <BlockSlot*>calloc(capacity, sizeof(BlockSlot))
+        if grown == NULL:
+            raise MemoryError()
+        for k in range(self.capacity):
+            if self.slots[k].hash:
+                slot = <Py_ssize_t>(self.slots[k].hash & <uint64_t>(capacity - 1))
+                while grown[slot].hash:
+                    slot = (slot + 1) & (capacity - 1)
+                grown[slot] = self.slots[k]
+        free(self.slots)
+        self.slots = grown
+        self.capacity = capacity
+        return 0
+
+    cdef int _reserve_chars(self, Py_ssize_t n) except -1:
+        self.chars = <uint32_t*>_room(self.chars, &self.chars_capacity, self.chars_size + n, sizeof(uint32_t))
+        return 0
+
+    cdef int _reserve_ids(self, Py_ssize_t n) except -1:
+        self.ids = <int32_t*>_room(self.ids, &self.ids_capacity, self.ids_size + n, sizeof(int32_t))
+        return 0
+
+    def tally(self, str piece, list missing, uint32_t[::1] seen, int64_t[::1] counts, int64_t[::1] order,
+              Py_ssize_t found, uint32_t document):
+        """Count the token ids of `piece`'s blocks (its runs between spaces, in text order) into the document's
+        tallies: `seen[id]` is the document that last counted the id, `counts[id]` its count there; a document's
+        first occurrence of an id appends it to `order` after the `found` already there. Returns the number of
+        ids in `order`; or, when some blocks have no ids yet, appends them (each once, in order) to `missing`,
+        counts nothing and returns -1 (`encode` them, then tally the piece again)."""
+        cdef int kind = PyUnicode_KIND(piece)
+        cdef void* data = PyUnicode_DATA(piece)
+        cdef Py_ssize_t n = len(piece), k = 0, start, slot, blocks = 0, j, capacity = seen.shape[0]
+        cdef Py_ssize_t* grown
+        cdef uint64_t h
+        cdef BlockSlot* e
+        cdef const int32_t* block_ids
+        cdef int64_t i
+        cdef bint complete = True
+        if counts.shape[0] < capacity or order.shape[0] < capacity or not 0 <= found <= capacity:
+            raise ValueError(f"tallies of {capacity} entries")
+        self.calls += 1
+        if self.calls == 0:  # wrapped: no slot may keep a call number as if it were this one's
+            for j in range(self.capacity):
+                self.slots[j].call = 0
+            self.calls = 1
+        while k < n:
+            while k < n and <uint32_t>PyUnicode_READ(kind, data, k) == 32:
+                k += 1
+            if k == n:
+                break
+            start = k
+            while k < n and <uint32_t>PyUnicode_READ(kind, data, k) != 32:
+                k += 1
+            h = _block_hash(kind, data, start, k)
+            slot = self._slot(kind, data, start, k, h)
+            e = &self.slots[slot]
+            if e.hash == 0:
+                if 2 * (self.size + 1) > self.capacity:
+                    self._grow()
+                    slot = self._slot(kind, data, start, k, h)
+                    e = &self.slots[slot]
+                self._reserve_chars(k - start)
+                e.hash = h
+                e.chars = self.chars_size
+                e.length = <int32_t>(k - start)
+                e.count = -1
+                e.ids = 0
+                e.call = 0
+                for j in range(start, k):
+                    self.chars[self.chars_size] = <uint32_t>PyUnicode_READ(kind, data, j)
+                    self.chars_size += 1
+                self.size += 1
+            if e.count < 0:
+                complete = False
+                if e.call != self.calls:
+                    e.call = self.calls
+                    missing.append(piece[start:k])
+                continue
+            if complete:
+                if blocks == self.met_capacity:
+                    grown = <Py_ssize_t*>realloc(self.met, max(2 * blocks, 1024) * sizeof(Py_ssize_t))
+                    if grown == NULL:
+                        raise MemoryError()
+                    self.met = grown
+                    self.met_capacity = max(2 * blocks, 1024)
+                self.met[blocks] = slot
+                blocks += 1
+        if not complete:
+            return -1
+        for j in range(blocks):  # the table does not change while a piece is counted: the slots stay put
+            e = &self.slots[self.met[j]]
+            block_ids = self.ids + e.ids
+            for k in range(e.count):
+                i = block_ids[k]
+                if not 0 <= i < capacity:
+                    raise ValueError(f"token id {i} outside the tallies' {capacity}")
+                if seen[i] != document:
+                    if found >= capacity:
+                        raise ValueError(f"more than {capacity} distinct ids")
+                    seen[i] = document
+                    counts[i] = 1
+                    order[found] = i
+                    found += 1
+                else:
+                    counts[i] += 1
+        return found
+
+    def encode(self, list blocks, list tokens, dict ids, list new):
+        """Keep the token ids of `blocks` (those `tally` listed as missing). `tokens`: the blocks' tokens in order,
+        a " " token between two blocks' and no other (Segmenter.block_tokens); `ids` maps each token met so far
+        to its id, and a token not in it gets the next id and is appended to `new`."""
+        cdef Py_ssize_t k, i, b = 0, n = len(tokens), size = len(ids), blocks_n = len(blocks), slot
+        cdef PyObject* value
+        cdef object token
+        cdef str block
+        cdef BlockSlot* e = NULL
+        cdef int kind
         for k in range(n + 1):
-            if k == n or (len(<str>tokens[k]) == 1 and PyUnicode_READ_CHAR(tokens[k], 0) == 32):
+            if e == NULL:
                 if b >= blocks_n:
                     raise ValueError(f"tokens of more than {blocks_n} blocks")
-                cache[blocks[b]] = PyBytes_FromStringAndSize(<char*>buffer, count * sizeof(int32_t))
+                block = blocks[b]
+                kind = PyUnicode_KIND(block)
+                slot = self._slot(kind, PyUnicode_DATA(block), 0, len(block),
+                                  _block_hash(kind, PyUnicode_DATA(block), 0, len(block)))
+                e = &self.slots[slot]
+                if e.hash == 0 or e.count >= 0:
+                    raise ValueError(f"block {block!r} is not waiting for its ids")
+                e.ids = self.ids_size
+                e.count = 0
+            if k == n or (len(<str>tokens[k]) == 1 and PyUnicode_READ_CHAR(tokens[k], 0) == 32):
                 b += 1
-                count = 0
+                e = NULL
                 continue
             token = tokens[k]
             value = PyDict_GetItemWithError(ids, token)
@@ -966,50 +1158,12 @@ def encode_blocks(list blocks, list tokens, dict ids, list new, dict cache):
                 size += 1
             else:
                 i = PyLong_AsSsize_t(<object>value)
-            buffer[count] = <int32_t>i
-            count += 1
+            self._reserve_ids(1)
+            self.ids[self.ids_size] = <int32_t>i
+            self.ids_size += 1
+            e.count += 1
         if b != blocks_n:
             raise ValueError(f"tokens of {b} blocks for {blocks_n}")
-    finally:
-        free(buffer)
-
-
-def tally_blocks(list blocks, dict cache, uint32_t[::1] seen, int64_t[::1] counts, int64_t[::1] order,
-                 Py_ssize_t found, uint32_t document):
-    """Count the token ids of `blocks` (a piece of a document's normalised text split at its spaces, in text
-    order; `cache` holds each non-empty one's ids: encode_blocks) into the document's tallies: `seen[id]` is
-    the document that last counted the id, `counts[id]` its count there; a document's first occurrence of an
-    id appends it to `order` after the `found` already there. Returns the number of ids in `order`."""
-    cdef Py_ssize_t k, j, m, n = len(blocks), capacity = seen.shape[0]
-    cdef PyObject* value
-    cdef object block
-    cdef const int32_t* data
-    cdef int64_t i
-    if counts.shape[0] < capacity or order.shape[0] < capacity or not 0 <= found <= capacity:
-        raise ValueError(f"tallies of {capacity} entries")
-    for k in range(n):
-        block = blocks[k]
-        if not len(<str>block):
-            continue
-        value = PyDict_GetItemWithError(cache, block)
-        if value == NULL:
-            raise KeyError(block)
-        data = <const int32_t*>PyBytes_AS_STRING(<object>value)
-        m = PyBytes_GET_SIZE(<object>value) // sizeof(int32_t)
-        for j in range(m):
-            i = data[j]
-            if not 0 <= i < capacity:
-                raise ValueError(f"token id {i} outside the tallies' {capacity}")
-            if seen[i] != document:
-                if found >= capacity:
-                    raise ValueError(f"more than {capacity} distinct ids")
-                seen[i] = document
-                counts[i] = 1
-                order[found] = i
-                found += 1
-            else:
-                counts[i] += 1
-    return found
 
 
 def weigh_tokens(const int64_t[::1] ids, const int64_t[::1] counts, const uint64_t[::1] hashes,

@@ -43,7 +43,7 @@ from simdesk.core.reading.normalize import normalize_folded
 SPACE, NUMBER, STOP = 1, 2, 4  # flags of a token: never a feature; dropped as a number; dropped as a stop word
 MAX_TOKENS = 1 << 19  # a table this full starts again at the next document: memory stays ~100 MB
 # the blocks (runs of normalised text between spaces) whose token ids are kept: this many, or this many characters,
-# and the blocks start again at the next document (~30 MB)
+# and the blocks start again at the next document (~20 MB: 4 bytes a character, ~40 a block in its table)
 MAX_BLOCKS = 1 << 17
 MAX_BLOCK_CHARS = 1 << 21
 LAST_DOCUMENT = (1 << 32) - 1  # the compiled tallies number a thread's documents in uint32
@@ -67,10 +67,9 @@ class Vocabulary:
         self._counts = np.zeros(0, dtype=np.int64)
         self._order = np.zeros(0, dtype=np.int64)
         self._document = 0
-        # the compiled block tallies: each block met (normalised text between two spaces) -> its token ids (int32
-        # bytes, in text order), the characters of the blocks kept, and whether they were segmented with HMM
-        self._blocks: dict[str, bytes] = {}
-        self._block_chars = 0
+        # the compiled block tallies: each block met (normalised text between two spaces) with its token ids
+        # (kernels.BlockTable, made on first use), and whether its blocks were segmented with HMM
+        self._blocks: Any = None
         self._blocks_hmm = False
 
     def __len__(self) -> int:
@@ -99,34 +98,37 @@ class Vocabulary:
 
     def tally_text(self, norm: str, hmm: bool, kernels: Any = KERNELS) -> tuple[np.ndarray, np.ndarray]:
         """`tally` of the tokens of normalised text (token_pieces(norm, hmm, spaces=True)), its whitespace tokens
-        left out (never features), by the compiled kernels: the text is split at its spaces (word boundaries for
-        the segmenter) into blocks, and each block is segmented once per thread, its token ids kept: copies,
-        templates and common phrases cost a dictionary lookup per block, not a segmenter call and a lookup per
-        token (91% of the 1.15 M blocks of the medium collection's texts are repeats). The same ids, counts and
-        order as `tally`, apart from the whitespace tokens."""
+        left out (never features), by the compiled kernels: the text is read as blocks (its runs between spaces,
+        word boundaries for the segmenter), each segmented once per thread and kept with its token ids in the
+        kernels' BlockTable: copies, templates and common phrases cost a lookup per block, found from the text
+        itself, not a segmenter call, a string and a dictionary lookup per token (91% of the 1.15 M blocks of the
+        medium collection's texts are repeats). A piece's blocks met for the first time are segmented in one
+        call (Segmenter.block_tokens). The same ids, counts and order as `tally`, apart from the whitespace
+        tokens."""
         from simdesk.core.fingerprint.segmenter import default_segmenter
 
-        if len(self._blocks) >= self.max_blocks or self._block_chars >= self.max_block_chars or hmm != self._blocks_hmm:
+        if self._blocks is None:
+            self._blocks = kernels.BlockTable()
+        elif len(self._blocks) >= self.max_blocks or self._blocks.kept_chars >= self.max_block_chars:
             self._blocks.clear()
-            self._block_chars = 0
+        if hmm != self._blocks_hmm:
+            self._blocks.clear()
             self._blocks_hmm = hmm
         self._start_document()
         found = 0
         for piece in text_pieces(norm):
-            blocks = piece.split(" ")
-            missing = kernels.missing_blocks(blocks, self._blocks)
-            if missing:
+            missing: list[str] = []
+            counted = self._blocks.tally(piece, missing, self._seen, self._counts, self._order, found, self._document)
+            if counted < 0:
                 tokens = default_segmenter().block_tokens(missing, hmm)
                 start = len(self._ids)
                 self._reserve(start + len(tokens))
                 new: list[str] = []
-                kernels.encode_blocks(missing, tokens, self._ids, new, self._blocks)
+                self._blocks.encode(missing, tokens, self._ids, new)
                 if new:
                     self._describe(new, start)
-                self._block_chars += sum(map(len, missing))
-            found = kernels.tally_blocks(
-                blocks, self._blocks, self._seen, self._counts, self._order, found, self._document
-            )
+                counted = self._blocks.tally(piece, [], self._seen, self._counts, self._order, found, self._document)
+            found = counted
         ids = self._order[:found].copy()
         return ids, self._counts[ids]
 
@@ -135,8 +137,8 @@ class Vocabulary:
         overwritten; the compiled tallies' document number moves on."""
         if len(self._ids) >= self.max_tokens:
             self._ids.clear()
-            self._blocks.clear()
-            self._block_chars = 0
+            if self._blocks is not None:
+                self._blocks.clear()
         if self._document == LAST_DOCUMENT:
             self._seen[:] = 0
             self._document = 0
@@ -225,7 +227,7 @@ def text_votes(
     if norm is None:
         norm = normalize_folded(folded, settings.strip_links)
     table = vocabulary() if table is None else table  # an empty table is falsy (__len__)
-    if kernels is not None and hasattr(kernels, "tally_blocks"):
+    if kernels is not None and hasattr(kernels, "BlockTable"):
         ids, counts = table.tally_text(norm, settings.hmm, kernels)
     else:  # the pure path, or kernels built before the block tallies
         ids, counts = table.tally(token_pieces(norm, settings.hmm, spaces=True), kernels)
