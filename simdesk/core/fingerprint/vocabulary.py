@@ -67,6 +67,9 @@ class Vocabulary:
         self._counts = np.zeros(0, dtype=np.int64)
         self._order = np.zeros(0, dtype=np.int64)
         self._document = 0
+        # the compiled weights and hash bit rows of a document's tokens, overwritten by the next one's
+        self._weights = np.zeros(0, dtype=np.float64)
+        self._rows = np.zeros((0, BITS), dtype=np.float64)
         # the compiled block tallies: each block met (normalised text between two spaces) with its token ids
         # (kernels.BlockTable, made on first use), and whether its blocks were segmented with HMM
         self._blocks: Any = None
@@ -160,15 +163,18 @@ class Vocabulary:
         self, ids: np.ndarray, counts: np.ndarray, mask: int, kernels: Any = KERNELS
     ) -> tuple[np.ndarray, np.ndarray]:
         """The TF x IDF weights (`counts` x IDF) of the tokens `ids` whose flags share no bit with `mask`, in
-        their order, and each one's 64 feature hash bits, bit 0 first (as fingerprint.votes unpacks them)."""
+        their order, and each one's 64 feature hash bits, bit 0 first (as fingerprint.votes unpacks them). The
+        compiled path's arrays are the table's own, valid until its next `weigh`."""
         if kernels is None:
             kept = (self.flags[ids] & mask) == 0
             ids = ids[kept]
             hashes = self.hashes[ids].astype("<u8", copy=False)
             bits = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
             return counts[kept] * self.idf[ids], bits
-        weights = np.empty(len(ids), dtype=np.float64)
-        rows = np.empty((len(ids), BITS), dtype=np.float64)
+        if len(ids) > len(self._weights):  # room kept between documents: a large array is not mapped each time
+            self._weights = np.empty(max(1024, 2 * len(ids)), dtype=np.float64)
+            self._rows = np.empty((len(self._weights), BITS), dtype=np.float64)
+        weights, rows = self._weights, self._rows
         kept_count = kernels.weigh_tokens(ids, counts, self.hashes, self.idf, self.flags, mask, weights, rows)
         return weights[:kept_count], rows[:kept_count]
 
