@@ -26,7 +26,7 @@ from rapidfuzz.distance import Levenshtein
 
 from simdesk.core.compiled import PURE, load_kernels
 from simdesk.core.fingerprint import similarity as sim
-from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings, token_pieces
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, token_pieces
 from simdesk.core.fingerprint.minhash import text_bands
 from simdesk.core.fingerprint.simhash import BITS, from_votes, pack_votes, seal_votes
 from simdesk.core.fingerprint.similarity import (
@@ -217,6 +217,24 @@ def test_compiled_vocabulary_gives_the_pure_votes() -> None:
     assert_same_votes(TEXTS + [LONG] + TEXTS)
     assert_same_votes(TEXTS + [LONG, CHINESE, LONG], max_tokens=32)
     assert_same_votes(TEXTS + [LONG, CHINESE, LONG, CHINESE], max_blocks=4)
+
+
+def test_a_huge_text_of_new_blocks_keeps_the_block_table_in_bounds() -> None:
+    """The blocks kept start again between a text's pieces: a text longer than the bound holds at most the bound
+    and one piece, and its tallies are the token path's."""
+    norm = normalize_folded(fold(LONG))
+    assert len(norm) > SEGMENT_PIECE  # two pieces at least
+    table, unbounded, reference = Vocabulary(max_block_chars=16), Vocabulary(), Vocabulary()
+    unbounded.tally_text(norm, False, KERNELS)
+    for _ in range(2):
+        ids, counts = table.tally_text(norm, False, KERNELS)
+        assert table._blocks.kept_chars <= 16 + SEGMENT_PIECE
+        assert table._blocks.kept_chars < unbounded._blocks.kept_chars  # started again between the pieces
+    expected_ids, expected_counts = reference.tally(token_pieces(norm, spaces=True), KERNELS)
+    words = {i: t for t, i in reference._ids.items()}
+    ours = {i: t for t, i in table._ids.items()}
+    expected = [(words[i], c) for i, c in zip(expected_ids.tolist(), expected_counts.tolist()) if words[i].strip()]
+    assert [(ours[i], c) for i, c in zip(ids.tolist(), counts.tolist())] == expected
 
 
 def test_a_text_over_a_piece_gives_the_whole_texts_bits() -> None:

@@ -43,7 +43,7 @@ from simdesk.core.reading.normalize import normalize_folded
 SPACE, NUMBER, STOP = 1, 2, 4  # flags of a token: never a feature; dropped as a number; dropped as a stop word
 MAX_TOKENS = 1 << 19  # a table this full starts again at the next document: memory stays ~100 MB
 # the blocks (runs of normalised text between spaces) whose token ids are kept: this many, or this many characters,
-# and the blocks start again at the next document (~20 MB: 4 bytes a character, ~40 a block in its table)
+# and the blocks start again at the next piece of text (~20 MB: 4 bytes a character, ~40 a block in its table)
 MAX_BLOCKS = 1 << 17
 MAX_BLOCK_CHARS = 1 << 21
 LAST_DOCUMENT = (1 << 32) - 1  # the compiled tallies number a thread's documents in uint32
@@ -112,14 +112,14 @@ class Vocabulary:
 
         if self._blocks is None:
             self._blocks = kernels.BlockTable()
-        elif len(self._blocks) >= self.max_blocks or self._blocks.kept_chars >= self.max_block_chars:
-            self._blocks.clear()
         if hmm != self._blocks_hmm:
             self._blocks.clear()
             self._blocks_hmm = hmm
         self._start_document()
         found = 0
         for piece in text_pieces(norm):
+            if len(self._blocks) >= self.max_blocks or self._blocks.kept_chars >= self.max_block_chars:
+                self._blocks.clear()  # between pieces too: a huge text of new blocks stays in bounds
             missing: list[str] = []
             counted = self._blocks.tally(piece, missing, self._seen, self._counts, self._order, found, self._document)
             if counted < 0:
