@@ -314,3 +314,10 @@ def test_compiled_candidates_equal_numpy():
         mp.setattr(analysis, "BRUTE_FORCE_COLUMNS", 13)
         small = candidate_pairs(fps, chars, verify, kernels=None)
         assert all(np.array_equal(a, b) for a, b in zip(small, candidate_pairs(fps, chars, verify, kernels=kernels)))
+        mp.setattr(
+            analysis, "NEAR_PAIRS_THREADS_FROM", 0
+        )  # the row blocks shared out among threads, whatever their work
+        for threads in (2, 3, 5):
+            mp.setattr(analysis, "NEAR_PAIRS_THREADS", threads)
+            got = candidate_pairs(fps, chars, verify, kernels=kernels)
+            assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(small, got, strict=True))

@@ -37,10 +37,11 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -132,6 +133,10 @@ VOTES_LEFT = 2e-3  # stored votes are rounded to ~5e-4 of the largest: less than
 BRUTE_FORCE_ROWS = 1024  # shorter texts are compared with longer ones in blocks of rows x columns
 BRUTE_FORCE_COLUMNS = 4096  # a block's XOR is rows x columns x 8 bytes: 32 MB (16,384 columns: 128 MB)
 BRUTE_FORCE_BUDGET = 600_000_000  # comparisons (~2 s on 2 cores); past it, the wide radii are narrowed
+# threads the compiled brute-force search shares its row blocks among, from this many comparisons (the medium
+# collection's ~2e8 took ~0.15 s of CPU in one thread, while the worker processes waited)
+NEAR_PAIRS_THREADS = 2
+NEAR_PAIRS_THREADS_FROM = 20_000_000
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
 PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
 PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the step before is scored)
@@ -437,8 +442,7 @@ def candidate_pairs(
     radius = pair_radius(chars[order[:m]], verify).astype(np.uint8)
     sorted_fps = np.ascontiguousarray(fps[order], dtype=np.uint64)
     if kernels is not None and m:
-        a, b, dd = kernels.near_pairs(sorted_fps, radius, verify.long_radius, BRUTE_FORCE_ROWS, BRUTE_FORCE_COLUMNS)
-        near = [(np.frombuffer(a, dtype=np.int64), np.frombuffer(b, dtype=np.int64), np.frombuffer(dd, dtype=np.int8))]
+        near = _near_pairs_compiled(kernels, sorted_fps, radius, verify.long_radius)
     else:
         near = list(_near_pairs_numpy(sorted_fps, radius, verify.long_radius))
     for a, b, dd in near:  # positions in length order: back to rows
@@ -448,6 +452,37 @@ def candidate_pairs(
     j = np.concatenate([f[1] for f in found]).astype(np.int64)
     d = np.concatenate([f[2] for f in found]).astype(np.int64)
     return _normalised(i, j, d, chars, verify)
+
+
+def _near_pairs_compiled(
+    kernels: Any, sorted_fps: np.ndarray, radius: np.ndarray, nearer: int
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """kernels.near_pairs of `sorted_fps` (the first len(radius) rows compared with every later one), its row
+    blocks shared out among up to NEAR_PAIRS_THREADS threads (the kernel runs without the GIL; the workers are
+    idle while pairs are searched): each thread takes a run of whole row blocks, about as many comparisons as
+    the others (a block compares its rows with every later row), and their pairs, put one after the other, are
+    the pairs of one call in its order."""
+    m, n = len(radius), len(sorted_fps)
+    starts = np.arange(0, m, BRUTE_FORCE_ROWS)
+    work = np.cumsum((np.minimum(starts + BRUTE_FORCE_ROWS, m) - starts) * (n - starts))
+    threads = min(NEAR_PAIRS_THREADS, os.cpu_count() or 1, len(starts))
+    if threads < 2 or int(work[-1]) < NEAR_PAIRS_THREADS_FROM:
+        parts = [(0, m)]
+    else:  # row blocks split where the comparisons reach each thread's share
+        cuts = np.searchsorted(work, work[-1] * np.arange(1, threads) / threads)
+        bounds = [0, *sorted({int(starts[c]) for c in cuts.tolist() if 0 < c < len(starts)}), m]
+        parts = list(zip(bounds, bounds[1:]))
+
+    def search(part: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r0, r1 = part
+        a, b, dd = kernels.near_pairs(sorted_fps[r0:], radius[r0:r1], nearer, BRUTE_FORCE_ROWS, BRUTE_FORCE_COLUMNS)
+        a, b = np.frombuffer(a, dtype=np.int64) + r0, np.frombuffer(b, dtype=np.int64) + r0
+        return a, b, np.frombuffer(dd, dtype=np.int8)
+
+    if len(parts) == 1:
+        return [search(parts[0])]
+    with ThreadPoolExecutor(len(parts)) as pool:
+        return list(pool.map(search, parts))
 
 
 def _near_pairs_numpy(

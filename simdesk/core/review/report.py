@@ -59,12 +59,8 @@ def write_groups_json(
     out.write('\n  "groups": [')
     first = True
     for g in groups:
-        group = {
-            "id": g.id,
-            "identical": g.identical,
-            "members": [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path)) for m in g.members],
-        }
-        out.write(("\n    " if first else ",\n    ") + indented_json(group, "    "))
+        members = [_member(m, min_similarity, decisions.get(m.path), headlines.get(m.path)) for m in g.members]
+        out.write(("\n    " if first else ",\n    ") + _group_json(g.id, g.identical, members, "    "))
         first = False
     out.write("]" if first else "\n  ]")
     tail: dict = {"problems": [{"path": p.path, "error": p.error} for p in problems]}
@@ -92,19 +88,36 @@ def indented_json(value: object, pad: str = "") -> str:
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     if isinstance(value, list | tuple) and value:
         if all(isinstance(v, dict) and v and _flat(v) for v in value):
-            # one call writes every dict, its fields a line each; the line breaks between two dicts are put
-            # in after (JSON text holds a raw line break only where the encoder puts its separator, and only
-            # the separator between two dicts is followed by a brace)
-            fields = inner + "  "
-            text = _flat_encoder(fields)(value)[2:-2]
-            text = text.replace("},\n" + fields + "{", "\n" + inner + "},\n" + inner + "{\n" + fields)
-            return "[\n" + inner + "{\n" + fields + text + "\n" + inner + "}\n" + pad + "]"
+            return _flat_dicts_json(value, pad)
         return "[\n" + ",\n".join(inner + indented_json(v, inner) for v in value) + "\n" + pad + "]"
     return _SCALAR(value)
 
 
 def _flat(value: dict) -> bool:
     return all(isinstance(v, _SCALARS) for v in value.values())
+
+
+def _flat_dicts_json(value: Sequence[dict], pad: str) -> str:
+    """indented_json of a non-empty list of non-empty dicts of scalars: one call writes every dict, its fields
+    a line each; the line breaks between two dicts are put in after (JSON text holds a raw line break only
+    where the encoder puts its separator, and only the separator between two dicts is followed by a brace)."""
+    inner = pad + "  "
+    fields = inner + "  "
+    text = _flat_encoder(fields)(value)[2:-2]
+    text = text.replace("},\n" + fields + "{", "\n" + inner + "},\n" + inner + "{\n" + fields)
+    return "[\n" + inner + "{\n" + fields + text + "\n" + inner + "}\n" + pad + "]"
+
+
+def _group_json(group_id: int, identical: bool, members: list[dict], pad: str) -> str:
+    """indented_json({"id": group_id, "identical": identical, "members": members}, pad) of a report's group,
+    whose members (_member) are dicts of scalars: written without looking at every value's type (the checks
+    took about a quarter of the medium collection's report, 16,141 members)."""
+    inner = pad + "  "
+    listed = _flat_dicts_json(members, inner) if members else "[]"
+    return (
+        f'{{\n{inner}"id": {_SCALAR(group_id)},\n{inner}"identical": {_SCALAR(identical)},\n'
+        f'{inner}"members": {listed}\n{pad}}}'
+    )
 
 
 @cache
