@@ -346,6 +346,35 @@ def test_a_documents_scores_are_found_by_either_member_without_reading_the_whole
         assert index.scores() == {}
 
 
+def _has_scores_b(index: Index) -> bool:
+    return index.conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'scores_b'").fetchone()[0] == 1
+
+
+def test_scores_stored_into_an_empty_table_get_their_index_after(tmp_path):
+    """scores_indexed_after: with no scores kept, the index on b is made once the scores are in (failing too),
+    and the scores are found by it as before; with scores kept it stays all along, and a pair stored twice in
+    one call keeps the last."""
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents([doc(f"{k}.txt", k, f"{k}") for k in range(1, 5)])
+        plans = _plans(index.conn)
+        with pytest.raises(RuntimeError), index.scores_indexed_after():
+            assert not _has_scores_b(index)
+            raise RuntimeError("a failing analysis")
+        assert _has_scores_b(index)
+        with index.scores_indexed_after():
+            assert not _has_scores_b(index)
+            index.store_score_arrays(
+                np.array([3, 1, 2]), np.array([1, 2, 1]), np.array([0.25, 0.5, 0.75]), np.full((3, 2), 0.5)
+            )
+        assert _has_scores_b(index) and _plans(index.conn) == plans
+        assert {key: r.score for key, r in index.scores().items()} == {(1, 2): 0.75, (1, 3): 0.25}
+        with index.scores_indexed_after():
+            assert _has_scores_b(index)
+            index.store_scores([(2, 4, Relation(0.5, 0.5, 0.5))])
+        assert _has_scores_b(index) and len(index.scores()) == 3
+
+
 def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tmp_path):
     nan = float("nan")
     pairs = [(2, 1, Relation(0.5, 0.25, nan)), (1, 3, Relation(0.9, nan, 0.75)), (3, 2, Relation(0.125, 1.0, 0.5))]

@@ -101,6 +101,10 @@ TABLES: dict[str, dict[str, Any]] = {
 }
 
 
+# The index of the scores by their second member (RAW_DDL); an analysis that starts without scores makes it after
+# storing them (AnalysisCache.scores_indexed_after)
+SCORES_B_SQL = "CREATE INDEX IF NOT EXISTS scores_b ON scores(b)"
+
 # Hand-written DDL where sqlite-utils has no word for it:
 RAW_DDL = (
     *SEGMENT_SQL,
@@ -119,7 +123,7 @@ RAW_DDL = (
     # trigger below and the cascade of a deleted document each read the whole table. In the medium
     # collection's index (87,234 scores), deleting 500 documents took 3.2-3.6 s of CPU, 0.06-0.08 s with it;
     # changing the content of 500, 2.3-2.6 s against 0.03 s. It costs ~10 B a score (7.2 -> 8.1 MB there)
-    "CREATE INDEX IF NOT EXISTS scores_b ON scores(b)",
+    SCORES_B_SQL,
     # what was computed from a document's old text is stale as soon as its text changes
     """CREATE TRIGGER IF NOT EXISTS documents_content_changed
         AFTER UPDATE OF content_hash, fingerprint ON documents

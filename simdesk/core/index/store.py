@@ -22,6 +22,7 @@ probes), with the measured reason beside each.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import numpy as np
@@ -199,6 +200,9 @@ class Index:
 
     def keeps_more_scores_than(self, limit: int) -> bool:
         return self.cache.keeps_more_scores_than(limit)
+
+    def scores_indexed_after(self) -> AbstractContextManager[None]:
+        return self.cache.scores_indexed_after()
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         self.cache.store_scores(rows)

@@ -1413,21 +1413,22 @@ def analyse(
         return cancelled_grouper(index, verify, snap, boilerplate)
     beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
     headlines: dict[str, str] = {}  # the groups' members verification reads: the report does not read them again
-    scores, held = verify_pairs(
-        texts,
-        index,
-        clean,
-        i,
-        j,
-        boilerplate,
-        verify.jobs,
-        cancel,
-        report,
-        beyond,
-        plain_near,
-        headlines,
-        verify.min_similarity,
-    )
+    with index.scores_indexed_after():
+        scores, held = verify_pairs(
+            texts,
+            index,
+            clean,
+            i,
+            j,
+            boilerplate,
+            verify.jobs,
+            cancel,
+            report,
+            beyond,
+            plain_near,
+            headlines,
+            verify.min_similarity,
+        )
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return cancelled_grouper(index, verify, snap, boilerplate)
     if dirty.any():

@@ -569,14 +569,18 @@ def build_group(
     the member) of the representative's row and a member's."""
     fps = snap.fingerprints[rows]
     rep = representative_of(fps, central)
-    dist = np.bitwise_count(fps ^ fps[rep]).astype(np.int64)
-    order = sorted(range(len(rows)), key=lambda x: (x != rep, int(dist[x]), snap.paths[rows[x]]))
-    rep_row = int(rows[rep])
+    # the members' fields as Python values at once (a numpy scalar looked up per field cost more than the rest)
+    dist = np.bitwise_count(fps ^ fps[rep]).tolist()
+    at = rows.tolist()
+    ids, sizes, mtimes = snap.ids[rows].tolist(), snap.sizes[rows].tolist(), snap.mtimes[rows].tolist()
+    paths = [snap.paths[r] for r in at]
+    order = sorted(range(len(at)), key=lambda x: (x != rep, dist[x], paths[x]))
+    rep_row = at[rep]
 
     def relation_of(x: int) -> tuple[float | None, float | None, float | None]:
         if scorer is None:
             return None, None, None
-        found = (1.0, 1.0, 1.0) if x == rep else scorer(rep_row, int(rows[x]))
+        found = (1.0, 1.0, 1.0) if x == rep else scorer(rep_row, at[x])
         if found is None:
             return None, None, None
         score, held, holds = (None if v != v else v for v in found)  # NaN: not measured
@@ -584,14 +588,7 @@ def build_group(
 
     members = tuple(
         Member(
-            int(snap.ids[rows[x]]),
-            snap.paths[rows[x]],
-            int(dist[x]),
-            int(snap.sizes[rows[x]]),
-            snap.encodings[rows[x]],
-            int(snap.mtimes[rows[x]]),
-            snap.hashes[rows[x]],
-            *relation_of(x),
+            ids[x], paths[x], dist[x], sizes[x], snap.encodings[at[x]], mtimes[x], snap.hashes[at[x]], *relation_of(x)
         )
         for x in order
     )
