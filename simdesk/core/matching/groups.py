@@ -478,6 +478,8 @@ def representative_of(fps: np.ndarray, central: np.ndarray | None = None) -> int
     """The index of a group's representative among its members' fingerprints (in path order): of the
     members `central` marks (paired with every other member; all when None or none), the one with the least
     total Hamming distance to all others, the first path on a tie."""
+    if len(fps) == 2:  # most groups: both members lie at the same total, so the first central one
+        return 1 if central is not None and not central[0] and central[1] else 0
     if len(fps) <= 4096:
         totals = np.bitwise_count(fps[:, None] ^ fps[None, :]).sum(axis=1)
     else:  # bounded memory for huge groups: rows in chunks
