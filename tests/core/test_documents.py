@@ -104,6 +104,28 @@ def test_include_patterns_match_names_case_insensitively():
     assert matches("drafts/x.txt", ("drafts/*.txt",))
 
 
+def test_include_patterns_match_as_fnmatch_does_pattern_by_pattern():
+    import fnmatch
+
+    def one_by_one(rel: str, includes: tuple[str, ...]) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatch((rel if "/" in p else name).casefold(), p.casefold()) for p in includes)
+
+    patterns = [
+        ("*.txt", "*.md", "*.html"),
+        ("news/*.txt", "*.MD"),
+        ("a/[bc]*.x?t", "[!a]*"),
+        ("ß*.txt", "*"),
+        ("**/x",),
+        (),
+    ]
+    paths = ["a.txt", "A.TXT", "news/a.txt", "News/B.TXT", "x/news/a.txt", "a/b.xyt", "a/c/d.xat", "b/x", "x"]
+    paths += ["ss.txt", "SS.TXT", "Straße.Txt", "a.txt.bak", "dir.txt/file", "a\nb.txt", "é.md", "[x].md"]
+    for includes in patterns:
+        for rel in paths:
+            assert matches(rel, includes) == one_by_one(rel, includes), (rel, includes)
+
+
 def test_walk_filters_hidden_oversize_and_patterns_and_reports_loops(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "one.txt").write_text("一", encoding="utf-8")

@@ -17,6 +17,7 @@ from simdesk.core.fingerprint.features import (
     SEGMENT_PIECE,
     FeatureSettings,
     idf_table,
+    parse_idf,
     weighted_terms,
 )
 from simdesk.core.fingerprint.simhash import from_votes, votes
@@ -112,6 +113,25 @@ def test_idf_table_is_jiebas() -> None:
 
     loader = jieba.analyse.default_tfidf.idf_loader
     assert idf_table() == (loader.idf_freq, loader.median_idf)
+
+
+def test_an_idf_file_is_read_as_jieba_reads_it_line_by_line() -> None:
+    def line_by_line(content: str) -> dict[str, float]:  # jieba.analyse.tfidf.IDFLoader
+        idf = {}
+        for line in content.splitlines():
+            word, freq = line.strip().split(" ")
+            idf[word] = float(freq)
+        return idf
+
+    contents = [
+        "今天 3.5\n天气 7.25\n今天 4.0\n",  # a word twice: the last line holds
+        "a 1\r\nb 2.5\r\n",
+        "  padded 1.5  \nlast 2",  # spaces around a line, no newline at the end
+        "全\u3000角 9.0\nno\u00a0break 8.0\n",  # words holding a space of another kind
+        "x 1.0\x85y 2.0\u2028z 3.0\n",  # line breaks other than a newline
+    ]
+    for content in contents:
+        assert parse_idf(content) == line_by_line(content), content
 
 
 def test_nfkc_equals_unicodedata() -> None:

