@@ -12,7 +12,7 @@ import numpy as np
 
 from simdesk.core.fingerprint.simhash import hamming, to_signed, to_unsigned
 from simdesk.core.index.connection import IndexConnection
-from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, VOTES_DDL
+from simdesk.core.index.layout import BAND_KEY_BYTES, COMMON_ENCODING, STORED_DDL, VOTES_DDL
 from simdesk.core.index.segments import SEGMENT_LOW_BITS, UNSEGMENTED, segment_ids, segment_values
 from simdesk.core.index.sqlite_library import sqlite_utils
 from simdesk.core.records import Document, Problem
@@ -93,6 +93,7 @@ class Documents:
     """The documents of one open index. Writes run inside the caller's transaction (a scan writes many at once)."""
 
     _has_votes_table = False
+    _has_stored_table = False
     written = 0  # documents inserted or updated on this connection (Index.pack_if_rewritten)
 
     def __init__(self, conn: IndexConnection, db: sqlite_utils.Database) -> None:
@@ -299,6 +300,35 @@ class Documents:
         """Forget the votes kept since the scan (the analysis has used them)."""
         if self._has_votes_table:
             self.conn.execute("DELETE FROM scan_votes")
+
+    def keep_stored_texts(self, rows: Iterable[tuple[str, int, int, int]]) -> None:
+        """Keep where the scan pass stored what verification needs of each (path, file, offset, length) for the
+        analysis that follows on this connection (STORED_DDL; call inside a transaction, after its document)."""
+        rows = list(rows)
+        if not rows:
+            return
+        if not self._has_stored_table:
+            for statement in STORED_DDL:
+                self.conn.execute(statement)
+            self._has_stored_table = True
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO scan_texts(doc_id, file, offset, length) SELECT id, ?, ?, ? FROM documents"
+            " WHERE path = ?",
+            [(file, offset, length, path) for path, file, offset, length in rows],
+        )
+
+    def stored_texts(self) -> np.ndarray:
+        """keep_stored_texts' rows as (doc_id, file, offset, length), int64, by doc_id: none when the scans of
+        this connection kept none."""
+        if not self._has_stored_table:
+            return np.zeros((0, 4), dtype=np.int64)
+        rows = self.conn.execute("SELECT doc_id, file, offset, length FROM scan_texts ORDER BY doc_id").fetchall()
+        return np.array(rows, dtype=np.int64).reshape(-1, 4)
+
+    def drop_stored_texts(self) -> None:
+        """Forget where the scan pass stored its texts (the store is removed)."""
+        if self._has_stored_table:
+            self.conn.execute("DELETE FROM scan_texts")
 
 
 def _row_document(row) -> Document:

@@ -145,6 +145,19 @@ VOTES_DDL = (
     WHEN old.content_hash != new.content_hash BEGIN DELETE FROM scan_votes WHERE doc_id = new.id; END""",
 )
 
+# Where the scan pass stored what verification would read again of each text it fingerprinted (its text, folded
+# text and page title: matching.scratch_texts), in SQLite's temporary database as VOTES_DDL: the scratch file
+# (`file`: the number of the process that wrote it), the offset and length of its record. A document's row
+# leaves with it, and when its text changes.
+STORED_DDL = (
+    """CREATE TEMP TABLE IF NOT EXISTS scan_texts (
+        doc_id INTEGER PRIMARY KEY, file INTEGER NOT NULL, offset INTEGER NOT NULL, length INTEGER NOT NULL)""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS scan_texts_gone AFTER DELETE ON main.documents
+    BEGIN DELETE FROM scan_texts WHERE doc_id = old.id; END""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS scan_texts_stale AFTER UPDATE OF content_hash ON main.documents
+    WHEN old.content_hash != new.content_hash BEGIN DELETE FROM scan_texts WHERE doc_id = new.id; END""",
+)
+
 SCORE_SHARES = ("a_in_b", "b_in_a")  # the scores table's columns added after schema 10
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
 from simdesk.core.fingerprint.minhash import RULES as BAND_RULES, text_bands
@@ -31,7 +31,8 @@ from simdesk.core.reading.documents import (
     content_hash,
     describe_os_error,
     read_bytes,
-    text_of_bytes,
+    source_of_bytes,
+    visible,
     walk,
 )
 from simdesk.core.reading.normalize import fold, normalize_folded, without_links
@@ -70,24 +71,65 @@ class _Moved:
     mtime_ns: int
 
 
+@dataclass(frozen=True, slots=True)
+class ScannedText:
+    """A text the scan pass fingerprinted, in the forms it made of it (text_document), for a scan's TextKeeper."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    text: str  # the visible text (documents.visible)
+    source: str  # the file as written (the text itself for a plain text)
+    markup: str  # documents.TextFile.markup: '' for a plain text
+    folded: str  # normalize.fold(text)
+
+
+# Where a TextKeeper stored a text: the number of its file, the offset and the length of its record.
+StoredAt = tuple[int, int, int]
+
+
+class TextKeeper(Protocol):
+    """What a scan gives each text it fingerprints, in the process that read it (a worker): it stores what it
+    wants of the text and says where (None: not stored); `flush` ends each chunk of texts, before their
+    documents go back to the scanning process."""
+
+    def __call__(self, text: ScannedText) -> StoredAt | None: ...
+
+    def flush(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """A document whose text a TextKeeper stored, and where."""
+
+    document: Document
+    at: StoredAt
+
+    @property
+    def path(self) -> str:
+        return self.document.path
+
+
 def fingerprint_file(
     entry: FileEntry,
     max_bytes: int,
     settings: FeatureSettings,
     moved_from: dict[str, str],
     ahead: ReadAhead | None = None,
-) -> Document | _Moved | Problem:
+    keep: TextKeeper | None = None,
+) -> Document | _Moved | Problem | _Stored:
     """Read, decode and fingerprint one file (runs in a worker process). `moved_from` maps the content hash
     of each document that vanished from the index to its old path: such a file is a move, not new text.
     The file is opened and read once (_read_listed), its bytes hashed for a move, then decoded.
-    `ahead`: the ReadAhead of the entries this one is read among (opened without following links)."""
+    `ahead`: the ReadAhead of the entries this one is read among (opened without following links); `keep`:
+    given the text (its Document then comes back with where it was stored)."""
     read = _read_listed(entry, max_bytes, ahead)
     if isinstance(read, Problem):
         return read
     data, st = read
     if moved_from and (old := moved_from.get(content_hash(data))) is not None:
         return _Moved(entry.rel, old, len(data), st.st_mtime_ns)
-    return _document_of_bytes(entry, data, st, settings)
+    return _document_of_bytes(entry, data, st, settings, keep)
 
 
 def file_document(
@@ -95,7 +137,10 @@ def file_document(
 ) -> Document | Problem:
     """Read, decode and fingerprint one listed file: its Document, or the Problem that kept it out."""
     read = _read_listed(entry, max_bytes, ahead)
-    return read if isinstance(read, Problem) else _document_of_bytes(entry, *read, settings)
+    if isinstance(read, Problem):
+        return read
+    doc = _document_of_bytes(entry, *read, settings)
+    return doc.document if isinstance(doc, _Stored) else doc
 
 
 def _read_listed(entry: FileEntry, max_bytes: int, ahead: ReadAhead | None) -> tuple[bytes, os.stat_result] | Problem:
@@ -108,18 +153,19 @@ def _read_listed(entry: FileEntry, max_bytes: int, ahead: ReadAhead | None) -> t
 
 
 def _document_of_bytes(
-    entry: FileEntry, data: bytes, st: os.stat_result, settings: FeatureSettings
-) -> Document | Problem:
-    """The Document of a listed file's bytes (read_text_file's decoding), or the Problem that kept it out;
-    a file rewritten since it was listed is left out."""
+    entry: FileEntry, data: bytes, st: os.stat_result, settings: FeatureSettings, keep: TextKeeper | None = None
+) -> Document | Problem | _Stored:
+    """The Document of a listed file's bytes (read_text_file's decoding: documents.text_of_bytes), or the
+    Problem that kept it out; a file rewritten since it was listed is left out. `keep`: see fingerprint_file."""
     try:
-        tf = text_of_bytes(data, st, entry.location)
+        source = source_of_bytes(data, st, entry.location)
+        tf = visible(source)
     except DecodeError as exc:
         return _unreadable(entry, exc)
     if (tf.size, tf.mtime_ns) != (entry.size, entry.mtime_ns):
         # rewritten between listing and reading: another program is writing it, what was read may be passing
         return Problem(entry.rel, CHANGED_WHILE_READ)
-    return text_document(entry.rel, tf, settings)
+    return _text_document(entry.rel, tf, settings, keep, source.text)
 
 
 def _unreadable(entry: FileEntry, exc: DecodeError | OSError) -> Problem:
@@ -131,14 +177,29 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     MinHash band keys of the shingles verification scores (of the whole text: boilerplate is known only
     once the collection is, and the keys only propose candidates that verification then scores). The text
     is folded once for all of them, and normalised once for the votes and the shingles."""
+    doc = _text_document(rel, tf, settings)
+    return doc.document if isinstance(doc, _Stored) else doc
+
+
+def _text_document(
+    rel: str, tf: TextFile, settings: FeatureSettings, keep: TextKeeper | None = None, source: str | None = None
+) -> Document | _Stored:
+    """text_document, its text's forms given to `keep` when there is one (`source`: the file as written)."""
     folded = fold(tf.text)
     unlinked = without_links(folded)  # links go for the line keys and verification's normalisation alike
     lines = folded_line_hashes(unlinked, links_dropped=True).tobytes()
     norm = normalize_folded(unlinked, strip_links=False)  # = normalize_folded(folded): verification's
     tallies = text_votes(tf.text, folded, settings, norm=norm if settings.strip_links else None)
     fingerprint, votes = seal_votes(tallies)
+    at = None
+    if keep is not None:
+        text = source if source is not None else tf.text
+        try:
+            at = keep(ScannedText(rel, tf.size, tf.mtime_ns, tf.text, text, tf.markup, folded))
+        except Exception:  # noqa: BLE001 (what is kept spares verification a read: it never costs the document)
+            at = None
     del folded, unlinked  # a huge text's shingles are made with two copies of it held (the text, its normal form)
-    return Document(
+    doc = Document(
         rel,
         tf.size,
         tf.mtime_ns,
@@ -150,6 +211,7 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
         votes,
         text_bands(norm).tobytes(),
     )
+    return doc if at is None else _Stored(doc, at)
 
 
 def _fingerprint_chunk(
@@ -158,18 +220,24 @@ def _fingerprint_chunk(
     settings: FeatureSettings,
     moved_from: dict[str, str],
     ahead: ReadAhead | None = None,
-) -> list[Document | _Moved | Problem]:
+    keep: TextKeeper | None = None,
+) -> list[Document | _Moved | Problem | _Stored]:
     """fingerprint_file of each entry, the next ones fetched meanwhile (`ahead`: a ReadAhead of a list these
-    entries are read from in order; else one of these entries)."""
+    entries are read from in order; else one of these entries); `keep` given each text, and flushed at the
+    end."""
     if ahead is None:
         with ReadAhead(_locations(entries), follow_links=False) as ahead:
-            return _fingerprint_chunk(entries, max_bytes, settings, moved_from, ahead)
+            return _fingerprint_chunk(entries, max_bytes, settings, moved_from, ahead, keep)
     out = []
-    for e in entries:
-        try:
-            out.append(fingerprint_file(e, max_bytes, settings, moved_from, ahead))
-        except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
-            out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
+    try:
+        for e in entries:
+            try:
+                out.append(fingerprint_file(e, max_bytes, settings, moved_from, ahead, keep))
+            except Exception as exc:  # a bug must cost one file, never the scan  # noqa: BLE001
+                out.append(Problem(e.rel, f"internal error while reading: {type(exc).__name__}: {exc}"))
+    finally:
+        if keep is not None:
+            keep.flush()
     return out
 
 
@@ -204,6 +272,7 @@ def scan(
     settings: FeatureSettings = DEFAULT_FEATURES,
     on_progress: Callable[[Progress], None] | None = None,
     cancel: CancelToken | None = None,
+    keep: TextKeeper | None = None,
 ) -> ScanResult:
     """Bring `index` up to date with the text files under `root`.
 
@@ -212,9 +281,11 @@ def scan(
     change of feature settings re-fingerprints everything. Cancelling keeps everything written so far.
     Raises FileNotFoundError/NotADirectoryError/PermissionError when `root` itself cannot be listed, and
     IndexError_ ('the index is busy') at once when another scan is writing the same index.
+    `keep`: given each text read, in the process that read it; where it stored each is kept in the index for
+    the analysis on this connection (Index.stored_texts).
     """
     with index.scan_lock():  # two scans interleaving their commits would each delete what the other listed
-        return _scan_locked(root, index, options, settings, on_progress, cancel)
+        return _scan_locked(root, index, options, settings, on_progress, cancel, keep)
 
 
 def _scan_locked(
@@ -224,6 +295,7 @@ def _scan_locked(
     settings: FeatureSettings,
     on_progress: Callable[[Progress], None] | None,
     cancel: CancelToken | None,
+    keep: TextKeeper | None = None,
 ) -> ScanResult:
     started = time.perf_counter()
     cancel = cancel or CancelToken()
@@ -288,6 +360,7 @@ def _scan_locked(
     counts = {"new": 0, "changed": 0, "moved": 0, "chars": 0}
     pending_docs: list[Document] = []
     pending_moves: list[_Moved] = []
+    pending_stored: list[tuple[str, int, int, int]] = []  # (path, where its text was stored) of pending_docs'
     moved_old: set[str] = set()
     last_commit = time.perf_counter()
 
@@ -299,17 +372,22 @@ def _scan_locked(
             for m in pending_moves:
                 index.move_document(m.old_path, m.path, m.size, m.mtime_ns)
             index.upsert_documents(pending_docs, indexed)
+            index.keep_stored_texts(pending_stored)
         indexed.update(d.content_hash for d in pending_docs)
         pending_docs.clear()
         pending_moves.clear()
+        pending_stored.clear()
         last_commit = time.perf_counter()
 
     done = 0
 
-    def take(results: list[Document | _Moved | Problem]) -> None:
+    def take(results: list[Document | _Moved | Problem | _Stored]) -> None:
         nonlocal done
         for r in results:
             done += 1
+            if isinstance(r, _Stored):
+                pending_stored.append((r.document.path, *r.at))
+                r = r.document
             if isinstance(r, Document):
                 pending_docs.append(r)
                 counts["changed" if r.path in stored else "new"] += 1
@@ -338,7 +416,7 @@ def _scan_locked(
             for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
                 if cancel.cancelled:
                     break
-                take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from, ahead))
+                take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from, ahead, keep))
     elif worker_server_ready(cancel):
         with process_pool(workers) as pool:
             queue = _each_once(_chunks(to_read))
@@ -346,7 +424,9 @@ def _scan_locked(
             running: set[Future] = set()
             try:
                 for chunk in queue:  # keep a bounded number of chunks in flight
-                    running.add(pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from))
+                    running.add(
+                        pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
+                    )
                     if len(running) >= workers * 4 or cancel.cancelled:  # the first submit starts the workers
                         break
                 while running:
@@ -356,7 +436,9 @@ def _scan_locked(
                     if cancel.cancelled:
                         break
                     for chunk in queue:
-                        running.add(pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from))
+                        running.add(
+                            pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
+                        )
                         if len(running) >= workers * 4:
                             break
             finally:

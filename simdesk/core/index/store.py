@@ -170,6 +170,15 @@ class Index:
     def drop_scan_votes(self) -> None:
         self.docs.drop_scan_votes()
 
+    def keep_stored_texts(self, rows: Iterable[tuple[str, int, int, int]]) -> None:
+        self.docs.keep_stored_texts(rows)
+
+    def stored_texts(self) -> np.ndarray:
+        return self.docs.stored_texts()
+
+    def drop_stored_texts(self) -> None:
+        self.docs.drop_stored_texts()
+
     # -- the analysis's cache (analysis_cache.py) ---------------------------------------------------
     def analysis_state(self) -> tuple[LineHashes, np.ndarray, np.ndarray]:
         return self.cache.analysis_state()

@@ -85,6 +85,7 @@ from simdesk.core.matching.reread import (
     verification_profile,
     votes_of,
 )
+from simdesk.core.matching.scratch_texts import ScratchTexts, StoredRows
 from simdesk.core.memory import release_freed_memory
 from simdesk.core.reading.boilerplate import LineHashes, class_boilerplate, without_notices
 from simdesk.core.reading.texts import Texts, texts_of
@@ -806,8 +807,10 @@ class _StepScheduler:
         cancel: CancelToken,
         report: Callable[[str, int, int], None],
         reads: int,
+        stored: StoredRows | None = None,
     ) -> None:
         self.pool = pool
+        self.stored = stored
         self.workers = workers if pool is not None else 0
         self.queued = QUEUED_PER_WORKER * self.workers
         self.read_task = read_task
@@ -848,7 +851,8 @@ class _StepScheduler:
             by_row = np.argsort(rows)
             left = by_row[np.searchsorted(rows[by_row], i[ks])]  # each pair's texts among the task's
             right = by_row[np.searchsorted(rows[by_row], j[ks])]
-            args = ([paths[r] for r in rows.tolist()], left, right, self.band[ks], self.near[ks], sent_back)
+            where = self.stored.of(rows) if self.stored is not None else None
+            args = ([paths[r] for r in rows.tolist()], left, right, self.band[ks], self.near[ks], sent_back, where)
             pool = self.pool if len(tasks) < pooled else None
             tasks.append((rows, ks, pool.submit(self.read_task, *args) if pool is not None else args))
         return tasks
@@ -963,6 +967,7 @@ def verify_pairs(
     min_similarity: float = DEFAULT_MIN_SIMILARITY,
     pool_from: int = POOL_FROM_TEXTS,
     read_chunk: int = TEXT_CHUNK,
+    stored: StoredRows | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
@@ -999,7 +1004,8 @@ def verify_pairs(
     verification read, whose texts the report then does not read again. The others' are let go with their
     profiles, so what is kept grows with the groups, not the collection. Whether each text read is short
     (reread.measured_short) is stored in the index with the step's scores (Index.store_short_texts), so a
-    clean-up plan reads no file (stored_short_texts)."""
+    clean-up plan reads no file (stored_short_texts). `stored`: where the scan pass stored the texts it read
+    (scratch_texts): those are loaded instead of read again."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -1034,7 +1040,7 @@ def verify_pairs(
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads + len(todo_arr) // PAIRS_A_TEXT, cancel, pool_from) as pool:
         scheduler = _StepScheduler(
-            pool, worker_count(jobs), read_task, kept, todo_arr, band, near, cancel, report, reads
+            pool, worker_count(jobs), read_task, kept, todo_arr, band, near, cancel, report, reads, stored
         )
         try:
             scheduler.run(steps)
@@ -1371,11 +1377,13 @@ def analyse(
     verify: VerifySettings = DEFAULT_VERIFY,
     on_progress: Callable[[Progress], None] | None = None,
     cancel: CancelToken | None = None,
+    scratch: ScratchTexts | None = None,
 ) -> Grouper:
     """Verified groups of an indexed folder (see the module docstring). The returned Grouper regroups at
     any scaled distance 0..long_radius and any minimum score in memory. Texts are read under `root`, or by
     URI for an index imported from a bundle of an object store or a dataset (texts.TEXTS_META). Cancelled,
-    it keeps the scores computed so far and returns what cancelled_grouper returns."""
+    it keeps the scores computed so far and returns what cancelled_grouper returns. `scratch`: the store of
+    the texts the scan just run on this index read (scratch_texts), which verification loads."""
     texts = texts_of(root, index, verify.max_bytes)
     started = time.perf_counter()
 
@@ -1393,6 +1401,7 @@ def analyse(
     report("boilerplate")
     state = index.analysis_state()
     boilerplate = _collection_boilerplate(state[0], snap.hashes)
+    stored = None if scratch is None else scratch.stored_rows(snap)  # the texts the scan kept: not read again
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
     release_freed_memory()  # each phase starts from what is held, not from the peak of the one before
@@ -1428,6 +1437,7 @@ def analyse(
             plain_near,
             headlines,
             verify.min_similarity,
+            stored=stored,
         )
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return cancelled_grouper(index, verify, snap, boilerplate)

@@ -22,7 +22,7 @@ from simdesk.core.fingerprint.similarity import (
     settled_scores,
     similarity,
 )
-from simdesk.core.matching.reread import profiles_of
+from simdesk.core.matching.scratch_texts import StoredTexts, stored_or_read
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import Relation
 from simdesk.core.workers import CancelToken
@@ -90,14 +90,16 @@ def read_and_scored(
     band_only: np.ndarray,
     plain_near: np.ndarray,
     sent_back: np.ndarray,
-    boilerplate: frozenset[int],
+    stored: StoredTexts | None = None,
+    boilerplate: frozenset[int] = frozenset(),
     cancel: CancelToken | None = None,
 ) -> tuple[list[tuple[Profile | None, str, bool | None]], tuple[np.ndarray, np.ndarray]]:
     """A read task of verification (analysis.verify_pairs): profiles_of the texts `rels`, and the pairs both of
     whose texts are among them scored on those profiles (pair k: rels[left[k]], rels[right[k]]; scored, with
     `band_only`, `plain_near` and `cancel`). Each text's profile is given back only where `sent_back` is set (its
-    other pairs are scored elsewhere), None otherwise; its headline and short flag always."""
-    read = profiles_of(texts, rels, boilerplate)
+    other pairs are scored elsewhere), None otherwise; its headline and short flag always. `stored`: where the
+    scan pass stored what it needs of some of them (scratch_texts.stored_or_read: loaded, not read again)."""
+    read = stored_or_read(texts, rels, stored, boilerplate)
     profiles = [prof for prof, _, _ in read]
     scores = scored(
         [profiles[k] for k in left.tolist()], [profiles[k] for k in right.tolist()], band_only, plain_near, cancel

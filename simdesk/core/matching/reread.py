@@ -179,12 +179,20 @@ def profiles_of(texts: Texts, rels: list[str], boilerplate: frozenset[int]) -> l
             except (OSError, DecodeError):
                 out.append((_empty(), packed_headline(""), None))
                 continue
-            if not text:
-                out.append((_empty(), packed_headline("", heading=heading), measured_short("", "")))
-                continue
-            read = _Read(text, fold(text), boilerplate)
-            out.append((read.profile(), read.headline(heading), read.short()))
+            out.append(verified_read(text, heading, boilerplate))
     return out
+
+
+def verified_read(
+    text: str, heading: str, boilerplate: frozenset[int], folded: str | None = None
+) -> tuple[Profile, str, bool | None]:
+    """What profiles_of gives of a text read (its visible text, and `heading`: markup.page_heading of its file):
+    its profile without boilerplate, packed headline and short flag, from one fold of it (`folded`:
+    normalize.fold(text), when the caller has it)."""
+    if not text:
+        return _empty(), packed_headline("", heading=heading), measured_short("", "")
+    read = _Read(text, fold(text) if folded is None else folded, boilerplate)
+    return read.profile(), read.headline(heading), read.short()
 
 
 def votes_of(texts: Texts, items: list[tuple[str, str]], settings: FeatureSettings) -> list[bytes | None]:

@@ -51,6 +51,7 @@ from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_gr
 from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
 from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.matching.reread import short_document, short_text
+from simdesk.core.matching.scratch_texts import ScratchTexts
 from simdesk.core.reading.headline import HEADLINE_KEYS, Headline, Headlines, read_headline_blocks, unpacked
 from simdesk.core.reading.texts import Texts, texts_of
 from simdesk.core.records import Group, Member, Problem, Progress, ScanOptions
@@ -682,7 +683,27 @@ def open_review(
     cancel = cancel or CancelToken()
     # an index imported from a cluster bundle holds the groups' members only: a scan would index the whole folder
     rescan = rescan and index.meta(BUNDLE_META) is None
-    result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel) if rescan else None
+    if not (rescan and settings.verified):
+        return _reviewed(root, index, settings, on_progress, cancel, rescan, shown, on_exact, None)
+    # the scan pass keeps each text it reads (scratch_texts): verification below loads it, not reads it again
+    with ScratchTexts(root, index) as scratch:
+        return _reviewed(root, index, settings, on_progress, cancel, rescan, shown, on_exact, scratch)
+
+
+def _reviewed(
+    root: Path,
+    index: Index,
+    settings: ReviewSettings,
+    on_progress: Callable[[Progress], None] | None,
+    cancel: CancelToken,
+    rescan: bool,
+    shown: Review | None,
+    on_exact: Callable[[Review], None] | None,
+    scratch: ScratchTexts | None,
+) -> Review:
+    """open_review, the scan's texts kept in `scratch` when given."""
+    keep = scratch.keeper(settings.scan.jobs) if scratch is not None else None
+    result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel, keep=keep) if rescan else None
     s = result.stats if result is not None else None
     # a scan cancelled before it changed a document leaves the groups shown as they are
     kept = shown if s is not None and s.new == s.changed == s.moved == s.deleted == 0 else None
@@ -694,7 +715,8 @@ def open_review(
     elif settings.verified:
         if on_exact is not None:
             on_exact(_review_of(root, index, settings, exact_grouper(index, settings.min_similarity), result))
-        grouper = analyse(root, index, verify=settings.verify_settings(), on_progress=on_progress, cancel=cancel)
+        verify = settings.verify_settings()
+        grouper = analyse(root, index, verify=verify, on_progress=on_progress, cancel=cancel, scratch=scratch)
     else:
         grouper = grouper_for(index, MAX_THRESHOLD if settings.regroup else settings.shown_threshold)
     if not cancel.cancelled:
