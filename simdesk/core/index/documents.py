@@ -322,8 +322,11 @@ class Documents:
         this connection kept none."""
         if not self._has_stored_table:
             return np.zeros((0, 4), dtype=np.int64)
-        rows = self.conn.execute("SELECT doc_id, file, offset, length FROM scan_texts ORDER BY doc_id").fetchall()
-        return np.array(rows, dtype=np.int64).reshape(-1, 4)
+        cursor = self.conn.execute("SELECT doc_id, file, offset, length FROM scan_texts ORDER BY doc_id")
+        parts = [np.zeros((0, 4), dtype=np.int64)]  # SNAPSHOT_ROWS at a time, as the snapshot: no list of them all
+        while rows := cursor.fetchmany(SNAPSHOT_ROWS):
+            parts.append(np.array(rows, dtype=np.int64))
+        return np.concatenate(parts)
 
     def drop_stored_texts(self) -> None:
         """Forget where the scan pass stored its texts (the store is removed)."""
