@@ -98,16 +98,9 @@ class TextKeeper(Protocol):
     def flush(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    """A document whose text a TextKeeper stored, and where."""
-
-    document: Document
-    at: StoredAt
-
-    @property
-    def path(self) -> str:
-        return self.document.path
+# A document whose text a TextKeeper stored, and where: a plain tuple, which a worker's results unpickle in a
+# tenth of a dataclass's time (0.15 against 2.7 us more than the document alone).
+_Stored = tuple[Document, StoredAt]
 
 
 def fingerprint_file(
@@ -140,7 +133,7 @@ def file_document(
     if isinstance(read, Problem):
         return read
     doc = _document_of_bytes(entry, *read, settings)
-    return doc.document if isinstance(doc, _Stored) else doc
+    return doc[0] if isinstance(doc, tuple) else doc
 
 
 def _read_listed(entry: FileEntry, max_bytes: int, ahead: ReadAhead | None) -> tuple[bytes, os.stat_result] | Problem:
@@ -178,7 +171,7 @@ def text_document(rel: str, tf: TextFile, settings: FeatureSettings) -> Document
     once the collection is, and the keys only propose candidates that verification then scores). The text
     is folded once for all of them, and normalised once for the votes and the shingles."""
     doc = _text_document(rel, tf, settings)
-    return doc.document if isinstance(doc, _Stored) else doc
+    return doc[0] if isinstance(doc, tuple) else doc
 
 
 def _text_document(
@@ -211,7 +204,7 @@ def _text_document(
         votes,
         text_bands(norm).tobytes(),
     )
-    return doc if at is None else _Stored(doc, at)
+    return doc if at is None else (doc, at)
 
 
 def _fingerprint_chunk(
@@ -385,9 +378,9 @@ def _scan_locked(
         nonlocal done
         for r in results:
             done += 1
-            if isinstance(r, _Stored):
-                pending_stored.append((r.document.path, *r.at))
-                r = r.document
+            if isinstance(r, tuple):
+                r, at = r
+                pending_stored.append((r.path, *at))
             if isinstance(r, Document):
                 pending_docs.append(r)
                 counts["changed" if r.path in stored else "new"] += 1
@@ -407,7 +400,12 @@ def _scan_locked(
                 problems.append(r)
             report.maybe(Progress("reading", done, reading, report.elapsed(), r.path))
         if results:  # every finished chunk is reported: a caller may cancel between chunks
-            report.force(Progress("reading", done, reading, report.elapsed(), results[-1].path))
+            last = results[-1]
+            report.force(
+                Progress(
+                    "reading", done, reading, report.elapsed(), (last[0] if isinstance(last, tuple) else last).path
+                )
+            )
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 

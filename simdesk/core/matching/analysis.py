@@ -1401,7 +1401,6 @@ def analyse(
     report("boilerplate")
     state = index.analysis_state()
     boilerplate = _collection_boilerplate(state[0], snap.hashes)
-    stored = None if scratch is None else scratch.stored_rows(snap)  # the texts the scan kept: not read again
     fps = clean_fingerprints(texts, index, snap, state, boilerplate, settings, verify.jobs, cancel)
     del state
     release_freed_memory()  # each phase starts from what is held, not from the peak of the one before
@@ -1422,6 +1421,8 @@ def analyse(
         return cancelled_grouper(index, verify, snap, boilerplate)
     beyond, plain_near = band_flags(i, j, d, snap.fingerprints, snap.chars, verify)
     headlines: dict[str, str] = {}  # the groups' members verification reads: the report does not read them again
+    # the texts the scan kept (not read again), looked up after the pair search: not held through its peak
+    stored = None if scratch is None else scratch.stored_rows(snap)
     with index.scores_indexed_after():
         scores, held = verify_pairs(
             texts,
