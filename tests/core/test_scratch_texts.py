@@ -22,7 +22,7 @@ from simdesk.core.index.scan import ScannedText, StoredAt, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import analyse, collection_boilerplate, stored_short_texts
 from simdesk.core.matching.reread import profiles_of
-from simdesk.core.matching.scratch_texts import PREFIX, ScratchKeeper, ScratchTexts, stored_or_read
+from simdesk.core.matching.scratch_texts import PREFIX, ScratchKeeper, ScratchTexts, StoredTexts, stored_or_read
 from simdesk.core.reading.boilerplate import frequent_parts
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import Progress, ScanOptions
@@ -121,6 +121,24 @@ def test_a_file_changed_since_the_scan_is_read_again(tmp_path):
     assert pickle.dumps(got[0]) == pickle.dumps(now[0]) != pickle.dumps(scanned[0])
     assert pickle.dumps(got[1]) == pickle.dumps(scanned[1]) != pickle.dumps(now[1])
     assert pickle.dumps(got[2]) == pickle.dumps(scanned[2]) == pickle.dumps(now[2])
+
+
+def test_a_record_gone_damaged_or_another_texts_is_not_used(tmp_path, small_corpus):
+    """Where a record lies pointing at another text's record, into the middle of one, or at a file removed: each
+    text is read from its file, with the results of profiles_of."""
+    with Index(tmp_path / "x.sqlite") as index, ScratchTexts(small_corpus, index, tmp_path) as scratch:
+        scan(small_corpus, index, ScanOptions(jobs=1), keep=scratch.keeper(1))
+        snap = index.snapshot()
+        rows = scratch.stored_rows(snap)
+        assert rows is not None and scratch.folder is not None
+        paths, where = snap.paths[:3], rows.refs[:3].copy()
+        where[0] = rows.refs[1]  # the second text's record
+        where[1, 1:] += (1, -1)  # its own, one byte in
+        where[2, 0] = 1  # a file no process wrote
+        got = stored_or_read(Texts(small_corpus), paths, StoredTexts(scratch.folder, where), frozenset())
+        assert [pickle.dumps(x) for x in got] == [
+            pickle.dumps(x) for x in profiles_of(Texts(small_corpus), paths, frozenset())
+        ]
 
 
 def _own_scratch() -> list[str]:

@@ -162,8 +162,8 @@ def records_file(folder: str, n: int) -> str:
 class ScratchKeeper:
     """A scan's TextKeeper (index.scan): in the process that read a text, its record appended to the process's
     own file of `folder` (records_file), up to `cap` bytes a file; where it lies given back. A record: the
-    pickle of (size, mtime_ns, page title, text, folded text or None when it is the text). Never raises: a text
-    it cannot store is read again in verification."""
+    pickle of (path, size, mtime_ns, page title, text, folded text or None when it is the text). Never raises: a
+    text it cannot store is read again in verification."""
 
     folder: str
     cap: int
@@ -183,7 +183,8 @@ class ScratchKeeper:
             return None
         heading = page_heading(text.source, text.markup) if text.markup else ""
         folded = None if text.folded == text.text else text.folded
-        record = pickle.dumps((text.size, text.mtime_ns, heading, text.text, folded), protocol=pickle.HIGHEST_PROTOCOL)
+        kept = (text.path, text.size, text.mtime_ns, heading, text.text, folded)
+        record = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
         try:
             written = os.write(fd, record)
         except OSError:
@@ -251,15 +252,15 @@ def stored_or_read(
 def _record(
     texts: Texts, rel: str, folder: str, files: dict[int, int], n: int, offset: int, length: int
 ) -> tuple[str, str, str | None] | None:
-    """(page title, text, folded text or None) of the record at (n, offset, length), when the file `rel` is as
-    it was scanned; None: read it."""
+    """(page title, text, folded text or None) of the record at (n, offset, length), when it is the record of
+    `rel` and the file is as it was scanned; None: read it (a record gone or damaged too)."""
     try:
         st = os.stat(texts.file(rel))
         if n not in files:
             files[n] = os.open(records_file(folder, n), os.O_RDONLY)
-        size, mtime_ns, heading, text, folded = pickle.loads(os.pread(files[n], length, offset))
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        path, size, mtime_ns, heading, text, folded = pickle.loads(os.pread(files[n], length, offset))
+    except Exception:  # noqa: BLE001 (unreadable, removed, or not a record: the file is read as without a store)
         return None
-    if (st.st_size, st.st_mtime_ns) != (size, mtime_ns) or size > texts.max_bytes:
+    if path != rel or (st.st_size, st.st_mtime_ns) != (size, mtime_ns) or size > texts.max_bytes:
         return None
     return heading, text, folded
