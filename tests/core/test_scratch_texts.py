@@ -224,3 +224,31 @@ def test_a_worker_killed_while_it_keeps_texts_fails_the_scan_as_without_a_store(
             last = sorted(p.relative_to(small_corpus).as_posix() for p in small_corpus.rglob("*.txt"))[150]
             scan(small_corpus, index, ScanOptions(jobs=2), keep=_KilledKeeper(keep.folder, keep.cap, last))
     assert not [n for n in os.listdir(tmp_path) if n.startswith(PREFIX)]
+
+
+def test_where_texts_lay_is_forgotten_with_the_transaction_that_kept_it(tmp_path):
+    """A transaction rolled back (a full disk while the scan writes) takes the temporary table it made with it:
+    the index then holds no stored texts, and forgetting them (the store's end) is no error that would hide
+    the one the scan failed with."""
+    with Index(tmp_path / "i.sqlite") as index:
+        with pytest.raises(OSError), index.transaction():
+            index.keep_stored_texts([("a.txt", 1, 0, 10)])
+            raise OSError("no space left on device")
+        assert index.stored_texts().shape == (0, 4)
+        index.drop_stored_texts()
+        with index.transaction():
+            index.keep_stored_texts([("a.txt", 1, 0, 10)])  # made again; no document of that path: no row
+        assert index.stored_texts().shape == (0, 4)
+        index.drop_stored_texts()
+
+
+def test_the_store_leaving_on_an_error_lets_that_error_through(tmp_path):
+    """ScratchTexts left on an error whose clean-up fails too: the caller sees the first error."""
+    root = tmp_path / "root"
+    root.mkdir()
+    with Index(tmp_path / "i.sqlite") as index:
+        scratch = ScratchTexts(root, index, tmp_path)
+        index.close()  # the clean-up's DELETE now fails
+        with pytest.raises(RuntimeError, match="the scan's own"), scratch:
+            raise RuntimeError("the scan's own")
+        assert scratch.folder is None

@@ -92,8 +92,6 @@ class Snapshot:
 class Documents:
     """The documents of one open index. Writes run inside the caller's transaction (a scan writes many at once)."""
 
-    _has_votes_table = False
-    _has_stored_table = False
     written = 0  # documents inserted or updated on this connection (Index.pack_if_rewritten)
 
     def __init__(self, conn: IndexConnection, db: sqlite_utils.Database) -> None:
@@ -170,10 +168,14 @@ class Documents:
         )
 
     def _votes_table(self) -> None:
-        if not self._has_votes_table:
-            for statement in VOTES_DDL:
-                self.conn.execute(statement)
-            self._has_votes_table = True
+        for statement in VOTES_DDL:  # IF NOT EXISTS each time: a rolled-back transaction takes a new table with it
+            self.conn.execute(statement)
+
+    def _has_temp_table(self, name: str) -> bool:
+        """Whether this connection's temporary table `name` exists now (a rollback of the transaction that
+        made it removes it again: a flag kept here would not know)."""
+        found = self.conn.execute("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        return found.fetchone() is not None
 
     def move_document(self, old_path: str, new_path: str, size: int, mtime_ns: int) -> None:
         """A file moved with its content unchanged keeps its id, fingerprint and decisions."""
@@ -298,7 +300,7 @@ class Documents:
 
     def drop_scan_votes(self) -> None:
         """Forget the votes kept since the scan (the analysis has used them)."""
-        if self._has_votes_table:
+        if self._has_temp_table("scan_votes"):
             self.conn.execute("DELETE FROM scan_votes")
 
     def keep_stored_texts(self, rows: Iterable[tuple[str, int, int, int]]) -> None:
@@ -307,10 +309,8 @@ class Documents:
         rows = list(rows)
         if not rows:
             return
-        if not self._has_stored_table:
-            for statement in STORED_DDL:
-                self.conn.execute(statement)
-            self._has_stored_table = True
+        for statement in STORED_DDL:  # IF NOT EXISTS each time, as _votes_table
+            self.conn.execute(statement)
         self.conn.executemany(
             "INSERT OR REPLACE INTO scan_texts(doc_id, file, offset, length) SELECT id, ?, ?, ? FROM documents"
             " WHERE path = ?",
@@ -320,7 +320,7 @@ class Documents:
     def stored_texts(self) -> np.ndarray:
         """keep_stored_texts' rows as (doc_id, file, offset, length), int64, by doc_id: none when the scans of
         this connection kept none."""
-        if not self._has_stored_table:
+        if not self._has_temp_table("scan_texts"):
             return np.zeros((0, 4), dtype=np.int64)
         cursor = self.conn.execute("SELECT doc_id, file, offset, length FROM scan_texts ORDER BY doc_id")
         parts = [np.zeros((0, 4), dtype=np.int64)]  # SNAPSHOT_ROWS at a time, as the snapshot: no list of them all
@@ -330,7 +330,7 @@ class Documents:
 
     def drop_stored_texts(self) -> None:
         """Forget where the scan pass stored its texts (the store is removed)."""
-        if self._has_stored_table:
+        if self._has_temp_table("scan_texts"):
             self.conn.execute("DELETE FROM scan_texts")
 
 

@@ -83,8 +83,12 @@ class ScratchTexts:
     def __enter__(self) -> ScratchTexts:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        try:
+            self.close()
+        except Exception:  # leaving on an error (a full disk, a damaged index): that error is the one to tell
+            if exc_type is None:
+                raise
 
     def close(self) -> None:
         """Remove the folder and forget where its records lay."""
