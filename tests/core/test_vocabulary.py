@@ -108,6 +108,21 @@ def test_a_text_longer_than_a_segmenting_piece_and_a_full_table(kernels: object)
             assert len(table) < 64  # full: it started again with this text's tokens alone
 
 
+@pytest.mark.skipif(KERNELS is None, reason="the room is the compiled path's")
+def test_a_text_of_many_distinct_tokens_gets_weighing_room_of_its_own(monkeypatch) -> None:
+    """The room `weigh` keeps between documents is bounded (KEPT_WEIGH_ROWS): a text of more distinct tokens is
+    weighed in arrays of its own, with the same votes, and the room kept does not grow for it."""
+    from simdesk.core.fingerprint import vocabulary
+
+    monkeypatch.setattr(vocabulary, "KEPT_WEIGH_ROWS", 16)
+    long_text = "".join(f"第{k}条 {ARTICLE}" for k in range(40))  # more than 16 distinct tokens
+    table = Vocabulary()
+    for text in ("新能源 汽车", long_text, "新能源 汽车", long_text):
+        ours = text_votes(text, fold(text), DEFAULT_FEATURES, table=table, kernels=KERNELS)
+        assert ours.tobytes() == reference(text).tobytes()
+        assert len(table._weights) <= 16 and len(table._rows) <= 16
+
+
 def test_idf_table_is_jiebas() -> None:
     import jieba.analyse
 

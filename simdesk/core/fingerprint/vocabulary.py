@@ -46,6 +46,9 @@ MAX_TOKENS = 1 << 19  # a table this full starts again at the next document: mem
 # and the blocks start again at the next piece of text (~20 MB: 4 bytes a character, ~40 a block in its table)
 MAX_BLOCKS = 1 << 17
 MAX_BLOCK_CHARS = 1 << 21
+# the most tokens whose weights and hash bit rows `weigh` keeps room for between documents (~34 MB at 512 B a
+# row): a text of more distinct tokens gets arrays of its own, not room a worker would hold for every text after it
+KEPT_WEIGH_ROWS = 1 << 16
 LAST_DOCUMENT = (1 << 32) - 1  # the compiled tallies number a thread's documents in uint32
 
 
@@ -164,17 +167,21 @@ class Vocabulary:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The TF x IDF weights (`counts` x IDF) of the tokens `ids` whose flags share no bit with `mask`, in
         their order, and each one's 64 feature hash bits, bit 0 first (as fingerprint.votes unpacks them). The
-        compiled path's arrays are the table's own, valid until its next `weigh`."""
+        compiled path's arrays may be the table's own (KEPT_WEIGH_ROWS), valid until its next `weigh`."""
         if kernels is None:
             kept = (self.flags[ids] & mask) == 0
             ids = ids[kept]
             hashes = self.hashes[ids].astype("<u8", copy=False)
             bits = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
             return counts[kept] * self.idf[ids], bits
-        if len(ids) > len(self._weights):  # room kept between documents: a large array is not mapped each time
-            self._weights = np.empty(max(1024, 2 * len(ids)), dtype=np.float64)
+        if len(ids) > len(self._weights) and len(ids) <= KEPT_WEIGH_ROWS:
+            # room kept between documents: a large array is not mapped each time
+            self._weights = np.empty(min(KEPT_WEIGH_ROWS, max(1024, 2 * len(ids))), dtype=np.float64)
             self._rows = np.empty((len(self._weights), BITS), dtype=np.float64)
-        weights, rows = self._weights, self._rows
+        if len(ids) <= len(self._weights):
+            weights, rows = self._weights, self._rows
+        else:  # a document of more distinct tokens: its arrays are its own, let go with it
+            weights, rows = np.empty(len(ids), dtype=np.float64), np.empty((len(ids), BITS), dtype=np.float64)
         kept_count = kernels.weigh_tokens(ids, counts, self.hashes, self.idf, self.flags, mask, weights, rows)
         return weights[:kept_count], rows[:kept_count]
 
