@@ -375,6 +375,17 @@ def test_scores_stored_into_an_empty_table_get_their_index_after(tmp_path):
         assert _has_scores_b(index) and len(index.scores()) == 3
 
 
+def test_scores_failing_where_their_index_cannot_be_made_again_tell_their_own_error(tmp_path):
+    """scores_indexed_after left on an error while the index on b cannot be made (the index closed here; a
+    full disk): the caller sees the scores' error, and the next writable open makes the index."""
+    with Index(tmp_path / "i.sqlite") as index:
+        with pytest.raises(RuntimeError, match="the analysis's own"), index.scores_indexed_after():
+            index.close()
+            raise RuntimeError("the analysis's own")
+    with Index(tmp_path / "i.sqlite") as index:
+        assert _has_scores_b(index)
+
+
 def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tmp_path):
     nan = float("nan")
     pairs = [(2, 1, Relation(0.5, 0.25, nan)), (1, 3, Relation(0.9, nan, 0.75)), (3, 2, Relation(0.125, 1.0, 0.5))]

@@ -183,9 +183,17 @@ class AnalysisCache:
             self.conn.execute("DROP INDEX IF EXISTS scores_b")
         try:
             yield
-        finally:
-            with self.conn.transaction():
-                self.conn.execute(SCORES_B_SQL)
+        except BaseException:
+            try:
+                self._index_scores_b()
+            except Exception:  # noqa: BLE001 (a full disk, a closed index: the next writable open makes it)
+                pass
+            raise  # the error the scores met is the one to tell
+        self._index_scores_b()
+
+    def _index_scores_b(self) -> None:
+        with self.conn.transaction():
+            self.conn.execute(SCORES_B_SQL)
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         """Keep (document id, document id, their relation) for each verified pair."""
