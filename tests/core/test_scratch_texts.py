@@ -22,7 +22,14 @@ from simdesk.core.index.scan import ScannedText, StoredAt, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import analyse, collection_boilerplate, stored_short_texts
 from simdesk.core.matching.reread import profiles_of
-from simdesk.core.matching.scratch_texts import PREFIX, ScratchKeeper, ScratchTexts, StoredTexts, stored_or_read
+from simdesk.core.matching.scratch_texts import (
+    PREFIX,
+    ScratchKeeper,
+    ScratchTexts,
+    StoredTexts,
+    process_tag,
+    stored_or_read,
+)
 from simdesk.core.reading.boilerplate import frequent_parts
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import Progress, ScanOptions
@@ -143,7 +150,7 @@ def test_a_record_gone_damaged_or_another_texts_is_not_used(tmp_path, small_corp
 
 def _own_scratch() -> list[str]:
     """This process's scratch folders in the system's temporary folder."""
-    return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(f"{PREFIX}{os.getpid()}-")]
+    return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(f"{PREFIX}{process_tag(os.getpid())}-")]
 
 
 def test_the_store_goes_at_the_end_on_a_cancel_and_on_an_error(tmp_path, small_corpus):
@@ -172,20 +179,27 @@ def test_the_store_goes_at_the_end_on_a_cancel_and_on_an_error(tmp_path, small_c
 
 
 def test_a_stale_store_of_a_process_gone_is_removed(tmp_path):
-    """A folder left by a scanning process that no longer runs is removed by the next store made beside it;
-    one of a process that runs stays."""
+    """A folder left by a scanning process that no longer runs is removed by the next store made beside it, also
+    when a later process runs under its number (another start time); one of a process that runs stays, and so
+    does one named by its number alone."""
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead = f"{PREFIX}{int(gone.stdout)}-abc"
-    alive = f"{PREFIX}{os.getppid()}-def"
-    for name in (dead, alive):
+    parent = process_tag(os.getppid())
+    assert "." in parent  # Linux: the start time is known
+    alive = f"{PREFIX}{parent}-def"
+    number_only = f"{PREFIX}{os.getppid()}-ghi"
+    reused = f"{PREFIX}{os.getppid()}.{int(parent.split('.')[1]) + 1}-jkl"
+    for name in (dead, alive, number_only, reused):
         (tmp_path / name).mkdir()
         (tmp_path / name / "1.records").write_bytes(b"x")
     root = tmp_path / "root"
     root.mkdir()
     with Index(tmp_path / "x.sqlite") as index, ScratchTexts(root, index, tmp_path) as scratch:
         assert scratch.folder is not None
-        assert sorted(os.listdir(tmp_path)) == sorted([alive, Path(scratch.folder).name, "root", "x.sqlite"])
-    assert (tmp_path / alive).exists() and not (tmp_path / dead).exists()
+        kept = [alive, number_only, Path(scratch.folder).name, "root", "x.sqlite"]
+        assert sorted(os.listdir(tmp_path)) == sorted(kept)
+        assert Path(scratch.folder).name.startswith(f"{PREFIX}{process_tag(os.getpid())}-")
+    assert (tmp_path / alive).exists() and not (tmp_path / dead).exists() and not (tmp_path / reused).exists()
 
 
 def test_the_store_is_never_made_inside_the_scanned_folder(tmp_path):

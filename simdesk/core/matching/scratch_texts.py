@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from simdesk.core.index.documents import Snapshot
     from simdesk.core.index.store import Index
 
-PREFIX = "simdesk-scan-texts-"  # + the scanning process's number + "-" + a random part
+PREFIX = "simdesk-scan-texts-"  # + the scanning process's tag (process_tag) + "-" + a random part
 # The most bytes of records a scan keeps on disk, over all its processes' files: beyond them (or half the free
 # space of the temporary folder, when less) texts are read again in verification, as without a store. A record
 # takes ~1.9 KB on the medium collection (texts of ~450 characters, pickled): 2 GiB hold ~1.1 million.
@@ -75,7 +75,7 @@ class ScratchTexts:
             return
         remove_stale(place)
         try:
-            self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=place)
+            self.folder = tempfile.mkdtemp(prefix=f"{PREFIX}{process_tag(os.getpid())}-", dir=place)
             self.budget = min(budget, shutil.disk_usage(self.folder).free // 2)
         except OSError:  # no room or no right to write there: verification reads the texts
             self.folder = None
@@ -132,7 +132,7 @@ def _scratch_parent(root: Path, index_path: Path, parent: Path | None) -> Path |
 
 def remove_stale(parent: Path) -> list[str]:
     """Remove the scratch folders in `parent` whose scanning process is gone (killed before it removed its
-    own): their names, in order."""
+    own), also when a later process took its number: their names, in order."""
     removed: list[str] = []
     try:
         names = sorted(os.listdir(parent))
@@ -140,10 +140,24 @@ def remove_stale(parent: Path) -> list[str]:
         return removed
     for name in names:
         owner = name[len(PREFIX) :].split("-", 1)[0] if name.startswith(PREFIX) else ""
-        if owner.isdigit() and not _alive(int(owner)):
+        pid, _, started = owner.partition(".")
+        if not pid.isdigit():
+            continue
+        now = process_tag(int(pid)) if _alive(int(pid)) else None
+        if now is None or (started and "." in now and now != owner):
             shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
             removed.append(name)
     return removed
+
+
+def process_tag(pid: int) -> str:
+    """A process's number and, where the system tells it (Linux's /proc), when it started (clock ticks after
+    boot): a number taken again by a later process gives another tag."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f"{pid}.{int(f.read().rsplit(b')', 1)[1].split()[19])}"
+    except (OSError, ValueError, IndexError):
+        return str(pid)
 
 
 def _alive(pid: int) -> bool:
