@@ -963,10 +963,12 @@ cdef class BlockTable:
     cdef Py_ssize_t ids_size, ids_capacity
     cdef Py_ssize_t* met  # the slots of a piece's blocks, in order
     cdef Py_ssize_t met_capacity
+    cdef Py_ssize_t met_size  # the blocks of the last piece `tally` listed, when `recount` may count them; else -1
     cdef uint32_t calls
 
     def __cinit__(self):
         self.capacity = 1024
+        self.met_size = -1
         self.slots = <BlockSlot*>calloc(self.capacity, sizeof(BlockSlot))
         if self.slots == NULL:
             raise MemoryError()
@@ -991,6 +993,7 @@ cdef class BlockTable:
         for k in range(self.capacity):
             self.slots[k].hash = 0
         self.size = self.chars_size = self.ids_size = 0
+        self.met_size = -1
 
     cdef Py_ssize_t _slot(self, int kind, void* data, Py_ssize_t start, Py_ssize_t end, uint64_t h) noexcept:
         """The slot of the block text[start:end] (hash h), or the empty slot where it would go."""
@@ -1041,18 +1044,17 @@ cdef class BlockTable:
         tallies: `seen[id]` is the document that last counted the id, `counts[id]` its count there; a document's
         first occurrence of an id appends it to `order` after the `found` already there. Returns the number of
         ids in `order`; or, when some blocks have no ids yet, appends them (each once, in order) to `missing`,
-        counts nothing and returns -1 (`encode` them, then tally the piece again)."""
+        counts nothing and returns -1 (`encode` them, then `recount` the piece, or tally it again)."""
         cdef int kind = PyUnicode_KIND(piece)
         cdef void* data = PyUnicode_DATA(piece)
         cdef Py_ssize_t n = len(piece), k = 0, start, slot, blocks = 0, j, capacity = seen.shape[0]
         cdef Py_ssize_t* grown
         cdef uint64_t h
         cdef BlockSlot* e
-        cdef const int32_t* block_ids
-        cdef int64_t i
-        cdef bint complete = True
+        cdef bint complete = True, moved = False
         if counts.shape[0] < capacity or order.shape[0] < capacity or not 0 <= found <= capacity:
             raise ValueError(f"tallies of {capacity} entries")
+        self.met_size = -1
         self.calls += 1
         if self.calls == 0:  # wrapped: no slot may keep a call number as if it were this one's
             for j in range(self.capacity):
@@ -1072,6 +1074,7 @@ cdef class BlockTable:
             if e.hash == 0:
                 if 2 * (self.size + 1) > self.capacity:
                     self._grow()
+                    moved = True  # the slots listed so far are not theirs any more: no recount
                     slot = self._slot(kind, data, start, k, h)
                     e = &self.slots[slot]
                 self._reserve_chars(k - start)
@@ -1090,18 +1093,42 @@ cdef class BlockTable:
                 if e.call != self.calls:
                     e.call = self.calls
                     missing.append(piece[start:k])
-                continue
-            if complete:
-                if blocks == self.met_capacity:
-                    grown = <Py_ssize_t*>realloc(self.met, max(2 * blocks, 1024) * sizeof(Py_ssize_t))
-                    if grown == NULL:
-                        raise MemoryError()
-                    self.met = grown
-                    self.met_capacity = max(2 * blocks, 1024)
-                self.met[blocks] = slot
-                blocks += 1
+            if blocks == self.met_capacity:
+                grown = <Py_ssize_t*>realloc(self.met, max(2 * blocks, 1024) * sizeof(Py_ssize_t))
+                if grown == NULL:
+                    raise MemoryError()
+                self.met = grown
+                self.met_capacity = max(2 * blocks, 1024)
+            self.met[blocks] = slot
+            blocks += 1
         if not complete:
+            self.met_size = -1 if moved else blocks
             return -1
+        return self._count_met(blocks, seen, counts, order, found, document)
+
+    def recount(self, uint32_t[::1] seen, int64_t[::1] counts, int64_t[::1] order, Py_ssize_t found,
+                uint32_t document):
+        """`tally` of the piece the last `tally` call listed blocks of `missing`, once `encode` has kept their ids,
+        from the blocks it found (no second pass over the piece): the number of ids in `order`; or -1 when it
+        cannot (the table grew or was cleared since, or that call counted its piece: tally the piece again)."""
+        cdef Py_ssize_t blocks = self.met_size, j
+        self.met_size = -1
+        if blocks < 0:
+            return -1
+        for j in range(blocks):
+            if self.slots[self.met[j]].count < 0:  # a block still without its ids
+                return -1
+        return self._count_met(blocks, seen, counts, order, found, document)
+
+    cdef Py_ssize_t _count_met(self, Py_ssize_t blocks, uint32_t[::1] seen, int64_t[::1] counts,
+                               int64_t[::1] order, Py_ssize_t found, uint32_t document) except -2:
+        """Count the token ids of the first `blocks` slots listed in `met` into the document's tallies (see tally)."""
+        cdef Py_ssize_t j, k, capacity = seen.shape[0]
+        cdef BlockSlot* e
+        cdef const int32_t* block_ids
+        cdef int64_t i
+        if counts.shape[0] < capacity or order.shape[0] < capacity or not 0 <= found <= capacity:
+            raise ValueError(f"tallies of {capacity} entries")
         for j in range(blocks):  # the table does not change while a piece is counted: the slots stay put
             e = &self.slots[self.met[j]]
             block_ids = self.ids + e.ids

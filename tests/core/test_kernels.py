@@ -28,6 +28,7 @@ from simdesk.core.compiled import PURE, load_kernels
 from simdesk.core.fingerprint import similarity as sim
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, SEGMENT_PIECE, FeatureSettings, token_pieces
 from simdesk.core.fingerprint.minhash import text_bands
+from simdesk.core.fingerprint.segmenter import default_segmenter
 from simdesk.core.fingerprint.simhash import BITS, from_votes, pack_votes, seal_votes
 from simdesk.core.fingerprint.similarity import (
     CHAR_SHINGLE,
@@ -235,6 +236,37 @@ def test_a_huge_text_of_new_blocks_keeps_the_block_table_in_bounds() -> None:
     ours = {i: t for t, i in table._ids.items()}
     expected = [(words[i], c) for i, c in zip(expected_ids.tolist(), expected_counts.tolist()) if words[i].strip()]
     assert [(ours[i], c) for i, c in zip(ids.tolist(), counts.tolist())] == expected
+
+
+def test_a_piece_with_new_blocks_is_recounted_from_the_blocks_it_listed() -> None:
+    """After `encode`, `recount` gives what a second `tally` of the piece gives; it declines (-1) when the piece
+    was counted, or the table grew while the piece was read (the slots it listed moved)."""
+    segmenter = default_segmenter()
+
+    def tallies(table: object, piece: str, size: int = 4096) -> tuple[int, list[str], tuple[np.ndarray, ...]]:
+        seen, counts, order = np.zeros(size, np.uint32), np.zeros(size, np.int64), np.zeros(size, np.int64)
+        missing: list[str] = []
+        return table.tally(piece, missing, seen, counts, order, 0, 1), missing, (seen, counts, order)
+
+    piece = "今天 天气 很好 今天 天气 a1 b2 很好 今天"
+    fresh = KERNELS.BlockTable()
+    ids: dict[str, int] = {}
+    got, missing, arrays = tallies(fresh, piece)
+    assert got == -1 and missing == ["今天", "天气", "很好", "a1", "b2"]
+    fresh.encode(missing, segmenter.block_tokens(missing, False), ids, [])
+    found = fresh.recount(*arrays, 0, 1)
+    again, _, expected = tallies(fresh, piece)
+    assert found == again > 0
+    for a, b in zip(arrays, expected):
+        assert a[:found].tolist() == b[:found].tolist()
+    assert fresh.recount(*arrays, 0, 1) == -1  # once: then the piece was counted
+    grows = KERNELS.BlockTable()
+    many = " ".join(f"w{k}" for k in range(2000))  # more blocks than the first slots hold: the table grows
+    got, missing, arrays = tallies(grows, many)
+    assert got == -1 and len(missing) == 2000
+    grows.encode(missing, segmenter.block_tokens(missing, False), {}, [])
+    assert grows.recount(*arrays, 0, 1) == -1
+    assert tallies(grows, many)[0] == 2000
 
 
 def test_a_text_over_a_piece_gives_the_whole_texts_bits() -> None:

@@ -109,8 +109,8 @@ class Vocabulary:
         kernels' BlockTable: copies, templates and common phrases cost a lookup per block, found from the text
         itself, not a segmenter call, a string and a dictionary lookup per token (91% of the 1.15 M blocks of the
         medium collection's texts are repeats). A piece's blocks met for the first time are segmented in one
-        call (Segmenter.block_tokens). The same ids, counts and order as `tally`, apart from the whitespace
-        tokens."""
+        call (Segmenter.block_tokens), then counted from the blocks its first reading found (BlockTable.recount).
+        The same ids, counts and order as `tally`, apart from the whitespace tokens."""
         from simdesk.core.fingerprint.segmenter import default_segmenter
 
         if self._blocks is None:
@@ -133,7 +133,11 @@ class Vocabulary:
                 self._blocks.encode(missing, tokens, self._ids, new)
                 if new:
                     self._describe(new, start)
-                counted = self._blocks.tally(piece, [], self._seen, self._counts, self._order, found, self._document)
+                counted = self._blocks.recount(self._seen, self._counts, self._order, found, self._document)
+                if counted < 0:  # the table grew while the piece was read: read it again
+                    counted = self._blocks.tally(
+                        piece, [], self._seen, self._counts, self._order, found, self._document
+                    )
             found = counted
         ids = self._order[:found].copy()
         return ids, self._counts[ids]
