@@ -148,6 +148,32 @@ def test_a_record_gone_damaged_or_another_texts_is_not_used(tmp_path, small_corp
         ]
 
 
+def test_a_chunks_records_are_written_when_it_ends_where_the_keeper_said(tmp_path):
+    """The records of a chunk's texts are written together when the chunk ends (flush), each where the keeper
+    said it would lie; the next chunk's follow them in the same file; a text over the cap is not kept."""
+    keep = ScratchKeeper(str(tmp_path), cap=1 << 20)
+    texts = [
+        ScannedText(f"{k}.txt", 10 + k, 1000 + k, "天地玄黄" * (k + 1), "天地玄黄" * (k + 1), "", "天地" * k)
+        for k in range(5)
+    ]
+    first = [keep(t) for t in texts[:3]]
+    records = Path(tmp_path, f"{os.getpid()}.records")
+    assert records.stat().st_size == 0  # nothing written before the chunk ends
+    keep.flush()
+    second = [keep(t) for t in texts[3:]]
+    keep.flush()
+    data = records.read_bytes()
+    for t, at in zip(texts, first + second):
+        assert at is not None and at[0] == os.getpid()
+        path, size, mtime_ns, heading, text, folded = pickle.loads(data[at[1] : at[1] + at[2]])
+        assert (path, size, mtime_ns, heading, text, folded) == (t.path, t.size, t.mtime_ns, "", t.text, t.folded)
+    assert sum(at[2] for at in first + second if at is not None) == len(data)
+    full = ScratchKeeper(str(tmp_path), cap=len(data))
+    assert full(texts[0]) is None  # the file holds its cap already
+    full.flush()
+    assert records.read_bytes() == data
+
+
 def _own_scratch() -> list[str]:
     """This process's scratch folders in the system's temporary folder."""
     return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(f"{PREFIX}{process_tag(os.getpid())}-")]
