@@ -2321,3 +2321,58 @@ cdef class TextUnits:
                 other._recode()
             return self.codes, other.codes
         return self.values(), other.values()
+
+
+# ---- a vocabulary's new tokens ----
+
+from cpython.set cimport PySet_Contains
+from cpython.float cimport PyFloat_AsDouble
+from cpython.unicode cimport Py_UNICODE_ISDIGIT
+
+
+def describe_tokens(list tokens, Py_ssize_t start, dict idf, double median, frozenset stops, uint32_t seed,
+                    uint64_t[::1] hashes, double[::1] idfs, uint8_t[::1] flags, int space, int number, int stop):
+    """Each token's feature hash, IDF and flags at `start` onwards (fingerprint/vocabulary.py
+    Vocabulary._describe): the first 64 bits of MurmurHash3 x64_128 of its UTF-8 with `seed` (simhash.feature_hash),
+    its value in `idf` or `median`, and `space` when it is whitespace alone (str.strip() leaves nothing), `number`
+    when it is digits (str.isdigit()), `stop` when it is in `stops`."""
+    cdef Py_ssize_t k, j, n = len(tokens), length
+    cdef object token
+    cdef bytes utf8
+    cdef PyObject* value
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 c
+    cdef bint blank, digits
+    cdef uint8_t f
+    if start < 0 or hashes.shape[0] < start + n or idfs.shape[0] < start + n or flags.shape[0] < start + n:
+        raise ValueError(f"{n} tokens at {start} beyond the arrays")
+    for k in range(n):
+        token = tokens[k]
+        if type(token) is not str:
+            raise TypeError(f"a token is a str, not {type(token).__name__}")
+        utf8 = (<str>token).encode("utf-8")
+        hashes[start + k] = _murmur64(<const uint8_t*><char*>utf8, len(utf8), seed)
+        value = PyDict_GetItemWithError(idf, token)
+        idfs[start + k] = median if value == NULL else PyFloat_AsDouble(<object>value)
+        kind = PyUnicode_KIND(token)
+        data = PyUnicode_DATA(token)
+        length = len(<str>token)
+        blank = True
+        digits = length > 0
+        for j in range(length):
+            c = PyUnicode_READ(kind, data, j)
+            if not Py_UNICODE_ISSPACE(c):
+                blank = False
+            if not Py_UNICODE_ISDIGIT(c):
+                digits = False
+            if not blank and not digits:
+                break
+        f = 0
+        if blank:
+            f |= space
+        if digits:
+            f |= number
+        if PySet_Contains(stops, token):
+            f |= stop
+        flags[start + k] = f

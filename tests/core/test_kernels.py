@@ -43,7 +43,7 @@ from simdesk.core.fingerprint.similarity import (
     shingles,
     text_units,
 )
-from simdesk.core.fingerprint.vocabulary import Vocabulary, text_votes
+from simdesk.core.fingerprint.vocabulary import NUMBER, SPACE, Vocabulary, text_votes
 from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
 from simdesk.core.reading.headline import SOURCE_WORD, line_screens, may_hold_date
 from simdesk.core.reading.normalize import (
@@ -267,6 +267,21 @@ def test_a_piece_with_new_blocks_is_recounted_from_the_blocks_it_listed() -> Non
     grows.encode(missing, segmenter.block_tokens(missing, False), {}, [])
     assert grows.recount(*arrays, 0, 1) == -1
     assert tallies(grows, many)[0] == 2000
+
+
+def test_new_tokens_are_described_as_the_pure_path_describes_them() -> None:
+    """Feature hash, IDF and flags of new tokens: whitespace of every kind, digits of other scripts, stop words,
+    words jieba's table knows and does not, characters beyond the Basic Multilingual Plane, long tokens."""
+    tokens = ["", " ", "\u3000", "\t\n", " a", "123", "\u0661\u0662", "\u00b2", "12a", "的", "了", "the", "中文"]
+    tokens += ["\U0001f600", "𠀀字", "x" * 70, "城市" * 20, "ｆｕｌｌ", "\u00e9t\u00e9", "\u200b", "3.14"]
+    tables = [Vocabulary(), Vocabulary()]
+    for table, kernels in zip(tables, (None, KERNELS)):
+        table._reserve(2 + len(tokens))
+        table._describe(tokens, 2, kernels)
+    pure, compiled = tables
+    for name in ("hashes", "idf", "flags"):
+        assert getattr(compiled, name).tobytes() == getattr(pure, name).tobytes(), name
+    assert pure.flags[3] & SPACE and pure.flags[7] & NUMBER and not pure.flags[13] & (SPACE | NUMBER)  # " ", "123"
 
 
 def test_a_text_over_a_piece_gives_the_whole_texts_bits() -> None:
