@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from simdesk.core.evaluation import load_truth
-from simdesk.core.fingerprint.features import FeatureSettings
-from simdesk.core.index.scan import CancelToken, scan
+from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
+from simdesk.core.index.scan import CancelToken, file_document, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.groups import grouper_for
-from simdesk.core.records import ScanOptions
+from simdesk.core.reading.documents import walk
+from simdesk.core.records import Document, ScanOptions
 
 ONE_PROCESS = ScanOptions(jobs=1)
 ARTICLE = (
@@ -153,3 +156,14 @@ def test_unreadable_root_raises_before_touching_the_index(tmp_path):
         with pytest.raises(FileNotFoundError):
             scan(tmp_path / "missing", index, ONE_PROCESS)
         assert index.count() == 0
+
+
+def test_a_document_comes_back_from_a_worker_whole(tmp_path):
+    """What a worker sends back (a pickled Document) loads as the same Document, every field kept."""
+    (tmp_path / "a.txt").write_text("天地玄黄，宇宙洪荒。日月盈昃，辰宿列张。\nThe quick brown fox.\n", "utf-8")
+    entry = next(walk(tmp_path, ScanOptions().includes, ScanOptions().max_bytes))
+    doc = file_document(entry, ScanOptions().max_bytes, DEFAULT_FEATURES)
+    assert isinstance(doc, Document) and doc.votes and doc.bands and doc.line_hashes
+    again = pickle.loads(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+    assert again == doc and type(again) is Document
+    assert [getattr(again, f.name) for f in fields(Document)] == [getattr(doc, f.name) for f in fields(Document)]
