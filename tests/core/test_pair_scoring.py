@@ -237,3 +237,49 @@ def test_pairs_cancelled_before_scoring_give_none() -> None:
     cancel.cancel()
     scores, held = scored(left, right, band, np.ones(len(left), dtype=bool), cancel)
     assert scores.shape == (0,) and held.shape == (0, 2)
+
+
+def _same_profile(a: Profile, b: Profile | None) -> None:
+    """Every compared field of two profiles the same, arrays by dtype and bytes (nested profiles too)."""
+    assert b is not None
+    for name in ("shingles", "long", "rest", "whole", "own"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert (x is None) == (y is None), name
+        if x is not None:
+            assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), name
+    assert (a.short, a.filled) == (b.short, b.filled)
+    assert [(r.hashes.dtype, r.hashes.tobytes(), r.units, r.width) for r in a.runs] == [
+        (r.hashes.dtype, r.hashes.tobytes(), r.units, r.width) for r in b.runs
+    ]
+    if a.full is None:
+        assert b.full is None
+    else:
+        _same_profile(a.full, b.full)
+
+
+def test_a_profile_pickles_as_its_arrays_bytes() -> None:
+    """A profile sent to another process (pickled as its arrays' bytes) is the same profile: every kind of part
+    (a crowd's whole and own shingles, a notice's rest, a short text's full text, a long text's word 4-grams, a
+    profile made otherwise with arrays of another type), the same relations with the profiles it was made from."""
+    crowd = _profiles(_crowd(4, copies=3))
+    words = " ".join(f"w{k % 977} x{k % 131}" for k in range(6000))
+    made = [
+        *crowd,
+        profile("一年之计在于春，一日之计在于晨。", full="一年之计在于春，一日之计在于晨。\n--《增广贤文》"),
+        profile("许可证正文" * 8 + "\n本文", rest="本文的正文内容不少于二十个字符的样子吧"),
+        profile(words),
+        profile(words + " tail end"),
+        Profile(np.array([3, 1, 2], dtype=np.int64)),
+        Profile(np.empty(0, dtype=np.uint32)),
+    ]
+    for _ in range(sim.KEEP_UNITS_FROM + 1):  # memos set on some
+        sim._whole_fill(crowd[0], crowd[1])
+        sim._WHOLE_FILLS.clear()
+    sent = [pickle.loads(pickle.dumps(p, protocol=pickle.HIGHEST_PROTOCOL)) for p in made]
+    for a, b in zip(made, sent):
+        _same_profile(a, b)
+    assert sent[3].full is not None and sent[4].rest is not None and sent[5].long is not None
+    assert crowd[0].whole is not None and sent[0].own is not None
+    for x in range(len(made) - 2):
+        for y in range(len(made) - 2):
+            assert _bits(relation(sent[x], sent[y])) == _bits(relation(made[x], made[y]))
