@@ -2376,3 +2376,89 @@ def describe_tokens(list tokens, Py_ssize_t start, dict idf, double median, froz
         if PySet_Contains(stops, token):
             f |= stop
         flags[start + k] = f
+
+
+# ---- the lines a text's parts keep (boilerplate.frequent_rows) ----
+
+def frequent_rows(str text, Py_ssize_t lines, uint32_t seed, int min_chars, int max_chars, boilerplate,
+                  double crowd_share, Py_ssize_t min_rest):
+    """boilerplate.frequent_rows of a text of `lines` lines (str.splitlines) from its folded text without links
+    (`text`), keyed as line_keys keys it: None when the text is left whole (its keys are not as many as its lines,
+    or no key of `min_chars` or more hashes into `boilerplate`), else the rows of each part (stripped, rest,
+    frequent: lists of line numbers or None) and the numbers of the dropped lines (a frozenset), by that
+    function's rules: a frequent line of at most `max_chars` key characters is dropped unless fewer than
+    `min_chars` would remain; the frequent rows when they hold `crowd_share` of the key characters; the rest
+    without notices (frequent lines of more than `max_chars`) when it keeps `min_rest` key characters."""
+    cdef Py_ssize_t i = 0, n = len(text), start = 0, chars = 0, found = 0, capacity = 64, k
+    cdef Py_ssize_t total = 0, dropped_chars = 0, frequent_chars = 0, rest_chars = 0
+    cdef void* data = PyUnicode_DATA(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef Py_UCS4 c
+    cdef Murmur32 key
+    cdef bint any_frequent = False, any_drop = False, any_notice = False
+    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(capacity * sizeof(Py_ssize_t))
+    cdef uint8_t* frequent = <uint8_t*>malloc(capacity)
+    cdef Py_ssize_t* grown_lengths
+    cdef uint8_t* grown_frequent
+    try:
+        if lengths == NULL or frequent == NULL:
+            raise MemoryError()
+        _m32_start(&key, seed)
+        while i < n or start < n:  # line_keys' lines: past the end once more for a last line no break ends
+            c = PyUnicode_READ(kind, data, i) if i < n else 10
+            i += 1
+            if _line_break(c):
+                if c == 13 and i < n and PyUnicode_READ(kind, data, i) == 10:
+                    i += 1  # \r\n: one break
+                if found == capacity:
+                    capacity *= 2
+                    grown_lengths = <Py_ssize_t*>realloc(lengths, capacity * sizeof(Py_ssize_t))
+                    if grown_lengths == NULL:
+                        raise MemoryError()
+                    lengths = grown_lengths
+                    grown_frequent = <uint8_t*>realloc(frequent, capacity)
+                    if grown_frequent == NULL:
+                        raise MemoryError()
+                    frequent = grown_frequent
+                lengths[found] = chars
+                frequent[found] = chars >= min_chars and _key_hash(&key, chars, max_chars) in boilerplate
+                any_frequent = any_frequent or frequent[found]
+                total += chars
+                found += 1
+                _m32_start(&key, seed)
+                chars = 0
+                start = i
+            elif _key_char(c):
+                _m32_char(&key, c)
+                chars += 1
+        if found != lines or not any_frequent:
+            return None
+        for k in range(found):
+            if frequent[k]:
+                frequent_chars += lengths[k]
+                if lengths[k] <= max_chars:
+                    any_drop = True
+                    dropped_chars += lengths[k]
+                else:
+                    any_notice = True
+        if any_drop and total - dropped_chars < min_chars:  # nothing else would remain: nothing dropped
+            any_drop = False
+        stripped = [k for k in range(found) if not (frequent[k] and lengths[k] <= max_chars)] if any_drop else None
+        dropped = frozenset([k for k in range(found) if frequent[k] and lengths[k] <= max_chars]) if any_drop \
+            else frozenset()
+        common = None
+        if frequent_chars and frequent_chars >= crowd_share * <double>total:
+            common = [k for k in range(found) if frequent[k]]
+        rest = None
+        if any_notice:  # a notice is never dropped: the rest is the kept lines but the notices
+            rest = []
+            for k in range(found):
+                if not frequent[k] or (not any_drop and lengths[k] <= max_chars):
+                    rest.append(k)
+                    rest_chars += lengths[k]
+            if rest_chars < min_rest:
+                rest = None
+        return stripped, rest, common, dropped
+    finally:
+        free(lengths)
+        free(frequent)

@@ -44,7 +44,7 @@ from simdesk.core.fingerprint.similarity import (
     text_units,
 )
 from simdesk.core.fingerprint.vocabulary import NUMBER, SPACE, Vocabulary, text_votes
-from simdesk.core.reading.boilerplate import folded_line_hashes, line_key_hashes
+from simdesk.core.reading.boilerplate import folded_frequent_rows, folded_line_hashes, line_key_hashes
 from simdesk.core.reading.headline import SOURCE_WORD, line_screens, may_hold_date
 from simdesk.core.reading.normalize import (
     LOOK_ALIKE_RANGES,
@@ -818,3 +818,44 @@ def test_compiled_headline_screens_find_the_lines_the_regular_expressions_find()
 @settings(max_examples=300, deadline=None)
 def test_compiled_headline_screens_on_any_text(text: str) -> None:
     assert_same_headline_rows(text)
+
+
+def assert_same_frequent_rows(text: str, rng: random.Random) -> None:
+    """folded_frequent_rows compiled and pure, under boilerplate sets holding none, some and all of the text's
+    line hashes (short lines and notices; everything frequent leaves the text whole)."""
+    delinked = without_links(fold(text))
+    hashes = [h for h in line_key_hashes(delinked, links_dropped=True, kernels=None)[0] if h]
+    sets = [frozenset(), frozenset({12345}), frozenset(hashes), frozenset(h for h in hashes if rng.random() < 0.5)]
+    for lines in (text.splitlines(), delinked.splitlines(), text.splitlines()[1:]):
+        for boilerplate in sets:
+            pure = folded_frequent_rows(lines, delinked, boilerplate, kernels=None)
+            assert folded_frequent_rows(lines, delinked, boilerplate, kernels=KERNELS) == pure, (text, boilerplate)
+
+
+def _lined_text(rng: random.Random) -> str:
+    """Lines of the kinds frequent_rows tells apart: short, notices (over MAX_KEY_CHARS key characters), numbers
+    alone (no key), blank, with links, joined by every kind of break."""
+    kinds = [
+        lambda: "".join(rng.choice("天地玄黄宇宙洪荒日月盈昃") for _ in range(rng.randint(1, 12))),
+        lambda: " ".join(rng.choice(["licence", "software", "warranty", "copy", "GNU"]) for _ in range(30)),
+        lambda: str(rng.randint(0, 10**6)),
+        lambda: "",
+        lambda: f"see https://example.org/{rng.randint(0, 9)} 来源",
+        lambda: rng.choice(["转载请注明出处", "责任编辑：王芳", "end of page"]),
+    ]
+    breaks = ["\n", "\r\n", "\r", "\u2028", "\x0c", "\n\n"]
+    lines = [rng.choice(kinds)() for _ in range(rng.randint(1, 12))]
+    return "".join(line + rng.choice(breaks) for line in lines)[: rng.randint(0, 2000)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_frequent_rows_are_the_pure_rows(seed: int) -> None:
+    rng = random.Random(seed)
+    for text in [*TEXTS, *(_lined_text(rng) for _ in range(300))]:
+        assert_same_frequent_rows(text, rng)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.one_of(UNICODE, WORDS))
+def test_compiled_frequent_rows_on_random_unicode(text: str) -> None:
+    assert_same_frequent_rows(text, random.Random(len(text)))

@@ -19,7 +19,7 @@ from simdesk.core.fingerprint.features import FeatureSettings
 from simdesk.core.fingerprint.similarity import Profile, profile, short_in_characters
 from simdesk.core.fingerprint.vocabulary import text_votes
 from simdesk.core.index.scan import text_document
-from simdesk.core.reading.boilerplate import frequent_parts, frequent_rows, line_hash, line_key_hashes, line_keys
+from simdesk.core.reading.boilerplate import folded_frequent_rows, frequent_parts, line_hash, line_keys
 from simdesk.core.reading.documents import DecodeError
 from simdesk.core.reading.headline import packed_headline, text_and_heading
 from simdesk.core.reading.normalize import FOLD_PIECE, fold, fold_rows, normalize, normalize_folded, without_links
@@ -62,7 +62,7 @@ def _empty() -> Profile:
 
 class _Read:
     """A text read for verification, split into lines and folded once (`folded`: normalize.fold(text)), with
-    its parts without boilerplate (boilerplate.frequent_rows): each part is folded from the folded lines
+    its parts without boilerplate (boilerplate.folded_frequent_rows): each part is folded from the folded lines
     (normalize.fold_rows) and normalised once, for its profile and for measured_short."""
 
     def __init__(self, text: str, folded: str, boilerplate: frozenset[int]) -> None:
@@ -70,8 +70,7 @@ class _Read:
         self.lines = text.splitlines()
         self.folded_lines = folded.splitlines()
         self.delinked = without_links(folded)  # for the line keys, and the text's normal form
-        hashes, lengths = line_key_hashes(self.delinked, links_dropped=True) if len(boilerplate) else ([], [])
-        self.rows = frequent_rows(self.lines, hashes, lengths, boilerplate)
+        self.rows = folded_frequent_rows(self.lines, self.delinked, boilerplate)
         self.parts = self.rows.parts(text, self.lines)
         # the folded lines are the text's lines' (as many) and the text is folded in one piece: a part is
         # folded from its folded lines

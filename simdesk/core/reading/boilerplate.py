@@ -332,6 +332,22 @@ def _joined(lines: list[str], rows: list[int]) -> str:
     return "\n".join([lines[k] for k in rows])
 
 
+def folded_frequent_rows(
+    lines: list[str], delinked: str, boilerplate: Collection[int], kernels: Any = KERNELS
+) -> FrequentRows:
+    """frequent_rows of a text whose lines are `lines` (text.splitlines()), from its folded text without links
+    (`delinked`: without_links(fold(text))) keyed here (line_key_hashes). The compiled `kernels`, when they have
+    it, key the text and read its rows in one call (the same rows)."""
+    if len(boilerplate) == 0:
+        return WHOLE
+    if hasattr(kernels, "frequent_rows"):  # not in kernels built before it: the pure path
+        got = kernels.frequent_rows(
+            delinked, len(lines), SEED, MIN_KEY_CHARS, MAX_KEY_CHARS, boilerplate, CROWD_SHARE, MIN_REST_CHARS
+        )
+        return WHOLE if got is None else FrequentRows(*got)
+    return frequent_rows(lines, *line_key_hashes(delinked, links_dropped=True), boilerplate)
+
+
 def frequent_rows(
     lines: list[str], hashes: list[int], lengths: list[int], boilerplate: Collection[int]
 ) -> FrequentRows:
