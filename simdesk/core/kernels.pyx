@@ -496,16 +496,21 @@ def line_hashes(str text, uint32_t seed, int min_chars, int max_chars):
         free(hashes)
 
 
-def line_keys(str text, uint32_t seed, int min_chars, int max_chars):
-    """The hash and the length of each line's key (boilerplate.line_key_hashes of a text whose links are dropped),
-    one of each per line of str.splitlines(): a line's key keeps its letters (as line_hashes); a key of
-    `min_chars` or more is hashed as line_hashes hashes it, a shorter one has hash 0. Two lists of ints."""
+cdef struct LineKeys:  # the hash and the length of each line's key (line_keys), in text order
+    uint32_t* hashes
+    Py_ssize_t* lengths
+    Py_ssize_t count, capacity
+
+
+cdef int _line_keys(str text, uint32_t seed, int min_chars, int max_chars, LineKeys* out) except -1:
+    """line_keys of a text into `out` (empty at the call; its arrays freed by the caller, also on an error)."""
     cdef Py_ssize_t i = 0, n = len(text), start = 0, chars = 0
     cdef void* data = PyUnicode_DATA(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef Py_UCS4 c
     cdef Murmur32 key
-    cdef list hashes = [], lengths = []
+    cdef uint32_t* grown_hashes
+    cdef Py_ssize_t* grown_lengths
     _m32_start(&key, seed)
     while i < n or start < n:  # past the end once more for a last line that no break ends
         c = PyUnicode_READ(kind, data, i) if i < n else 10
@@ -513,15 +518,48 @@ def line_keys(str text, uint32_t seed, int min_chars, int max_chars):
         if _line_break(c):
             if c == 13 and i < n and PyUnicode_READ(kind, data, i) == 10:
                 i += 1  # \r\n: one break
-            hashes.append(_key_hash(&key, chars, max_chars) if chars >= min_chars else 0)
-            lengths.append(chars)
+            if out.count == out.capacity:
+                out.capacity = 64 if out.capacity == 0 else 2 * out.capacity
+                grown_hashes = <uint32_t*>realloc(out.hashes, out.capacity * sizeof(uint32_t))
+                if grown_hashes == NULL:
+                    raise MemoryError()
+                out.hashes = grown_hashes
+                grown_lengths = <Py_ssize_t*>realloc(out.lengths, out.capacity * sizeof(Py_ssize_t))
+                if grown_lengths == NULL:
+                    raise MemoryError()
+                out.lengths = grown_lengths
+            out.hashes[out.count] = _key_hash(&key, chars, max_chars) if chars >= min_chars else 0
+            out.lengths[out.count] = chars
+            out.count += 1
             _m32_start(&key, seed)
             chars = 0
             start = i
         elif _key_char(c):
             _m32_char(&key, c)
             chars += 1
-    return hashes, lengths
+    return 0
+
+
+cdef inline void _line_keys_empty(LineKeys* keys) noexcept:
+    keys.hashes = NULL
+    keys.lengths = NULL
+    keys.count = 0
+    keys.capacity = 0
+
+
+def line_keys(str text, uint32_t seed, int min_chars, int max_chars):
+    """The hash and the length of each line's key (boilerplate.line_key_hashes of a text whose links are dropped),
+    one of each per line of str.splitlines(): a line's key keeps its letters (as line_hashes); a key of
+    `min_chars` or more is hashed as line_hashes hashes it, a shorter one has hash 0. Two lists of ints."""
+    cdef LineKeys keys
+    cdef Py_ssize_t k
+    _line_keys_empty(&keys)
+    try:
+        _line_keys(text, seed, min_chars, max_chars, &keys)
+        return [keys.hashes[k] for k in range(keys.count)], [keys.lengths[k] for k in range(keys.count)]
+    finally:
+        free(keys.hashes)
+        free(keys.lengths)
 
 
 # ---- normalised text ----
@@ -2389,49 +2427,26 @@ def frequent_rows(str text, Py_ssize_t lines, uint32_t seed, int min_chars, int 
     function's rules: a frequent line of at most `max_chars` key characters is dropped unless fewer than
     `min_chars` would remain; the frequent rows when they hold `crowd_share` of the key characters; the rest
     without notices (frequent lines of more than `max_chars`) when it keeps `min_rest` key characters."""
-    cdef Py_ssize_t i = 0, n = len(text), start = 0, chars = 0, found = 0, capacity = 64, k
-    cdef Py_ssize_t total = 0, dropped_chars = 0, frequent_chars = 0, rest_chars = 0
-    cdef void* data = PyUnicode_DATA(text)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef Py_UCS4 c
-    cdef Murmur32 key
+    cdef Py_ssize_t k, found, total = 0, dropped_chars = 0, frequent_chars = 0, rest_chars = 0
     cdef bint any_frequent = False, any_drop = False, any_notice = False
-    cdef Py_ssize_t* lengths = <Py_ssize_t*>malloc(capacity * sizeof(Py_ssize_t))
-    cdef uint8_t* frequent = <uint8_t*>malloc(capacity)
-    cdef Py_ssize_t* grown_lengths
-    cdef uint8_t* grown_frequent
+    cdef LineKeys keys
+    cdef uint8_t* frequent = NULL
+    cdef Py_ssize_t* lengths
+    _line_keys_empty(&keys)
     try:
-        if lengths == NULL or frequent == NULL:
+        _line_keys(text, seed, min_chars, max_chars, &keys)
+        found = keys.count
+        if found != lines:
+            return None
+        frequent = <uint8_t*>malloc(found + 1)
+        if frequent == NULL:
             raise MemoryError()
-        _m32_start(&key, seed)
-        while i < n or start < n:  # line_keys' lines: past the end once more for a last line no break ends
-            c = PyUnicode_READ(kind, data, i) if i < n else 10
-            i += 1
-            if _line_break(c):
-                if c == 13 and i < n and PyUnicode_READ(kind, data, i) == 10:
-                    i += 1  # \r\n: one break
-                if found == capacity:
-                    capacity *= 2
-                    grown_lengths = <Py_ssize_t*>realloc(lengths, capacity * sizeof(Py_ssize_t))
-                    if grown_lengths == NULL:
-                        raise MemoryError()
-                    lengths = grown_lengths
-                    grown_frequent = <uint8_t*>realloc(frequent, capacity)
-                    if grown_frequent == NULL:
-                        raise MemoryError()
-                    frequent = grown_frequent
-                lengths[found] = chars
-                frequent[found] = chars >= min_chars and _key_hash(&key, chars, max_chars) in boilerplate
-                any_frequent = any_frequent or frequent[found]
-                total += chars
-                found += 1
-                _m32_start(&key, seed)
-                chars = 0
-                start = i
-            elif _key_char(c):
-                _m32_char(&key, c)
-                chars += 1
-        if found != lines or not any_frequent:
+        lengths = keys.lengths
+        for k in range(found):
+            frequent[k] = lengths[k] >= min_chars and keys.hashes[k] in boilerplate
+            any_frequent = any_frequent or frequent[k]
+            total += lengths[k]
+        if not any_frequent:
             return None
         for k in range(found):
             if frequent[k]:
@@ -2460,5 +2475,6 @@ def frequent_rows(str text, Py_ssize_t lines, uint32_t seed, int min_chars, int 
                 rest = None
         return stripped, rest, common, dropped
     finally:
-        free(lengths)
+        free(keys.hashes)
+        free(keys.lengths)
         free(frequent)

@@ -300,8 +300,9 @@ def frequent_parts(text: str, boilerplate: Collection[int], folded: str | None =
     if len(boilerplate) == 0:
         return FrequentParts(text, None, None)
     lines = text.splitlines()
-    hashes, lengths = line_key_hashes(fold(text) if folded is None else folded)
-    return frequent_rows(lines, hashes, lengths, boilerplate).parts(text, lines)
+    return folded_frequent_rows(lines, without_links(fold(text) if folded is None else folded), boilerplate).parts(
+        text, lines
+    )
 
 
 @dataclass(frozen=True, slots=True)
