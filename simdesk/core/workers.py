@@ -10,6 +10,7 @@ start with the segmenter loaded; `map_chunks` runs a function over chunks, in a 
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -45,6 +46,7 @@ def worker_count(jobs: int) -> int:
 
 
 PRELOAD = ("simdesk.core.worker_preload",)  # what the fork server loads before it forks any worker
+MAIN_SCRIPT_ENV = "SIMDESK_MAIN_SCRIPT"  # the scanning process's main script, for its fork server (run_main_script)
 
 
 def process_context(
@@ -57,8 +59,40 @@ def process_context(
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     mark_scanning_process()
+    mark_main_script()
     ctx.set_forkserver_preload([*PRELOAD, *preload])
     return ctx
+
+
+def mark_main_script() -> None:
+    """Called in the scanning process before its fork server starts: the server runs the script this process
+    runs (run_main_script), with this process's arguments, as the processes it forks are told to (nothing for
+    `python -m` and `-c`)."""
+    from multiprocessing import spawn
+
+    data = spawn.get_preparation_data("simdesk")
+    path = data.get("init_main_from_path")
+    os.environ[MAIN_SCRIPT_ENV] = json.dumps([path, data["sys_argv"]]) if path else ""
+
+
+def run_main_script() -> None:
+    """In the fork server: run the scanning process's main script as `__mp_main__`, once, with its arguments.
+    Each forked process runs it first thing otherwise (multiprocessing's fix-up of `__main__`, for functions
+    defined there: the `simdesk` command's script imports the command line and click, ~0.06 s of CPU in each
+    worker and in each probe of worker_server_ready); a process forked from here finds it run. Python's own
+    preload of `__main__` never gets the script's path (3.11). A script that fails here is left to each
+    forked process, which runs it as before."""
+    marked = os.environ.get(MAIN_SCRIPT_ENV, "")
+    if not marked:
+        return
+    from multiprocessing import spawn
+
+    path, argv = json.loads(marked)
+    sys.argv = argv  # as a forked process sets it before it runs the script
+    try:
+        spawn.import_main_path(path)
+    except Exception:  # noqa: BLE001 (each forked process runs the script itself then, and meets what failed)
+        return
 
 
 def ensure_fork_server() -> None:

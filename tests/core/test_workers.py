@@ -86,3 +86,40 @@ def test_the_fork_server_a_wait_started_outlives_the_waits_probe(tmp_path):
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[1, 2, 3]"
+
+
+MAIN_SCRIPT = """
+import os, sys
+
+with open(sys.argv[1], "a") as ran:  # every process that runs this script's top level
+    ran.write(f"{os.getpid()}\\n")
+
+
+def here(_: int) -> int:  # defined in the main script: a worker needs it as __main__'s
+    return os.getpid()
+
+
+if __name__ == "__main__":
+    from simdesk.core.workers import process_pool
+
+    with process_pool(2) as pool:
+        workers = set(pool.map(here, range(8)))
+    print(len(workers - {os.getpid()}) >= 1)
+"""
+
+
+def test_the_main_script_runs_once_in_the_fork_server_not_in_each_worker(tmp_path):
+    """A forked process runs the main script before its first task (multiprocessing's fix-up of __main__:
+    the `simdesk` command's imports the command line and click); the fork server runs it once instead, and a
+    function defined in the script still runs in the workers."""
+    import subprocess
+    import sys
+
+    script, ran = tmp_path / "main_script.py", tmp_path / "ran.txt"
+    script.write_text(MAIN_SCRIPT, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, str(script), str(ran)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True"]
+    assert len(ran.read_text().split()) == 2  # this process and the fork server, no worker
