@@ -34,6 +34,19 @@ def test_worker_code_loads_no_index():
     assert out == ""
 
 
+def test_a_scan_loads_no_scipy_before_its_workers_read():
+    # scipy's sparse graphs (~0.2 s of CPU) are imported where the analysis uses them, loaded on a thread while
+    # the scan's workers read (review.load_while_reading): the command line and the engine a scan starts with
+    # load none of it
+    code = (
+        "import sys, simdesk.cli\n"
+        "from simdesk.core import Index, ReviewSettings, open_review, scan_folder, start_workers_before_scan\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('scipy'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""
+
+
 def test_import_linter_contract_holds():
     lint_imports = Path(sys.executable).parent / "lint-imports"
     proc = subprocess.run([str(lint_imports)], capture_output=True, text=True, cwd=REPO)

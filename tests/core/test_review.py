@@ -549,3 +549,31 @@ def test_a_figure_counted_from_the_marks_is_current_until_they_or_the_groups_cha
     stamp = review.stamp()
     review.decisions.keep_choices([])  # nothing to change
     assert review.current(stamp)
+
+
+def test_the_analysis_modules_load_on_a_thread_once_the_workers_read(tmp_path, monkeypatch):
+    """load_while_reading imports its modules once the scan reads in worker processes (the first "reading" of
+    a pooled scan), not while it lists nor for a scan read in this process; every progress is passed on."""
+    import sys
+    import threading
+
+    from simdesk.core import Progress
+    from simdesk.core.review.review import load_while_reading
+
+    (tmp_path / "loaded_while_reading_probe.py").write_text("LOADED = True\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "loaded_while_reading_probe", raising=False)
+    seen: list[Progress] = []
+    relay = load_while_reading(("loaded_while_reading_probe",), 2, seen.append)
+    listing, few = Progress("listing", 500, 0, 0.1), Progress("reading", 1, 10, 0.2)
+    relay(listing)
+    relay(few)  # ten files: read in this process, where a thread would only compete with the reading
+    assert "loaded_while_reading_probe" not in sys.modules
+    relay(Progress("reading", 40, 500, 0.3))
+    relay(Progress("reading", 80, 500, 0.4))  # once
+    loading = [t for t in threading.enumerate() if t.name == "simdesk-load"]
+    assert len(loading) <= 1
+    for thread in loading:
+        thread.join(timeout=60)
+    assert sys.modules["loaded_while_reading_probe"].LOADED
+    assert [p.done for p in seen] == [500, 1, 40, 80]

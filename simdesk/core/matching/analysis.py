@@ -49,8 +49,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 
 from simdesk.core.compiled import KERNELS
 from simdesk.core.fingerprint.features import DEFAULT_FEATURES, FeatureSettings
@@ -1111,6 +1109,9 @@ def read_plan(
     """
     if len(a) == 0:
         return []
+    from scipy.sparse import coo_matrix  # where it is used: see SPARSE_GRAPHS
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+
     graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(rows, rows)).tocsr()
     perm = reverse_cuthill_mckee((graph + graph.T).tocsr(), symmetric_mode=True)
     involved = np.zeros(rows, dtype=bool)
@@ -1166,6 +1167,9 @@ def _read_tasks(
     la, lb = (np.minimum(np.searchsorted(rows, x[pairs]), len(rows) - 1) for x in (a, b))
     both = (rows[la] == a[pairs]) & (rows[lb] == b[pairs])
     la, lb = la[both], lb[both]
+    from scipy.sparse import coo_matrix  # where it is used: see SPARSE_GRAPHS
+    from scipy.sparse.csgraph import connected_components
+
     graph = coo_matrix((np.ones(len(la), dtype=np.int8), (la, lb)), shape=(len(rows), len(rows)))
     _, label = connected_components(graph, directed=False)
     first = np.full(int(label.max()) + 1, len(pos), dtype=np.int64)

@@ -21,7 +21,9 @@ takes every verified candidate; what a verified group means to the editor is its
 from __future__ import annotations
 
 import bisect
+import importlib
 import io
+import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -45,10 +47,18 @@ from simdesk.core.cleanup.plan import (
 )
 from simdesk.core.cleanup.undo import UndoReport, undo_last_cleanup
 from simdesk.core.fingerprint.similarity import DEFAULT_MIN_SIMILARITY
+from simdesk.core.index.pooling import pooled
 from simdesk.core.index.scan import ScanResult, scan
 from simdesk.core.index.store import Index
 from simdesk.core.matching.analysis import VerifySettings, analyse, cancelled_grouper
-from simdesk.core.matching.groups import DEFAULT_THRESHOLD, Grouper, Grouping, exact_grouper, grouper_for
+from simdesk.core.matching.groups import (
+    DEFAULT_THRESHOLD,
+    SPARSE_GRAPHS,
+    Grouper,
+    Grouping,
+    exact_grouper,
+    grouper_for,
+)
 from simdesk.core.matching.radius import MAX_THRESHOLD
 from simdesk.core.matching.reread import short_document, short_text
 from simdesk.core.matching.scratch_texts import ScratchTexts
@@ -703,7 +713,8 @@ def _reviewed(
 ) -> Review:
     """open_review, the scan's texts kept in `scratch` when given."""
     keep = scratch.keeper(settings.scan.jobs) if scratch is not None else None
-    result = scan(root, index, settings.scan, on_progress=on_progress, cancel=cancel, keep=keep) if rescan else None
+    scanning = load_while_reading(SPARSE_GRAPHS, worker_count(settings.scan.jobs), on_progress)
+    result = scan(root, index, settings.scan, on_progress=scanning, cancel=cancel, keep=keep) if rescan else None
     s = result.stats if result is not None else None
     # a scan cancelled before it changed a document leaves the groups shown as they are
     kept = shown if s is not None and s.new == s.changed == s.moved == s.deleted == 0 else None
@@ -722,6 +733,34 @@ def _reviewed(
     if not cancel.cancelled:
         index.pack_if_rewritten()  # after a first scan: the analysis's writes done, the file rewritten compactly
     return _review_of(root, index, settings, grouper, result, unchanged)
+
+
+def load_while_reading(
+    modules: Sequence[str], workers: int, on_progress: Callable[[Progress], None] | None
+) -> Callable[[Progress], None]:
+    """The scan's progress for `on_progress`, which also imports `modules` on a thread of their own once the
+    scan's workers read (the first "reading" of a scan that reads in `workers` processes: index.pooling): the
+    scanning process mostly waits then, while before its first file and after its last the workers wait for
+    it. A module that fails to load here is met again where it is used."""
+    started = False
+
+    def relay(progress: Progress) -> None:
+        nonlocal started
+        if not started and progress.phase == "reading" and pooled(progress.total, 0, workers):
+            started = True
+            threading.Thread(target=_load, args=(modules,), name="simdesk-load", daemon=True).start()
+        if on_progress is not None:
+            on_progress(progress)
+
+    return relay
+
+
+def _load(modules: Sequence[str]) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 (its user imports it again, and reports what failed)
+            return
 
 
 def _review_of(
