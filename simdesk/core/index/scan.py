@@ -341,6 +341,8 @@ def _scan_locked(
         report.maybe(Progress("listing", listed_count, 0, report.elapsed(), entry.rel))
     unchanged = listed_count - len(to_read)
     reading = len(to_read)
+    if reading and not cancel.cancelled:  # listed: the reading starts (its first chunk may take seconds)
+        report.force(Progress("reading", 0, reading, report.elapsed()))
     if cancel.cancelled:  # listing was cut short: deleting "missing" documents would be wrong
         gone = []
     else:

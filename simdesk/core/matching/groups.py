@@ -42,8 +42,8 @@ if TYPE_CHECKING:  # the index a grouper is read from (grouper_for)
     from simdesk.core.index.store import Index
 
 # scipy's sparse graphs (connected components here, and the reading order of verification's plan): imported where
-# they are used, ~0.2 s of CPU that a scan's process spends while its workers read (review.load_while_reading)
-# instead of before it lists its folder, and that a scan with no pairs never spends
+# they are used, ~0.2 s of CPU that a scan's process spends once it has listed its folder, waiting for its workers
+# (review.load_while_reading), instead of before it lists it; a scan with no pairs never spends it
 SPARSE_GRAPHS = ("scipy.sparse", "scipy.sparse.csgraph")
 
 DEFAULT_THRESHOLD = 3  # plain SimHash groups (unverified): bits of Hamming distance

@@ -739,9 +739,10 @@ def load_while_reading(
     modules: Sequence[str], workers: int, on_progress: Callable[[Progress], None] | None
 ) -> Callable[[Progress], None]:
     """The scan's progress for `on_progress`, which also imports `modules` on a thread of their own once the
-    scan's workers read (the first "reading" of a scan that reads in `workers` processes: index.pooling): the
-    scanning process mostly waits then, while before its first file and after its last the workers wait for
-    it. A module that fails to load here is met again where it is used."""
+    scan has listed the files it reads in `workers` processes (its first "reading", index.pooling): the
+    scanning process mostly waits then, for the workers' fork server to load, then for their chunks, while
+    before its first file and after its last the workers wait for it. A module that fails to load here is met
+    again where it is used."""
     started = False
 
     def relay(progress: Progress) -> None:
