@@ -17,6 +17,8 @@ from simdesk.core.matching.analysis import VerifySettings, analyse, text_similar
 from simdesk.core.reading.headline import search_form
 from simdesk.core.reading.normalize import (
     LINKS,
+    RECORDED_INVISIBLE_RANGES,
+    computed_invisible_ranges,
     fold,
     normalize,
     script_dictionaries,
@@ -227,3 +229,16 @@ def test_an_index_of_the_former_folding_is_fingerprinted_again(tmp_path):
         result = scan(root, index, ScanOptions(jobs=1))
         assert result.stats.changed + result.stats.new == 2
         assert index.document("copy.txt").fingerprint == index.document("original.txt").fingerprint != stale
+
+
+def test_the_recorded_invisible_ranges_are_those_the_unicode_database_gives():
+    """invisible_ranges() is recorded for a Unicode database (a process folding text then skips looking at
+    135,000 code points): each record must be what that database gives, checked on the one this interpreter has."""
+    import unicodedata
+
+    import pytest
+
+    recorded = RECORDED_INVISIBLE_RANGES.get(unicodedata.unidata_version)
+    if recorded is None:
+        pytest.skip(f"no invisible ranges recorded for Unicode {unicodedata.unidata_version}")
+    assert recorded == computed_invisible_ranges()
