@@ -18,6 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, TimeoutError as FutureTimeout
+from types import FunctionType, ModuleType
 from typing import TypeVar
 
 from simdesk.core.parent_watch import die_with_fork_server, mark_scanning_process
@@ -67,27 +68,38 @@ def process_context(
 def mark_main_script() -> None:
     """Called in the scanning process before its fork server starts: the server runs the script this process
     runs (run_main_script), with this process's arguments, as the processes it forks are told to (nothing for
-    `python -m` and `-c`)."""
+    `python -m` and `-c`), or only marks it run when the script defines no function or class (an entry point
+    such as the `simdesk` command's, which imports the command line and calls it): none can be sent to them."""
     from multiprocessing import spawn
 
     data = spawn.get_preparation_data("simdesk")
     path = data.get("init_main_from_path")
-    os.environ[MAIN_SCRIPT_ENV] = json.dumps([path, data["sys_argv"]]) if path else ""
+    defines = any(
+        isinstance(value, (type, FunctionType)) and value.__module__ == "__main__"
+        for value in vars(sys.modules["__main__"]).values()
+    )
+    os.environ[MAIN_SCRIPT_ENV] = json.dumps([path, data["sys_argv"], defines]) if path else ""
 
 
 def run_main_script() -> None:
-    """In the fork server: run the scanning process's main script as `__mp_main__`, once, with its arguments.
-    Each forked process runs it first thing otherwise (multiprocessing's fix-up of `__main__`, for functions
-    defined there: the `simdesk` command's script imports the command line and click, ~0.06 s of CPU in each
-    worker and in each probe of worker_server_ready); a process forked from here finds it run. Python's own
-    preload of `__main__` never gets the script's path (3.11). A script that fails here is left to each
-    forked process, which runs it as before."""
+    """In the fork server: run the scanning process's main script as `__mp_main__`, once, with its arguments,
+    or only mark it run when it defines nothing to run (mark_main_script). Each forked process runs it first
+    thing otherwise (multiprocessing's fix-up of `__main__`, for functions defined there: the `simdesk`
+    command's script imports the command line and click, ~0.06 s of CPU in each worker and in each probe of
+    worker_server_ready); a process forked from here finds it run. Python's own preload of `__main__` never
+    gets the script's path (3.11). A script that fails here is left to each forked process, which runs it as
+    before."""
     marked = os.environ.get(MAIN_SCRIPT_ENV, "")
     if not marked:
         return
     from multiprocessing import spawn
 
-    path, argv = json.loads(marked)
+    path, argv, defines = json.loads(marked)
+    if not defines:  # what a forked process checks before it would run the script: it was
+        main = ModuleType("__mp_main__")
+        main.__file__ = path
+        sys.modules["__main__"] = sys.modules["__mp_main__"] = main
+        return
     sys.argv = argv  # as a forked process sets it before it runs the script
     try:
         spawn.import_main_path(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 from simdesk.core.workers import CancelToken, map_chunks, process_pool
 
@@ -108,18 +109,44 @@ if __name__ == "__main__":
 """
 
 
-def test_the_main_script_runs_once_in_the_fork_server_not_in_each_worker(tmp_path):
-    """A forked process runs the main script before its first task (multiprocessing's fix-up of __main__:
-    the `simdesk` command's imports the command line and click); the fork server runs it once instead, and a
-    function defined in the script still runs in the workers."""
+def processes_running(script_text: str, folder: Path) -> int:
+    """How many processes ran the top level of `script_text`, run as a main script that starts a pool of two
+    workers and prints whether a task ran in one of them."""
     import subprocess
     import sys
 
-    script, ran = tmp_path / "main_script.py", tmp_path / "ran.txt"
-    script.write_text(MAIN_SCRIPT, encoding="utf-8")
+    script, ran = folder / "main_script.py", folder / "ran.txt"
+    script.write_text(script_text, encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, str(script), str(ran)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+        [sys.executable, str(script), str(ran)], capture_output=True, text=True, timeout=120, cwd=folder
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["True"]
-    assert len(ran.read_text().split()) == 2  # this process and the fork server, no worker
+    return len(ran.read_text().split())
+
+
+def test_the_main_script_runs_once_in_the_fork_server_not_in_each_worker(tmp_path):
+    """A forked process runs the main script before its first task (multiprocessing's fix-up of __main__); the
+    fork server runs it once instead, and a function defined in the script still runs in the workers."""
+    assert processes_running(MAIN_SCRIPT, tmp_path) == 2  # this process and the fork server, no worker
+
+
+ENTRY_SCRIPT = """
+import os, sys
+
+from simdesk.core.workers import process_pool
+
+with open(sys.argv[1], "a") as ran:
+    ran.write(f"{os.getpid()}\\n")
+
+if __name__ == "__main__":
+    with process_pool(2) as pool:
+        print(pool.submit(os.getpid).result() != os.getpid())
+"""
+
+
+def test_a_main_script_that_defines_nothing_runs_in_this_process_only(tmp_path):
+    """A script that only imports and calls (an entry point such as the `simdesk` command's, which imports the
+    command line and click) defines nothing a worker could be sent: the fork server marks it run instead of
+    running it, and no process runs it again."""
+    assert processes_running(ENTRY_SCRIPT, tmp_path) == 1  # this process only
