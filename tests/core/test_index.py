@@ -133,6 +133,69 @@ def test_band_keys_are_kept_as_their_low_bytes(tmp_path):
         assert stored == {BAND_KEY_BYTES * DESKTOP.bands}
 
 
+def _segment_triggers(index: Index) -> list[str]:
+    return [r[0] for r in index.conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'segments_%' ORDER BY 1")]
+
+
+def _near_all(index: Index, queries: list[int]) -> list[set[tuple[str, int]]]:
+    return [{(d.path, dist) for d, dist in index.near(q, 12)} for q in queries]
+
+
+def test_a_bulk_write_makes_the_segment_table_after_its_documents(tmp_path):
+    """segmented_after: writing at least as many documents as the index holds, the triggers are off meanwhile
+    and the table made once they are in (failing too), equal to what the triggers keep; a smaller write keeps
+    them on."""
+    rng = np.random.default_rng(11)
+    fps = clustered(rng, 20, 7, 8)
+    triggers = ["segments_add", "segments_move", "segments_remove"]
+    with Index(tmp_path / "kept.sqlite") as kept, Index(tmp_path / "bulk.sqlite") as bulk:
+        for index in (kept, bulk):
+            with index.transaction():
+                index.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps[:40]))
+        with bulk.segmented_after(len(fps), min_rows=1):
+            assert _segment_triggers(bulk) == [] and bulk.meta("segments_pending") == "1"
+            with bulk.transaction():
+                bulk.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
+                bulk.upsert_documents([doc("d001", fps[2] ^ 1, "new1")])
+                bulk.delete_paths(["d003"])
+        with kept.transaction():
+            kept.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
+            kept.upsert_documents([doc("d001", fps[2] ^ 1, "new1")])
+            kept.delete_paths(["d003"])
+        assert _segment_triggers(bulk) == triggers and bulk.meta("segments_pending") is None
+        assert segment_entries(bulk) == expected_entries(bulk) == segment_entries(kept)
+        assert _near_all(bulk, fps[::9]) == _near_all(kept, fps[::9])
+        with pytest.raises(RuntimeError), bulk.segmented_after(bulk.count(), min_rows=1):
+            with bulk.transaction():
+                bulk.upsert_documents([doc("late", fps[5] ^ 3, "late")])
+            raise RuntimeError("a failing scan")
+        assert _segment_triggers(bulk) == triggers and segment_entries(bulk) == expected_entries(bulk)
+        with bulk.segmented_after(bulk.count() - 1, min_rows=1):  # fewer than it holds: kept by the triggers
+            assert _segment_triggers(bulk) == triggers
+
+
+def test_a_kill_during_a_bulk_write_leaves_the_segment_table_to_the_next_open(tmp_path):
+    """A kill between the documents of a bulk write and the segment table made after them: the file stays
+    marked, and the next open makes the table (the triggers back), so near() finds every document."""
+    rng = np.random.default_rng(12)
+    fps = clustered(rng, 10, 6, 8)
+    path = tmp_path / "i.sqlite"
+    index = Index(path)
+    bulk = index.segmented_after(len(fps), min_rows=1)
+    bulk.__enter__()
+    with index.transaction():
+        index.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
+    index.close()  # as a kill leaves it: committed documents, no segment table made
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM segments").fetchone()[0] == 0
+    conn.close()
+    with Index(path) as index:
+        assert _segment_triggers(index) == ["segments_add", "segments_move", "segments_remove"]
+        assert index.meta("segments_pending") is None and index.integrity_ok()
+        assert segment_entries(index) == expected_entries(index) != set()
+        assert {d.path for d, _ in index.near(fps[0], 0)} >= {"d000"}
+
+
 def test_near_orders_by_distance(tmp_path):
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():

@@ -1,6 +1,6 @@
 """Crash safety. The real `simdesk scan` is SIGKILLed at random moments; after every kill
 the index passes PRAGMA integrity_check and still holds every document committed before the kill, and the
-next scan resumes without fingerprinting them again. A second simdesk on a busy index says so and exits 2.
+next scan resumes without fingerprinting them again, its segment table holding every document. A second simdesk on a busy index says so and exits 2.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from simdesk.core.evaluation import load_truth
 from simdesk.core.index.scan import scan
 from simdesk.core.index.store import Index
 from simdesk.core.records import ScanOptions
+from tests.core.test_index import expected_entries, segment_entries
 from tests.reliability.conftest import REPO, scan_args, simdesk, simdesk_argv
 from tests.reliability.corpus import POEM
 
@@ -113,6 +114,8 @@ def resume(folder: Path, db: Path, reference: dict) -> None:
     new, changed, moved, deleted, unchanged, problems = map(int, STATS.search(proc.stderr).groups())
     assert unchanged == len(had) and new == len(reference) - len(had) and changed == deleted == 0
     assert committed(db) == reference and integrity(db) == "ok"
+    with Index(db) as index:  # the segment table of a first scan, made after its documents, holds them all
+        assert segment_entries(index) == expected_entries(index)
 
 
 def test_twenty_kills_at_random_moments_lose_nothing(small_corpus, tmp_path):

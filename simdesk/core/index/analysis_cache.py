@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from simdesk.core.fingerprint.simhash import to_signed
-from simdesk.core.index.connection import IndexConnection
+from simdesk.core.index.connection import IndexConnection, made_after
 from simdesk.core.index.layout import BAND_KEY_BYTES, SCORES_B_SQL
 from simdesk.core.reading.boilerplate import LineHashes
 from simdesk.core.records import Relation
@@ -179,21 +179,12 @@ class AnalysisCache:
         if self.keeps_more_scores_than(0):
             yield
             return
-        with self.conn.transaction():
-            self.conn.execute("DROP INDEX IF EXISTS scores_b")
-        try:
+        with made_after(
+            self.conn,
+            lambda: self.conn.execute("DROP INDEX IF EXISTS scores_b"),
+            lambda: self.conn.execute(SCORES_B_SQL),
+        ):
             yield
-        except BaseException:
-            try:
-                self._index_scores_b()
-            except Exception:  # noqa: BLE001 (a full disk, a closed index: the next writable open makes it)
-                pass
-            raise  # the error the scores met is the one to tell
-        self._index_scores_b()
-
-    def _index_scores_b(self) -> None:
-        with self.conn.transaction():
-            self.conn.execute(SCORES_B_SQL)
 
     def store_scores(self, rows: Iterable[tuple[int, int, Relation]]) -> None:
         """Keep (document id, document id, their relation) for each verified pair."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -206,3 +207,24 @@ class Transaction:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:  # a failed COMMIT or a full disk may have ended it already
             self.conn.execute("ROLLBACK")
+
+
+@contextmanager
+def made_after(conn: sqlite3.Connection, take_off: Callable[[], None], make: Callable[[], None]) -> Iterator[None]:
+    """For a bulk write within: `take_off` (what the writes would keep up one row at a time: an index, triggers)
+    in a transaction of its own, then `make` it in one once the block ends, failing too. When `make` fails then
+    as well (a full disk, a closed index), the block's error is the one raised, and the next writable open
+    makes what is missing."""
+    with Transaction(conn):
+        take_off()
+    try:
+        yield
+    except BaseException:
+        try:
+            with Transaction(conn):
+                make()
+        except Exception:  # noqa: BLE001 (the error the writes met is the one to tell)
+            pass
+        raise
+    with Transaction(conn):
+        make()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdesk.core.index.connection import IndexConnection
-from simdesk.core.index.segments import SEGMENT_SQL, UNSEGMENTED_SQL
+from simdesk.core.index.segments import SEGMENT_SQL, SEGMENT_TRIGGERS, SEGMENTS_FROM_DOCUMENTS, UNSEGMENTED_SQL
 from simdesk.core.index.sqlite_library import ForeignKey, sqlite_utils
 
 SCHEMA_VERSION = 10  # raised only for a change that is not additive (a new table or column needs no new version)
@@ -209,6 +209,34 @@ def stale_triggers(conn: IndexConnection) -> list[str]:
     wanted = _raw_names("TRIGGER")
     stored = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
     return [name for name, sql in stored if name in wanted and " ".join(sql.split()) != wanted[name]]
+
+
+# The meta key set while a bulk write keeps the segment triggers off (segments_off): the segment table then lacks
+# what was written since, and the next writable open makes it again from the documents (segments_remade)
+SEGMENTS_PENDING = "segments_pending"
+
+
+def segments_off(conn: IndexConnection) -> None:
+    """Drop the segment triggers for a bulk write, the segment table marked to be made again (call inside a
+    transaction: committed together, a kill after it leaves the mark)."""
+    for name in SEGMENT_TRIGGERS:
+        conn.execute(f'DROP TRIGGER IF EXISTS "{name}"')
+    conn.execute(f"INSERT OR REPLACE INTO {META}(key, value) VALUES (?, '1')", (SEGMENTS_PENDING,))
+
+
+def segments_pending(conn: IndexConnection) -> bool:
+    """Whether a bulk write left the segment table to be made again (segments_off)."""
+    return conn.execute(f"SELECT 1 FROM {META} WHERE key = ?", (SEGMENTS_PENDING,)).fetchone() is not None
+
+
+def segments_remade(conn: IndexConnection) -> None:
+    """The segment table made again from every document, the triggers back, the mark gone (call inside a
+    transaction)."""
+    conn.execute("DELETE FROM segments")
+    conn.execute(SEGMENTS_FROM_DOCUMENTS)
+    for statement in SEGMENT_SQL:
+        conn.execute(statement)
+    conn.execute(f"DELETE FROM {META} WHERE key = ?", (SEGMENTS_PENDING,))
 
 
 def missing_parts(conn: IndexConnection, db: sqlite_utils.Database) -> bool:

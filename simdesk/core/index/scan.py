@@ -411,51 +411,55 @@ def _scan_locked(
         if time.perf_counter() - last_commit >= COMMIT_EVERY_S:
             flush()
 
-    if not pooled(len(to_read), to_read_bytes, workers):
-        with ReadAhead(_locations(to_read), follow_links=False) as ahead:
-            for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
-                if cancel.cancelled:
-                    break
-                take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from, ahead, keep))
-    elif worker_server_ready(cancel):
-        with process_pool(workers) as pool:
-            queue = _each_once(_chunks(to_read))
-            to_read.clear()  # each entry is now held by its chunk alone, until the chunk is read
-            running: set[Future] = set()
-            try:
-                for chunk in queue:  # keep a bounded number of chunks in flight
-                    running.add(
-                        pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
-                    )
-                    if len(running) >= workers * 4 or cancel.cancelled:  # the first submit starts the workers
-                        break
-                while running:
-                    finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        take(fut.result())
+    # a first scan or a re-read of every file: the segment table is made once they are all in
+    with index.segmented_after(reading):
+        if not pooled(len(to_read), to_read_bytes, workers):
+            with ReadAhead(_locations(to_read), follow_links=False) as ahead:
+                for entry in to_read:  # one file at a time: a cancel waits for one file, not a chunk
                     if cancel.cancelled:
                         break
-                    for chunk in queue:
+                    take(_fingerprint_chunk([entry], options.max_bytes, settings, moved_from, ahead, keep))
+        elif worker_server_ready(cancel):
+            with process_pool(workers) as pool:
+                queue = _each_once(_chunks(to_read))
+                to_read.clear()  # each entry is now held by its chunk alone, until the chunk is read
+                running: set[Future] = set()
+                try:
+                    for chunk in queue:  # keep a bounded number of chunks in flight
                         running.add(
                             pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
                         )
-                        if len(running) >= workers * 4:
+                        if len(running) >= workers * 4 or cancel.cancelled:  # the first submit starts the workers
                             break
-            finally:
-                if running:  # cancelled (or failing): what workers are still reading is not waited for
-                    stop_workers(pool)  # its futures end broken with the pool, none cancelled (see stop_workers)
-                pool.shutdown(wait=True, cancel_futures=not running)
-    flush()
+                    while running:
+                        finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                        for fut in finished:
+                            take(fut.result())
+                        if cancel.cancelled:
+                            break
+                        for chunk in queue:
+                            running.add(
+                                pool.submit(
+                                    _fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep
+                                )
+                            )
+                            if len(running) >= workers * 4:
+                                break
+                finally:
+                    if running:  # cancelled (or failing): what workers are still reading is not waited for
+                        stop_workers(pool)  # its futures end broken with the pool, none cancelled (see stop_workers)
+                    pool.shutdown(wait=True, cancel_futures=not running)
+        flush()
 
-    report.force(Progress("saving", done, reading, report.elapsed()))
-    problem_paths = {p.path for p in problems}
-    with index.transaction():
-        if not cancel.cancelled:
-            # documents that vanished, minus those recorded as moved; files that became problems leave too
-            index.delete_paths([p for p in gone if p not in moved_old])
-            index.delete_paths([p for p in problem_paths if p in stored])
-            index.replace_problems(problems)
-        index.set_meta("last_scan", str(time.time()))
+        report.force(Progress("saving", done, reading, report.elapsed()))
+        problem_paths = {p.path for p in problems}
+        with index.transaction():
+            if not cancel.cancelled:
+                # documents that vanished, minus those recorded as moved; files that became problems leave too
+                index.delete_paths([p for p in gone if p not in moved_old])
+                index.delete_paths([p for p in problem_paths if p in stored])
+                index.replace_problems(problems)
+            index.set_meta("last_scan", str(time.time()))
     stats = ScanStats(
         listed=listed_count,
         new=counts["new"],

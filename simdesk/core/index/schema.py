@@ -19,6 +19,8 @@ from simdesk.core.index.layout import (
     ensure_tables,
     missing_indexes,
     missing_parts,
+    segments_pending,
+    segments_remade,
     stale_triggers,
 )
 from simdesk.core.index.migrations import IN_PLACE, migrate, pending, record_all
@@ -55,12 +57,14 @@ def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: P
     if kind == "ours" and version in IN_PLACE:
         # nothing is written to a file that holds this layout whole (a reader never waits on a scan here), nor to
         # a read-only file that lacks only an index (layout.missing_indexes)
-        wanting = pending(db, version) or missing_parts(conn, db) or stale_triggers(conn)
+        wanting = pending(db, version) or missing_parts(conn, db) or stale_triggers(conn) or segments_pending(conn)
         if wanting or (missing_indexes(conn) and os.access(path, os.W_OK)):
             with conn.transaction():
                 ran = migrate(db, version)
                 ensure_tables(conn, db)  # what a step dropped, or what an additive change adds: nothing to say
                 set_meta(db, "schema_version", str(SCHEMA_VERSION))
+                if segments_pending(conn):  # a bulk write was cut short (a kill): its documents are found again
+                    segments_remade(conn)
             if ran:
                 conn.execute("VACUUM")  # give back the pages of what the migration dropped
         return None

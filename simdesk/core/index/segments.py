@@ -99,7 +99,8 @@ SEGMENT_SQL = (
         {_segments_added("new")}
     END""",
 )
-# Every document's entries at once (a migration; the triggers keep them from then on).
+SEGMENT_TRIGGERS = ("segments_add", "segments_remove", "segments_move")  # the names SEGMENT_SQL creates
+# Every document's entries at once (a migration, a bulk write: the triggers keep them from then on).
 SEGMENTS_FROM_DOCUMENTS = "INSERT INTO segments(key, docs) " + " UNION ALL ".join(
     f"SELECT {_segment_key(k, 'fingerprint')} AS key, group_concat({_segment_entry(k, 'id', 'fingerprint')}, '') "
     f"FROM documents WHERE NOT ({UNSEGMENTED}) GROUP BY key"

@@ -30,7 +30,7 @@ import numpy as np
 from simdesk.core.index import schema
 from simdesk.core.index.analysis_cache import AnalysisCache
 from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, check_pages, connect
-from simdesk.core.index.documents import Documents, Snapshot
+from simdesk.core.index.documents import SEGMENTED_AFTER_ROWS, Documents, Snapshot
 from simdesk.core.index.recognise import recognise
 from simdesk.core.index.sqlite_library import sqlite_utils
 from simdesk.core.index.stored_decisions import StoredDecisions
@@ -139,6 +139,9 @@ class Index:
 
     def upsert_documents(self, docs: Iterable[Document], indexed: set[str] | None = None) -> None:
         self.docs.upsert_documents(docs, indexed)
+
+    def segmented_after(self, writing: int, min_rows: int = SEGMENTED_AFTER_ROWS) -> AbstractContextManager[None]:
+        return self.docs.segmented_after(writing, min_rows)
 
     def move_document(self, old_path: str, new_path: str, size: int, mtime_ns: int) -> None:
         self.docs.move_document(old_path, new_path, size, mtime_ns)
