@@ -52,6 +52,10 @@ if TYPE_CHECKING:  # workers import this module for fingerprint_file: the index'
 
 CHUNK_FILES = 32
 CHUNK_BYTES = 512 * 1024
+# Chunks given to the workers ahead, per worker: while this process writes a second's documents to the index
+# (~0.1-0.3 s at ~3,000 documents a second) no result is taken and no chunk given; a chunk of 32 files is ~10 ms
+# of a worker's work, so 4 ran out within ~0.04 s of a write and the workers waited for it; 24 last ~0.2 s
+CHUNKS_AHEAD = 24
 COMMIT_EVERY_S = 1.0
 PROGRESS_EVERY_S = 0.1
 
@@ -429,7 +433,9 @@ def _scan_locked(
                         running.add(
                             pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
                         )
-                        if len(running) >= workers * 4 or cancel.cancelled:  # the first submit starts the workers
+                        if (
+                            len(running) >= workers * CHUNKS_AHEAD or cancel.cancelled
+                        ):  # the first submit starts the workers
                             break
                     while running:
                         finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -443,7 +449,7 @@ def _scan_locked(
                                     _fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep
                                 )
                             )
-                            if len(running) >= workers * 4:
+                            if len(running) >= workers * CHUNKS_AHEAD:
                                 break
                 finally:
                     if running:  # cancelled (or failing): what workers are still reading is not waited for
