@@ -4,8 +4,9 @@ Synthetic documents shaped as the large collection's (a path in walk order, a ra
 line hashes for most, 16 band keys, 132 B of SimHash votes, where the scan pass stored the text; one in twenty
 an identical copy of an earlier one) are written as a scan writes them: `upsert_documents` and
 `keep_stored_texts` of a batch per transaction (--batch, a scan's one commit a second at ~3,000 documents a
-second). Prints the CPU and wall seconds of each --every documents, so a cost that grows with the index shows
-as a rising column; then the whole file's size per document.
+second). Prints the CPU and wall seconds and the bytes this process wrote to the disk (/proc/self/io) of each
+--every documents, so a cost that grows with the index shows as a rising column; then the whole file's size per
+document.
 
     python -m bench.store_writes --documents 200000 --every 50000
 """
@@ -50,6 +51,15 @@ def documents(n: int, seed: int = 7) -> list[Document]:
     return out
 
 
+def written_bytes() -> int:
+    """Bytes this process has caused to be written to the disk so far (0 where /proc/self/io is missing)."""
+    try:
+        with open("/proc/self/io") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("write_bytes"))
+    except (OSError, StopIteration):
+        return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.store_writes", description=__doc__)
     ap.add_argument("--documents", type=int, default=1_000_000)
@@ -60,27 +70,29 @@ def main(argv: list[str] | None = None) -> None:
     docs = documents(args.documents)
     db = args.work / f"store-writes-{os.getpid()}.sqlite"
     indexed: set[str] = set()
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    cpu_all, wall_all = cpu0, wall0
+    cpu0, wall0, io0 = time.process_time(), time.perf_counter(), written_bytes()
+    cpu_all, wall_all, io_all = cpu0, wall0, io0
     try:
         with Index(db) as index:
-            for start in range(0, len(docs), args.batch):
-                batch = docs[start : start + args.batch]
-                with index.transaction():
-                    index.upsert_documents(batch, indexed)
-                    index.keep_stored_texts((d.path, 1, 3000 * k, 3000) for k, d in enumerate(batch, start))
-                indexed.update(d.content_hash for d in batch)
-                end = start + len(batch)
-                if end % args.every < args.batch or end == len(docs):
-                    cpu, wall = time.process_time(), time.perf_counter()
-                    print(
-                        f"{end:>9,} documents: {cpu - cpu0:6.2f} CPU-s {wall - wall0:6.2f} s "
-                        f"(load {os.getloadavg()[0]:.1f})",
-                        flush=True,
-                    )
-                    cpu0, wall0 = cpu, wall
+            with index.segmented_after(len(docs)):  # as a first scan writes them
+                for start in range(0, len(docs), args.batch):
+                    batch = docs[start : start + args.batch]
+                    with index.transaction():
+                        index.upsert_documents(batch, indexed)
+                        index.keep_stored_texts((d.path, 1, 3000 * k, 3000) for k, d in enumerate(batch, start))
+                    indexed.update(d.content_hash for d in batch)
+                    end = start + len(batch)
+                    if end % args.every < args.batch or end == len(docs):
+                        cpu, wall, io = time.process_time(), time.perf_counter(), written_bytes()
+                        print(
+                            f"{end:>9,} documents: {cpu - cpu0:6.2f} CPU-s {wall - wall0:6.2f} s "
+                            f"{(io - io0) / 1e6:6.0f} MB written (load {os.getloadavg()[0]:.1f})",
+                            flush=True,
+                        )
+                        cpu0, wall0, io0 = cpu, wall, io
             print(
-                f"total {time.process_time() - cpu_all:.1f} CPU-s {time.perf_counter() - wall_all:.1f} s; "
+                f"total {time.process_time() - cpu_all:.1f} CPU-s {time.perf_counter() - wall_all:.1f} s "
+                f"{(written_bytes() - io_all) / 1e6:.0f} MB written; "
                 f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / len(docs):.1f} B/document",
                 flush=True,
             )
