@@ -1375,27 +1375,71 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* Distances of one fingerprint to a run of others. Debian's compiler targets x86-64 without the POPCNT
-       instruction (its popcount is a library call); processors have had it since 2008, so a copy compiled for
-       it is chosen at run time when the processor has it. The two give the same numbers. */
-    static void simdesk_distances_plain(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
-        for (Py_ssize_t k = 0; k < n; k++) out[k] = (uint8_t)__builtin_popcountll(x ^ fps[k]);
+    /* The positions k (ascending) of a run of fingerprints whose distance d to one lies in lo < d <= hi, with
+       those distances: what near_pairs keeps of a row against a block of columns (a few in thousands). With
+       AVX-512's popcount, when the processor has it, eight are compared at once and only the positions in
+       range are looked at one by one; the same positions and distances either way. Debian's compiler targets
+       x86-64 without the POPCNT instruction (its popcount is a library call): a copy compiled for it is chosen
+       when the processor has it (processors have had it since 2008). */
+    static inline __attribute__((always_inline)) Py_ssize_t simdesk_in_range_run(
+            const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi, int64_t* pos, uint8_t* dist) {
+        Py_ssize_t m = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int d = __builtin_popcountll(x ^ fps[k]);
+            if (lo < d && d <= hi) { pos[m] = k; dist[m] = (uint8_t)d; m++; }
+        }
+        return m;
+    }
+    static Py_ssize_t simdesk_in_range_plain(const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi,
+                                             int64_t* pos, uint8_t* dist) {
+        return simdesk_in_range_run(fps, x, n, lo, hi, pos, dist);
     }
     #if defined(__GNUC__) && defined(__x86_64__)
+    #include <immintrin.h>
     __attribute__((target("popcnt")))
-    static void simdesk_distances_popcnt(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
-        for (Py_ssize_t k = 0; k < n; k++) out[k] = (uint8_t)__builtin_popcountll(x ^ fps[k]);
+    static Py_ssize_t simdesk_in_range_popcnt(const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi,
+                                              int64_t* pos, uint8_t* dist) {
+        return simdesk_in_range_run(fps, x, n, lo, hi, pos, dist);  /* compiled here with POPCNT */
     }
-    static void simdesk_distances(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) {
-        static int has_popcnt = -1;
-        if (has_popcnt < 0) { __builtin_cpu_init(); has_popcnt = __builtin_cpu_supports("popcnt") != 0; }
-        if (has_popcnt) simdesk_distances_popcnt(fps, x, n, out); else simdesk_distances_plain(fps, x, n, out);
+    __attribute__((target("popcnt,avx512f,avx512vpopcntdq")))
+    static Py_ssize_t simdesk_in_range_avx512(const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi,
+                                              int64_t* pos, uint8_t* dist) {
+        Py_ssize_t m = 0, k = 0;
+        const __m512i vx = _mm512_set1_epi64((long long)x);
+        const __m512i vlo = _mm512_set1_epi64(lo), vhi = _mm512_set1_epi64(hi);
+        for (; k + 8 <= n; k += 8) {
+            __m512i d = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void*)(fps + k)), vx));
+            unsigned int hit = (unsigned int)(_mm512_cmpgt_epi64_mask(d, vlo) & _mm512_cmple_epi64_mask(d, vhi));
+            while (hit) {
+                int b = __builtin_ctz(hit);
+                pos[m] = k + b;
+                dist[m] = (uint8_t)__builtin_popcountll(x ^ fps[k + b]);
+                m++;
+                hit &= hit - 1;
+            }
+        }
+        Py_ssize_t rest = simdesk_in_range_popcnt(fps + k, x, n - k, lo, hi, pos + m, dist + m);
+        for (Py_ssize_t t = m; t < m + rest; t++) pos[t] += k;
+        return m + rest;
+    }
+    static Py_ssize_t simdesk_in_range(const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi,
+                                       int64_t* pos, uint8_t* dist) {
+        static int kind = -1;
+        if (kind < 0) {
+            __builtin_cpu_init();
+            kind = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq") ? 2
+                 : __builtin_cpu_supports("popcnt") ? 1 : 0;
+        }
+        if (kind == 2) return simdesk_in_range_avx512(fps, x, n, lo, hi, pos, dist);
+        if (kind == 1) return simdesk_in_range_popcnt(fps, x, n, lo, hi, pos, dist);
+        return simdesk_in_range_plain(fps, x, n, lo, hi, pos, dist);
     }
     #else
-    #define simdesk_distances simdesk_distances_plain
+    #define simdesk_in_range simdesk_in_range_plain
     #endif
     """
-    void simdesk_distances(const uint64_t* fps, uint64_t x, Py_ssize_t n, uint8_t* out) nogil
+    Py_ssize_t simdesk_in_range(const uint64_t* fps, uint64_t x, Py_ssize_t n, int lo, int hi, int64_t* pos,
+                                uint8_t* dist) nogil
 
 
 def block_pairs(const int32_t[::1] sorted_values, const uint64_t[::1] sorted_fps, const int64_t[::1] starts,
@@ -1473,14 +1517,18 @@ def near_pairs(const uint64_t[::1] fps, const uint8_t[::1] radius, int nearer, P
     above `nearer` and within radius[a] (a < len(radius): the rows compared with every later one), in the
     order analysis.candidate_pairs' numpy blocks find them: blocks of `block_rows` rows, each against blocks
     of `block_columns` columns from its first row, row by row within a block. Runs without the GIL."""
-    cdef Py_ssize_t n = fps.shape[0], m = radius.shape[0], r0, r1, c0, c1, a, b, b0
-    cdef int d, failed = 0
+    cdef Py_ssize_t n = fps.shape[0], m = radius.shape[0], r0, r1, c0, c1, a, b0, k, hits
+    cdef int failed = 0
     cdef PairBuffer out
     cdef uint8_t* distances
+    cdef int64_t* positions
     if m > n or block_rows <= 0 or block_columns <= 0:
         raise ValueError("near_pairs: more rows than fingerprints, or empty blocks")
     distances = <uint8_t*>malloc(block_columns)
-    if distances == NULL:
+    positions = <int64_t*>malloc(block_columns * sizeof(int64_t))
+    if distances == NULL or positions == NULL:
+        free(distances)
+        free(positions)
         raise MemoryError("near_pairs: out of memory for a block's distances")
     _start_pairs(&out)
     try:
@@ -1495,16 +1543,16 @@ def near_pairs(const uint64_t[::1] fps, const uint8_t[::1] radius, int nearer, P
                         b0 = c0 if c0 > a else a + 1
                         if b0 >= c1:
                             continue
-                        simdesk_distances(&fps[b0], fps[a], c1 - b0, distances)
-                        for b in range(b0, c1):
-                            d = distances[b - b0]
-                            if nearer < d <= radius[a] and _keep_pair(&out, a, b, d) < 0:
+                        hits = simdesk_in_range(&fps[b0], fps[a], c1 - b0, nearer, radius[a], positions, distances)
+                        for k in range(hits):
+                            if _keep_pair(&out, a, b0 + positions[k], distances[k]) < 0:
                                 failed = 1
                     c0 = c1
                 r0 = r1
         return _found_pairs(&out, failed, "near_pairs")
     finally:
         free(distances)
+        free(positions)
         _free_pairs(&out)
 
 
