@@ -241,7 +241,8 @@ def boilerplate_votes(
     return out
 
 
-def _boilerplate_votes_read(
+@contextmanager
+def _boilerplate_votes_reading(
     texts: Texts,
     snap: Snapshot,
     wanted: set[int],
@@ -249,18 +250,37 @@ def _boilerplate_votes_read(
     settings: FeatureSettings,
     jobs: int,
     cancel: CancelToken,
-) -> dict[int, np.ndarray]:
+) -> Iterator[Callable[[], dict[int, np.ndarray]]]:
     """boilerplate_votes of the snapshot's documents, their texts read and segmented in worker processes when
     there are many (the workers start with the segmenter and the IDF table loaded: this process would load
-    them for these lines alone, ~2-4 s of CPU on a loaded machine)."""
+    them for these lines alone, ~2-4 s of CPU on a loaded machine). Given to the workers on entry; yields the
+    call that waits for their votes ({} when cancelled), so this process works meanwhile. Without workers the
+    texts are read when it is called."""
     items = [(snap.paths[row], hashes) for row, hashes in boilerplate_sources(wanted, lines, snap.chars).items()]
     chunks = [items[c : c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
-    out: dict[int, np.ndarray] = {}
+    fn = partial(line_votes_of, texts, settings=settings)
     with _maybe_pool(jobs, len(items), cancel, SEGMENTED_POOL_FROM) as pool:
-        for result in map_chunks(partial(line_votes_of, texts, settings=settings), chunks, pool, cancel):
-            for found in result:
-                out.update(found)
-    return out
+        futures = [pool.submit(fn, chunk) for chunk in chunks] if pool is not None else []
+
+        def votes() -> dict[int, np.ndarray]:
+            if pool is None:
+                results = map_chunks(fn, chunks, None, cancel)
+            else:
+                try:
+                    results = [result_unless_cancelled(future, cancel) for future in futures]
+                except Cancelled:
+                    results = []
+            out: dict[int, np.ndarray] = {}
+            for result in results:
+                for found in result:
+                    out.update(found)
+            return out
+
+        try:
+            yield votes
+        finally:
+            if pool is not None and (cancel.cancelled or not all(future.done() for future in futures)):
+                stop_workers(pool)  # cancelled, or left unused: not waited for (see stop_workers)
 
 
 def document_votes(
@@ -315,34 +335,45 @@ def clean_fingerprints(
     lines, clean, stored = state
     fps = stored.copy()
     before = index.clean_boilerplate()
-    updates: list[tuple[int, int | None]] = []
-    todo: list[tuple[int, np.ndarray]] = []
     # a flagged document keeps its clean fingerprint unless it holds a line that became or ceased to be boilerplate
     need = ~clean | (lines.holding(before ^ boilerplate)[1] > 0)
-    for row, hits in lines.hits(without_notices(boilerplate), np.flatnonzero(need)):
-        if len(hits):
-            todo.append((row, hits))
-        else:
-            fps[row] = snap.fingerprints[row]
-            updates.append((int(snap.ids[row]), int(snap.fingerprints[row])))
+    held, counts = lines.holding(without_notices(boilerplate))
+    rows = np.flatnonzero(need)
+    plain = rows[counts[rows] == 0]  # no boilerplate line: its own fingerprint
+    fps[plain] = snap.fingerprints[plain]
+    updates: list[tuple[int, int | None]] = list(zip(snap.ids[plain].tolist(), snap.fingerprints[plain].tolist()))
+    todo = rows[counts[rows] > 0]
     cancel = cancel or CancelToken()
-    if todo:
-        wanted = {int(h) for _, hits in todo for h in hits}
-        votes_of_lines = _boilerplate_votes_read(texts, snap, wanted, lines, settings, jobs, cancel)
+    if len(todo):
+        # each todo row's boilerplate hashes, one row after the other (the rows' values are in row order)
+        flagged = np.zeros(len(lines), dtype=bool)
+        flagged[todo] = True
+        hits = lines.values[held & np.repeat(flagged, np.diff(lines.bounds))]
+        lengths = counts[todo]
+        wanted = set(np.unique(hits).tolist())
+        ends = np.cumsum(lengths)
+        # the lines' votes are computed in the workers while this process reads the first documents' own
+        with _boilerplate_votes_reading(texts, snap, wanted, lines, settings, jobs, cancel) as line_votes:
+            first = document_votes(texts, index, snap, todo[:VOTES_CHUNK].tolist(), settings, jobs, cancel)
+            votes_of_lines = line_votes()
         for c in range(0, len(todo), VOTES_CHUNK):
-            part = todo[c : c + VOTES_CHUNK]
-            tallies = document_votes(texts, index, snap, [row for row, _ in part], settings, jobs, cancel)
+            part, n = todo[c : c + VOTES_CHUNK], lengths[c : c + VOTES_CHUNK]
+            part_hits = hits[ends[c] - n[0] : ends[c + len(part) - 1]]
+            if c:
+                tallies = document_votes(texts, index, snap, part.tolist(), settings, jobs, cancel)
+            else:
+                tallies, first = first, {}
             if cancel.cancelled:
                 return stored
             # unreadable as indexed: the next analysis computes it again
-            updates.extend((int(snap.ids[row]), None) for row, _ in part if row not in tallies)
-            part = [(row, hits) for row, hits in part if row in tallies]
-            rows = np.array([row for row, _ in part], dtype=np.int64)
-            found = clean_fingerprints_of(
-                [tallies[row] for row, _ in part], [hits for _, hits in part], votes_of_lines, snap.fingerprints[rows]
+            read = np.fromiter((r in tallies for r in part.tolist()), dtype=bool, count=len(part))
+            updates.extend((doc_id, None) for doc_id in snap.ids[part[~read]].tolist())
+            part_hits, part, n = part_hits[np.repeat(read, n)], part[read], n[read]
+            found = _clean_fingerprints_flat(
+                [tallies[r] for r in part.tolist()], part_hits, n, votes_of_lines, snap.fingerprints[part]
             )
-            fps[rows] = found
-            updates.extend(zip(snap.ids[rows].tolist(), found.tolist()))
+            fps[part] = found
+            updates.extend(zip(snap.ids[part].tolist(), found.tolist()))
     if updates or before != boilerplate:
         index.set_clean_fingerprints(updates, boilerplate)
     index.drop_scan_votes()
@@ -374,17 +405,26 @@ def clean_fingerprints_of(
     """clean_fingerprint of many documents at once (uint64): the same sums in the same order (a document's line
     votes added one by one, in the order of its hits), as arrays: 4-5 us of CPU a document where one at a time
     took 11-15 us (5,000 documents of up to 12 lines, load 8; the medium collection recomputes 16,249)."""
+    counts = np.fromiter(map(len, hits), dtype=np.int64, count=len(hits))
+    flat = np.concatenate(hits) if len(hits) else np.zeros(0, dtype=np.uint32)
+    return _clean_fingerprints_flat(packed_votes, flat, counts, line_votes, plain)
+
+
+def _clean_fingerprints_flat(
+    packed_votes: Sequence[bytes],
+    flat: np.ndarray,
+    counts: np.ndarray,
+    line_votes: dict[int, np.ndarray],
+    plain: np.ndarray,
+) -> np.ndarray:
+    """clean_fingerprints_of with the documents' hits one after the other in `flat` (`counts`: each document's)."""
     out = np.array(plain, dtype=np.uint64)
-    rows = np.array(
-        [k for k, (blob, h) in enumerate(zip(packed_votes, hits)) if len(h) and len(blob) == 4 + 2 * BITS],
-        dtype=np.int64,
-    )
+    valid = np.fromiter((len(blob) == 4 + 2 * BITS for blob in packed_votes), dtype=bool, count=len(packed_votes))
+    rows = np.flatnonzero(valid & (counts > 0))
     if not len(rows):
         return out
     whole = unpack_votes_rows([packed_votes[k] for k in rows.tolist()])
-    held = [hits[k] for k in rows.tolist()]
-    counts = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
-    flat = np.concatenate(held).astype(np.int64)
+    flat = flat.astype(np.int64)
     # the votes of the lines these documents hold as the rows of one table, in the order of their hashes (the
     # last row: zeros, for a line without votes): one document costs its own lines, not all of `line_votes`
     known = np.array([h for h in np.unique(flat).tolist() if h in line_votes], dtype=np.int64)
@@ -393,8 +433,8 @@ def clean_fingerprints_of(
         table[n] = line_votes[h]
     at = np.searchsorted(known, flat)
     picked = np.where(known[np.minimum(at, max(len(known) - 1, 0))] == flat, at, len(known)) if len(known) else at
-    starts = np.zeros(len(rows), dtype=np.int64)
-    np.cumsum(counts[:-1], out=starts[1:])
+    starts = (np.cumsum(counts) - counts)[rows]
+    counts = counts[rows]
     # each document's line votes added one after the other from zeros, as the one-by-one sum did: its m-th
     # line's at the m-th turn (np.add.reduceat of the same rows took 4x as long)
     lines = np.zeros((len(rows), BITS))
