@@ -210,11 +210,14 @@ def text_relation(left: str, right: str, boilerplate: frozenset[int] = frozenset
     return relation(verification_profile(left, boilerplate), verification_profile(right, boilerplate))
 
 
-def boilerplate_sources(wanted: set[int], lines: LineHashes, chars: np.ndarray) -> dict[int, set[int]]:
+def boilerplate_sources(
+    wanted: set[int], lines: LineHashes, chars: np.ndarray, has: np.ndarray | None = None
+) -> dict[int, set[int]]:
     """Where each wanted boilerplate line's votes are computed: the shortest document that has it (`chars`:
-    each document's length), as {row: the wanted hashes read from that row}."""
+    each document's length), as {row: the wanted hashes read from that row}. `has`: which of `lines.values`
+    are wanted (LineHashes.holding(wanted)[0]), when the caller has it."""
     rows = np.repeat(np.arange(len(lines)), np.diff(lines.bounds))
-    has = lines.holding(wanted)[0]
+    has = lines.holding(wanted)[0] if has is None else has
     hashes, rows = lines.values[has], rows[has]
     order = np.lexsort((rows, chars[rows]))  # the shortest document first (ties: the first row)
     first_hash, first = np.unique(hashes[order], return_index=True)
@@ -250,13 +253,15 @@ def _boilerplate_votes_reading(
     settings: FeatureSettings,
     jobs: int,
     cancel: CancelToken,
+    has: np.ndarray | None = None,
 ) -> Iterator[Callable[[], dict[int, np.ndarray]]]:
     """boilerplate_votes of the snapshot's documents, their texts read and segmented in worker processes when
     there are many (the workers start with the segmenter and the IDF table loaded: this process would load
     them for these lines alone, ~2-4 s of CPU on a loaded machine). Given to the workers on entry; yields the
     call that waits for their votes ({} when cancelled), so this process works meanwhile. Without workers the
-    texts are read when it is called."""
-    items = [(snap.paths[row], hashes) for row, hashes in boilerplate_sources(wanted, lines, snap.chars).items()]
+    texts are read when it is called. `has`: as boilerplate_sources takes it."""
+    sources = boilerplate_sources(wanted, lines, snap.chars, has)
+    items = [(snap.paths[row], hashes) for row, hashes in sources.items()]
     chunks = [items[c : c + TEXT_CHUNK] for c in range(0, len(items), TEXT_CHUNK)]
     fn = partial(line_votes_of, texts, settings=settings)
     with _maybe_pool(jobs, len(items), cancel, SEGMENTED_POOL_FROM) as pool:
@@ -336,7 +341,9 @@ def clean_fingerprints(
     fps = stored.copy()
     before = index.clean_boilerplate()
     # a flagged document keeps its clean fingerprint unless it holds a line that became or ceased to be boilerplate
-    need = ~clean | (lines.holding(before ^ boilerplate)[1] > 0)
+    need = ~clean
+    if not need.all():  # a first analysis recomputes every document
+        need |= lines.holding(before ^ boilerplate)[1] > 0
     held, counts = lines.holding(without_notices(boilerplate))
     rows = np.flatnonzero(need)
     plain = rows[counts[rows] == 0]  # no boilerplate line: its own fingerprint
@@ -348,12 +355,15 @@ def clean_fingerprints(
         # each todo row's boilerplate hashes, one row after the other (the rows' values are in row order)
         flagged = np.zeros(len(lines), dtype=bool)
         flagged[todo] = True
-        hits = lines.values[held & np.repeat(flagged, np.diff(lines.bounds))]
+        held &= np.repeat(flagged, np.diff(lines.bounds))
+        hits = lines.values[held]
         lengths = counts[todo]
         wanted = set(np.unique(hits).tolist())
         ends = np.cumsum(lengths)
+        # a first analysis recomputes every row holding a boilerplate line: `held` marks every wanted value
+        has = held if need.all() else None
         # the lines' votes are computed in the workers while this process reads the first documents' own
-        with _boilerplate_votes_reading(texts, snap, wanted, lines, settings, jobs, cancel) as line_votes:
+        with _boilerplate_votes_reading(texts, snap, wanted, lines, settings, jobs, cancel, has) as line_votes:
             first = document_votes(texts, index, snap, todo[:VOTES_CHUNK].tolist(), settings, jobs, cancel)
             votes_of_lines = line_votes()
         for c in range(0, len(todo), VOTES_CHUNK):
