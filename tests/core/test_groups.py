@@ -320,3 +320,66 @@ def test_chains_split_as_the_per_relation_reference_splits_them(seed):
     got = split_chains(labels, chain, copy, holder)
     want = reference_split_chains(labels, chain, copy, holder)
     assert partition(got).tolist() == partition(want).tolist()
+
+
+def test_groups_built_a_block_at_once_equal_those_built_one_by_one():
+    """Grouping.groups (a report's blocks: the members' relations to their representatives looked up at once)
+    gives the groups group() builds, shares both ways, NaN shares, identical copies paired through their
+    representatives (Snapshot.copy_of) and content hashes kept as one array (ContentHashes)."""
+    from dataclasses import replace
+
+    from simdesk.core.index.documents import ContentHashes
+
+    rng = np.random.default_rng(11)
+    n = 300
+    fps = rng.integers(0, 2**63, size=n, dtype=np.int64).view(np.uint64)
+    copy_of = np.arange(n)
+    i, j = [], []
+    k = 0
+    through = []  # (a copy, another member of its group): paired through the copy's representative
+    while k < n - 8:
+        size = int(rng.integers(2, 7))
+        for m in range(1, size):
+            if rng.random() < 0.4:  # an identical copy of the group's first text
+                fps[k + m] = fps[k]
+                copy_of[k + m] = k
+            else:
+                fps[k + m] = fps[k] ^ np.uint64(int(rng.integers(1, 2**12)))
+            i.append(k)
+            j.append(k + m)
+        members = range(k + 1, k + size)
+        through += [(c, m) for c in members for m in members if copy_of[c] != c and copy_of[m] == m]
+        k += size + 1
+    i, j = np.array(i), np.array(j)
+    d = np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+    scores = rng.uniform(0.5, 1.0, len(i))
+    held = rng.uniform(0.5, 1.0, (len(i), 2))
+    held[rng.random(len(i)) < 0.1] = np.nan  # shares not measured
+    digits = np.array([f"{copy_of[r]:064x}".encode() for r in range(n)], dtype="S64")
+    snap = replace(random_groups(n=n)[0].snapshot, fingerprints=fps, copy_of=copy_of)
+    for hashes in (ContentHashes(digits), [h.decode() for h in digits.tolist()]):
+        grouper = Grouper(
+            replace(snap, hashes=hashes), i, j, d, max_threshold=64, scores=scores, min_similarity=0.5, held=held
+        )
+        one_by_one = [grouper.at(64).group(k, keep=False) for k in range(len(grouper.at(64)))]
+        grouping = grouper.at(64)
+        assert len(one_by_one) > 40 and any(not g.identical for g in one_by_one)
+        assert any(m.held is None for g in one_by_one for m in g.members)
+        assert grouping.groups(range(len(grouping))) == one_by_one
+        assert [
+            g for k0 in range(0, len(grouping), 7) for g in grouping.groups(range(k0, k0 + 7)[: len(grouping) - k0])
+        ] == one_by_one
+        grouping.group(3)  # a group kept already is given as kept
+        assert grouping.groups(range(2, 5)) == one_by_one[2:5]
+        # any two rows, copies of paired rows among them: the relation of the pair that stands for them
+        a, b = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+        paired = rng.integers(0, len(i), 1000)
+        a[:1000], b[:1000] = i[paired], j[paired]
+        a[1000 : 1000 + len(through)], b[1000 : 1000 + len(through)] = np.array(through).T
+        a[2000:2500], b[2000:2500] = b[2000:2500], copy_of[b[2000:2500]]  # a copy and its own representative
+        at_once = grouping._relations(a, b)
+        for x, y, got in zip(a.tolist(), b.tolist(), at_once):
+            want = grouping._relation(x, y)
+            assert np.array_equal(got, np.full(3, np.nan) if want is None else np.array(want), equal_nan=True)
+        assert np.isfinite(at_once[:1000, 0]).all() and len(through) > 20
+        assert np.isfinite(at_once[1000 : 1000 + len(through), 0]).all()

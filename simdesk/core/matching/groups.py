@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simdesk.core.index.documents import Snapshot
+from simdesk.core.index.documents import ContentHashes, Snapshot
 from simdesk.core.matching.copies import swap_shares
 from simdesk.core.matching.pairs import pairs_within
 from simdesk.core.matching.radius import MAX_THRESHOLD
@@ -455,6 +455,63 @@ class Grouping:
         held, holds = shares[at] if row < rep else shares[at][::-1]
         return float(scores[at]), float(held), float(holds)
 
+    def _relations(self, reps: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """_relation of many pairs of snapshot rows (reps[k], rows[k]) at once: rows of (score, share of the
+        row's text in the rep's, share of the rep's in the row's), NaN where the pair was not verified."""
+        n = np.int64(len(self.snapshot))
+        codes, scores, shares = self._scores_by_pair
+        assert scores is not None  # a scorer of verified pairs only
+        out = np.full((len(rows), 3), np.nan)
+        if not len(codes):
+            return out
+
+        def at_of(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # _pair_at: the pair's position, else -1
+            code = np.minimum(a, b).astype(np.int64) * n + np.maximum(a, b).astype(np.int64)
+            at = np.minimum(np.searchsorted(codes, code), len(codes) - 1)
+            return np.where(codes[at] == code, at, -1)
+
+        a, b = np.asarray(reps, dtype=np.int64), np.asarray(rows, dtype=np.int64)
+        at = at_of(a, b)
+        sa, sb = a.copy(), b.copy()  # the pair standing for each (_standing_for)
+        copy_of = self.snapshot.copy_of
+        if copy_of is not None and (at < 0).any():
+            ra, rb = copy_of[a].astype(np.int64), copy_of[b].astype(np.int64)
+            same = (at < 0) & (ra == rb) & (a != ra)  # a copy and its own representative
+            sa[same], sb[same] = ra[same], a[same]
+            at[same] = at_of(sa[same], sb[same])
+            other = (at < 0) & (ra != rb)
+            for x, y in ((a, rb), (ra, b), (ra, rb)):
+                found = at_of(x[other], y[other])
+                take = np.flatnonzero(other)[found >= 0]
+                sa[take], sb[take], at[take] = x[take], y[take], found[found >= 0]
+                other[take] = False
+        ok = at >= 0
+        k, swap = at[ok], (sb < sa)[ok]
+        out[ok, 0] = scores[k]
+        out[ok, 1] = np.where(swap, shares[k, 0], shares[k, 1])
+        out[ok, 2] = np.where(swap, shares[k, 1], shares[k, 0])
+        return out
+
+    def groups(self, ks: range) -> list[Group]:
+        """group(k, keep=False) of each of `ks`, the relations of their members to their representatives
+        looked up at once (a report's block of groups: one binary search of all its pairs, not one a member)."""
+        if self._pairs[2] is None:
+            return [self.group(k, keep=False) for k in ks]
+        built = {k: self._groups[k] for k in ks if k in self._groups}
+        todo = [k for k in ks if k not in built]
+        fps = self.snapshot.fingerprints
+        rows = [self.member_rows(k) for k in todo]
+        reps = [representative_of(fps[r], self._central[r]) for r in rows]
+        sizes = [len(r) for r in rows]
+        if todo:
+            rep_rows = np.repeat([int(r[rep]) for r, rep in zip(rows, reps)], sizes)
+            relations = self._relations(rep_rows, np.concatenate(rows)).tolist()
+        starts = np.cumsum([0, *sizes]).tolist()
+        for n, k in enumerate(todo):
+            mine = relations[starts[n] : starts[n + 1]]
+            built[k] = build_group(self.snapshot, rows[n], k + 1, None, self._central[rows[n]], reps[n], mine)
+        return [built[k] for k in ks]
+
     def pair_score(self, a: int, b: int) -> float | None:
         """The verification score of two snapshot rows, when that pair was verified."""
         if self._pairs[2] is None:
@@ -570,34 +627,46 @@ def build_group(
     group_id: int,
     scorer: Callable[[int, int], tuple[float, float, float] | None] | None = None,
     central: np.ndarray | None = None,
+    rep: int | None = None,
+    relations: Sequence[Sequence[float]] | None = None,
 ) -> Group:
     """A group of the given snapshot rows: the representative is chosen by representative_of (a member
-    holding every other one, the closest to all); the others follow by distance to it, then path. `scorer`
-    (verified groups): (score, share of the member's text in the representative, of the representative's in
-    the member) of the representative's row and a member's."""
+    holding every other one, the closest to all; `rep`, its index in `rows`, when the caller chose it); the
+    others follow by distance to it, then path. `scorer` (verified groups): (score, share of the member's text
+    in the representative, of the representative's in the member) of the representative's row and a
+    member's; or those of each of `rows` found already (`relations`, NaN where not verified)."""
     fps = snap.fingerprints[rows]
-    rep = representative_of(fps, central)
+    rep = representative_of(fps, central) if rep is None else rep
     # the members' fields as Python values at once (a numpy scalar looked up per field cost more than the rest)
     dist = np.bitwise_count(fps ^ fps[rep]).tolist()
     at = rows.tolist()
     ids, sizes, mtimes = snap.ids[rows].tolist(), snap.sizes[rows].tolist(), snap.mtimes[rows].tolist()
+    if isinstance(snap.hashes, ContentHashes):  # the group's digits at once: one row each cost ~3 us
+        hashes = [h.decode("ascii") for h in snap.hashes.digits[rows].tolist()]
+    else:
+        hashes = [snap.hashes[r] for r in at]
     paths = [snap.paths[r] for r in at]
     order = sorted(range(len(at)), key=lambda x: (x != rep, dist[x], paths[x]))
     rep_row = at[rep]
 
     def relation_of(x: int) -> tuple[float | None, float | None, float | None]:
-        if scorer is None:
+        if scorer is None and relations is None:
             return None, None, None
-        found = (1.0, 1.0, 1.0) if x == rep else scorer(rep_row, at[x])
+        found: Sequence[float] | None
+        if x == rep:
+            found = (1.0, 1.0, 1.0)
+        elif relations is not None:
+            found = relations[x]
+        else:
+            assert scorer is not None
+            found = scorer(rep_row, at[x])
         if found is None:
             return None, None, None
         score, held, holds = (None if v != v else v for v in found)  # NaN: not measured
         return score, held, holds
 
     members = tuple(
-        Member(
-            ids[x], paths[x], dist[x], sizes[x], snap.encodings[at[x]], mtimes[x], snap.hashes[at[x]], *relation_of(x)
-        )
+        Member(ids[x], paths[x], dist[x], sizes[x], snap.encodings[at[x]], mtimes[x], hashes[x], *relation_of(x))
         for x in order
     )
     identical = len({m.content_hash for m in members}) == 1

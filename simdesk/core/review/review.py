@@ -612,7 +612,7 @@ class Review:
 
         def to_read() -> Iterator[list[Member]]:
             for b0, b1 in bounds:
-                block = [grouping.group(k, keep=False) for k in range(b0, b1)]
+                block = grouping.groups(range(b0, b1))
                 read_before = {
                     paths[r]: packed
                     for k in range(b0, b1)
