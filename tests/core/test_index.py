@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simdesk.core.fingerprint.minhash import DESKTOP, text_bands
 from simdesk.core.fingerprint.simhash import hamming
+from simdesk.core.index.analysis_cache import SCORE_ROWS
 from simdesk.core.index.layout import BAND_KEY_BYTES, SCHEMA_VERSION
 from simdesk.core.index.segments import MAX_DOCUMENT_ID, SEGMENT_LOW_BITS, UNSEGMENTED, blocks_of, segment_ids
 from simdesk.core.index.store import Index
@@ -474,6 +475,28 @@ def test_scores_stored_as_arrays_read_back_as_the_relations_stored_one_by_one(tm
     assert rows == [(1, 2, 1, 0), (1, 3, 1, 0), (2, 3, 0, 0)]
     assert str(kept["rows"]) == str(kept["arrays"])
     assert str(kept["arrays"]) == str({(1, 2): (0.5, nan, 0.25), (1, 3): (0.9, nan, 0.75), (2, 3): (0.125, 0.5, 1.0)})
+
+
+def test_scores_stored_as_arrays_in_many_statements_keep_each_pair_last_given(tmp_path):
+    """More pairs than one statement inserts (SCORE_ROWS), in any order of their ids, some given twice: each
+    pair's row is the last given of it (shares swapped with its ids, NaN stored as NULL)."""
+    n = 60
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(1, n + 1, 3 * SCORE_ROWS + 7), rng.integers(1, n + 1, 3 * SCORE_ROWS + 7)
+    a, b = a[a != b], b[a != b]
+    scores = rng.random(len(a))
+    shares = np.where(rng.random((len(a), 2)) < 0.2, np.nan, rng.random((len(a), 2)))
+    expected: dict[tuple[int, int], tuple] = {}
+    for x, y, score, (x_in_y, y_in_x) in zip(a.tolist(), b.tolist(), scores.tolist(), shares.tolist()):
+        first, second = (x_in_y, y_in_x) if x < y else (y_in_x, x_in_y)
+        expected[min(x, y), max(x, y)] = (score, *(None if v != v else v for v in (first, second)))
+    assert len(expected) < len(a)  # some pairs given twice
+    with Index(tmp_path / "i.sqlite") as index:
+        with index.transaction():
+            index.upsert_documents([doc(f"{k:03}", k, f"{k}") for k in range(1, n + 1)])
+        index.store_score_arrays(a, b, scores, shares)
+        rows = index.conn.execute("SELECT a, b, score, a_in_b, b_in_a FROM scores ORDER BY a, b").fetchall()
+    assert rows == [(*key, *expected[key]) for key in sorted(expected)]
 
 
 def test_new_clean_fingerprints_drop_the_scores_of_their_documents_and_no_other(tmp_path):

@@ -38,6 +38,7 @@ short texts 0.994 / 0.968; every edit kind >= 0.956. See docs/quality.md.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -138,7 +139,7 @@ NEAR_PAIRS_THREADS = 2
 NEAR_PAIRS_THREADS_FROM = 20_000_000
 INCREMENTAL_BUDGET = 200_000_000  # changed documents x all: under it, only the changed ones are searched
 PROFILE_BATCH = 25_000  # texts whose verification profiles are held at once (~2 KB each at 500 characters)
-PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the step before is scored)
+PLAN_WINDOW = 2_000  # texts read per verification step (read by the workers while the steps before are scored)
 VOTES_CHUNK = 50_000  # documents whose votes are held at once (~10 MB)
 # A pair sharing a single band of its MinHash keys (J^3 ~ 1/16: most such texts share a passage, not the
 # text) is a candidate only when its fingerprints also lie within this many bits, or when both texts are
@@ -832,15 +833,17 @@ _ReadTask = tuple[np.ndarray, np.ndarray, Future | tuple]
 
 
 class _StepScheduler:
-    """The schedule of verify_pairs' work, step by step of a read plan: a step's read tasks (read_and_scored:
-    its texts' profiles, and the pairs both of whose texts a task reads scored there) go to the pool while the
-    step before is scored; the profiles they send back are held until their rows are let go; the step's other
-    pairs are scored in this process, SCORE_HERE at a time between looks at the pool, or sent to the workers
-    in chunks of SCORE_CHUNK with their texts' profiles when the pool has room and they cost more to score than
-    to send (worth_sending); each step's scores are kept (_KeptScores.settle) once all are in, oldest first.
-    This process runs a share of the first step's read tasks, the last ones (it has no step before to score
-    meanwhile: the workers alone read a crowd's one step and scored its read tasks' pairs while it waited);
-    without a pool it runs every task. Raises Cancelled when `cancel` is set: a cancel is seen
+    """The schedule of verify_pairs' work, step by step of a read plan: read tasks (read_and_scored: their
+    texts' profiles, and the pairs both of whose texts a task reads scored there) go to the pool ahead of the
+    step being scored, as many steps ahead as keep the pool's queue filled and the profiles held or on their way
+    within PROFILE_BATCH (read_ahead); the profiles they send back are held until their rows are let go; a
+    step's other pairs are scored in this process, SCORE_HERE at a time between looks at the pool, or sent to
+    the workers in chunks of SCORE_CHUNK with their texts' profiles when the pool has room and they cost more to
+    score than to send (worth_sending); each step's scores are kept (_KeptScores.settle) once all are in, oldest
+    first. A step's read results are taken after the step before let its rows go (a row let go early is read
+    again in a later step). This process runs a share of the first step's read tasks, the last ones (it has
+    nothing to score meanwhile: the workers alone read a crowd's one step and scored its read tasks' pairs while
+    it waited); without a pool it runs every task. Raises Cancelled when `cancel` is set: a cancel is seen
     before every pair scored here and every CANCEL_POLL_S while waiting for the workers."""
 
     def __init__(
@@ -856,6 +859,7 @@ class _StepScheduler:
         report: Callable[[str, int, int], None],
         reads: int,
         stored: StoredRows | None = None,
+        held_limit: int = PROFILE_BATCH,
     ) -> None:
         self.pool = pool
         self.stored = stored
@@ -865,28 +869,54 @@ class _StepScheduler:
         self.kept = kept
         self.todo, self.band, self.near = todo, band, near
         self.cancel, self.report, self.reads = cancel, report, reads
+        self.held_limit = held_limit
         self.profiles: dict[int, Profile] = {}  # the profiles sent back, by row, until the row is let go
         self.heads: dict[int, str] = {}  # the packed headlines of the rows read and not let go
         self.scoring: deque[_StepScores] = deque()  # the steps whose scores are not all kept yet, oldest first
-        self.pending: list[_ReadTask] = []  # the next step's read tasks
-        self.working: list[Future] = []  # the chunks of pairs given to the workers, not all in yet
+        self.steps: Sequence[ReadStep] = ()
+        self.ahead: deque[list[_ReadTask]] = deque()  # the read tasks of the steps submitted and not taken yet
+        self.next_step = 0  # the first step whose read tasks are not submitted
+        self.ahead_rows = 0  # the rows those read tasks read
+        self.given, self.ended = 0, 0  # tasks given to the pool, and how many of them ended (_ended)
+        self.ending = threading.Lock()
         self.read, self.done = 0, 0  # texts read, pairs scored
         self.here_s, self.here = 0.0, 0  # the CPU time of the pairs scored in this process, and how many
 
     def run(self, steps: Sequence[ReadStep]) -> None:
         """Read and score every step's pairs, keeping each step's scores as they are all in."""
-        # the first step has no step before it to score meanwhile: this process runs its share of its read tasks
-        self.pending = self.submit(steps[0], here=len(steps[0].task_starts) // (self.workers + 1)) if steps else []
+        self.steps = steps
+        if steps:  # the first step has nothing to score meanwhile: this process runs its share of its read tasks
+            self.submit_next(here=len(steps[0].task_starts) // (self.workers + 1))
+            self.read_ahead()
         for n, step in enumerate(steps):
             now = _StepScores(self.todo[np.r_[step.inside, step.pairs]])
             self.scoring.append(now)  # a cancel keeps what its read tasks scored
             self.take_reads(now)
-            # the workers read the next step while this step's pairs are scored
-            self.pending = self.submit(steps[n + 1]) if n + 1 < len(steps) else []
+            if self.next_step <= n + 1 < len(steps):  # the workers read the next step while this one is scored
+                self.submit_next()
+            self.read_ahead()
             if n == 0:
                 self.report("scoring", 0, len(self.todo))
             self.score(step, now)
         self.collect(wait=True)
+
+    def read_ahead(self) -> None:
+        """Give the pool the read tasks of the steps after those submitted while the profiles held, with those
+        on their way, stay within `held_limit`: the workers read on while this process scores the pairs of the
+        steps before (a read plan's first steps have few pairs no read task scores, its last ones most)."""
+        while (
+            self.pool is not None
+            and self.next_step < len(self.steps)
+            and len(self.profiles) + self.ahead_rows + len(self.steps[self.next_step].read_rows) <= self.held_limit
+        ):
+            self.submit_next()
+
+    def submit_next(self, here: int = 0) -> None:
+        """Submit the read tasks of the next step not submitted (the last `here` run in this process)."""
+        step = self.steps[self.next_step]
+        self.ahead.append(self.submit(step, here))
+        self.ahead_rows += len(step.read_rows)
+        self.next_step += 1
 
     def submit(self, step: ReadStep, here: int = 0) -> list[_ReadTask]:
         """A step's read tasks, given to the pool but for the last `here` (without a pool: none), which are run
@@ -902,14 +932,27 @@ class _StepScheduler:
             where = self.stored.of(rows) if self.stored is not None else None
             args = ([paths[r] for r in rows.tolist()], left, right, self.band[ks], self.near[ks], sent_back, where)
             pool = self.pool if len(tasks) < pooled else None
-            tasks.append((rows, ks, pool.submit(self.read_task, *args) if pool is not None else args))
+            tasks.append((rows, ks, self.given_to(pool.submit(self.read_task, *args)) if pool is not None else args))
         return tasks
 
+    def given_to(self, future: Future) -> Future:
+        """A task given to the pool, counted until it ends (busy)."""
+        self.given += 1
+        future.add_done_callback(self._ended)
+        return future
+
+    def _ended(self, _: Future) -> None:
+        """A task given to the pool ended (called on the pool's thread, or here when it had already ended)."""
+        with self.ending:
+            self.ended += 1
+
     def take_reads(self, now: _StepScores) -> None:
-        """The step's read tasks' results: those run in this process first, then the pool's as they come in. The
-        profiles sent back are held, the headlines, short flags and pairs scored with them given to `now`."""
+        """The oldest step's read tasks' results: those run in this process first, then the pool's as they come
+        in. The profiles sent back are held, the headlines, short flags and pairs scored with them given to
+        `now`."""
         ids = self.kept.snap.ids
-        for rows, ks, task in sorted(self.pending, key=lambda t: isinstance(t[2], Future)):
+        tasks = self.ahead.popleft()
+        for rows, ks, task in sorted(tasks, key=lambda t: isinstance(t[2], Future)):
             if self.cancel.cancelled:
                 raise Cancelled
             if isinstance(task, Future):
@@ -925,6 +968,7 @@ class _StepScheduler:
                 if short is not None:
                     now.shorts.append((int(ids[r]), short))
             now.chunks.append((ks, scores))
+            self.ahead_rows -= len(rows)
             self.read += len(rows)
             self.report("verifying", self.read, self.reads)
 
@@ -944,8 +988,9 @@ class _StepScheduler:
             left = [profiles[r] for r in i[ks].tolist()]
             right = [profiles[r] for r in j[ks].tolist()]
             if self.pool is not None and ship:  # the profiles go with it, each once
-                self.working.append(self.pool.submit(scored, left, right, self.band[ks], self.near[ks]))
-                now.chunks.append((ks, self.working[-1]))
+                now.chunks.append(
+                    (ks, self.given_to(self.pool.submit(scored, left, right, self.band[ks], self.near[ks])))
+                )
                 continue
             started = time.thread_time()
             got, shares = scored(left, right, self.band[ks], self.near[ks], self.cancel)
@@ -959,17 +1004,16 @@ class _StepScheduler:
         now.planned = True
 
     def worth_sending(self, ks: np.ndarray) -> bool:
-        """Whether the pairs `ks` cost more to score than to send their texts (first measured here)."""
+        """Whether the pairs `ks` cost more to score than to send their texts (first measured here), and the
+        pool has room for them."""
         if self.pool is None or self.here < SCORE_HERE or self.busy() >= self.queued:
             return False
         texts = len(np.unique(np.concatenate([self.kept.i[ks], self.kept.j[ks]])))
         return self.here_s / self.here * len(ks) > SEND_MARGIN * SEND_S * texts
 
     def busy(self) -> int:
-        """The tasks waiting in the pool or under way: the next step's read tasks and the chunks of pairs."""
-        self.working[:] = [result for result in self.working if not result.done()]
-        waiting = sum(isinstance(task, Future) and not task.done() for _, _, task in self.pending)
-        return len(self.working) + waiting
+        """The tasks waiting in the pool or under way: read tasks and chunks of pairs given to it, not ended."""
+        return self.given - self.ended
 
     def count(self) -> None:
         """Report the pairs scored, as their chunks come in."""
@@ -1030,10 +1074,11 @@ def verify_pairs(
     SCORE_CHUNK pairs that share their texts (read_plan's tiles): a chunk goes to the workers, its texts'
     profiles with it, while fewer than QUEUED_PER_WORKER tasks a worker wait there and its pairs cost more to
     score than to send (SEND_MARGIN); otherwise SCORE_HERE pairs are scored in this process before the queue
-    is looked at again (_StepScheduler). So every process scores while the workers read the next step's texts
-    (a crowd of near-identical texts: hundreds of pairs a text, a millisecond each, most of them scored by two
-    workers; the medium collection's pairs score in about the time their profiles take to be sent, and those
-    no read task scores are scored here). Workers are used from `pool_from` texts to read, a pair counting
+    is looked at again (_StepScheduler). The workers read the steps ahead, as many as keep the profiles held
+    and on their way within PROFILE_BATCH, while this process scores (a crowd of near-identical texts:
+    hundreds of pairs a text, a millisecond each, most of them scored by two workers; the medium collection's
+    pairs score in about the time their profiles take to be sent, and those no read task scores are scored
+    here). Workers are used from `pool_from` texts to read, a pair counting
     1 / PAIRS_A_TEXT of a text. Each step reports `on_progress(phase, done, total)`: "verifying" counts the
     texts read, "scoring" the pairs scored (every SCORE_STEP or so). A cancel is seen before every pair scored
     here and every 50 ms while waiting for the workers, which are then stopped; the pairs whose scores are in
