@@ -109,10 +109,13 @@ SCORE_STEP = 2000  # pairs scored between two progress reports
 # (~3 KB at the medium collection, ~10 KB at a crowd's ~900-character texts), about one medium pair's scoring.
 SCORE_CHUNK = 256
 SCORE_TILE = 32
-# Pairs scored in this process between two looks at the workers' queue: a few hundredths of a second of a
-# crowd's, so the workers are given more as soon as they have room (a chunk of 256 scored here took 3.9 s of
-# wall time at load 20, while the workers ran out of chunks).
+# Pairs scored in this process between two looks at the workers' queue: about SCORE_HERE_S of them at the cost
+# measured for those scored here, from SCORE_HERE (a crowd's: a few hundredths of a second, so the workers are
+# given more as soon as they have room; a chunk of 256 scored here took 3.9 s of wall time at load 20, while the
+# workers ran out of chunks) to SCORE_CHUNK (the medium collection's, ~4 ms: scored 32 at a time they took 12%
+# more CPU, 2026-11-28).
 SCORE_HERE = 32
+SCORE_HERE_S = 0.02
 QUEUED_PER_WORKER = 2  # tasks a worker has waiting (reads, chunks of pairs): the other pairs are scored here
 # A chunk goes to the workers only when its pairs, at the cost measured for the pairs scored here, take more than
 # SEND_MARGIN times what sending its texts' profiles takes (SEND_S a profile: pickled here, loaded there): a
@@ -835,9 +838,9 @@ _ReadTask = tuple[np.ndarray, np.ndarray, Future | tuple]
 class _StepScheduler:
     """The schedule of verify_pairs' work, step by step of a read plan: read tasks (read_and_scored: their
     texts' profiles, and the pairs both of whose texts a task reads scored there) go to the pool ahead of the
-    step being scored, as many steps ahead as keep the pool's queue filled and the profiles held or on their way
-    within PROFILE_BATCH (read_ahead); the profiles they send back are held until their rows are let go; a
-    step's other pairs are scored in this process, SCORE_HERE at a time between looks at the pool, or sent to
+    step being scored, as many steps ahead as keep the profiles held or on their way within PROFILE_BATCH
+    (read_ahead); the profiles they send back are held until their rows are let go; a step's other pairs are
+    scored in this process, about SCORE_HERE_S of them between looks at the pool (here_batch), or sent to
     the workers in chunks of SCORE_CHUNK with their texts' profiles when the pool has room and they cost more to
     score than to send (worth_sending); each step's scores are kept (_KeptScores.settle) once all are in, oldest
     first. A step's read results are taken after the step before let its rows go (a row let go early is read
@@ -983,7 +986,7 @@ class _StepScheduler:
                 raise Cancelled
             self.collect(wait=False)
             ship = self.worth_sending(cross[c : c + SCORE_CHUNK])
-            ks = cross[c : c + (SCORE_CHUNK if ship else SCORE_HERE)]
+            ks = cross[c : c + (SCORE_CHUNK if ship else self.here_batch())]
             c += len(ks)
             left = [profiles[r] for r in i[ks].tolist()]
             right = [profiles[r] for r in j[ks].tolist()]
@@ -1010,6 +1013,13 @@ class _StepScheduler:
             return False
         texts = len(np.unique(np.concatenate([self.kept.i[ks], self.kept.j[ks]])))
         return self.here_s / self.here * len(ks) > SEND_MARGIN * SEND_S * texts
+
+    def here_batch(self) -> int:
+        """How many pairs to score here before the next look at the pool: about SCORE_HERE_S of them at the
+        cost measured so far, from SCORE_HERE to SCORE_CHUNK."""
+        if self.here < SCORE_HERE or self.here_s <= 0:
+            return SCORE_HERE
+        return int(min(SCORE_CHUNK, max(SCORE_HERE, SCORE_HERE_S * self.here / self.here_s)))
 
     def busy(self) -> int:
         """The tasks waiting in the pool or under way: read tasks and chunks of pairs given to it, not ended."""
@@ -1073,8 +1083,8 @@ def verify_pairs(
     sending back only the profiles of texts with other pairs. Those other pairs are scored in chunks of
     SCORE_CHUNK pairs that share their texts (read_plan's tiles): a chunk goes to the workers, its texts'
     profiles with it, while fewer than QUEUED_PER_WORKER tasks a worker wait there and its pairs cost more to
-    score than to send (SEND_MARGIN); otherwise SCORE_HERE pairs are scored in this process before the queue
-    is looked at again (_StepScheduler). The workers read the steps ahead, as many as keep the profiles held
+    score than to send (SEND_MARGIN); otherwise SCORE_HERE to SCORE_CHUNK pairs (about SCORE_HERE_S of them)
+    are scored in this process before the queue is looked at again (_StepScheduler). The workers read the steps ahead, as many as keep the profiles held
     and on their way within PROFILE_BATCH, while this process scores (a crowd of near-identical texts:
     hundreds of pairs a text, a millisecond each, most of them scored by two workers; the medium collection's
     pairs score in about the time their profiles take to be sent, and those no read task scores are scored
