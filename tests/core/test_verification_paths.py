@@ -24,6 +24,7 @@ from simdesk.core.matching.analysis import (
     VerifySettings,
     analyse,
     collection_boilerplate,
+    read_plan,
     verify_pairs,
 )
 from simdesk.core.matching.pair_scores import candidate_relation
@@ -174,6 +175,7 @@ def _scored_by_verify_pairs(
     cancel: CancelToken | None = None,
     read_chunk: int = TEXT_CHUNK,
     cancel_at: str = "scoring",
+    **plan: int,
 ) -> tuple:
     """verify_pairs over every pair of the collection's texts (a third flagged as proposed by the bands alone,
     a fifth of those with near plain fingerprints), its texts read in tasks of `read_chunk`: its scores and
@@ -207,6 +209,7 @@ def _scored_by_verify_pairs(
             headlines=headlines,
             pool_from=pool_from,
             read_chunk=read_chunk,
+            **plan,
         )
         kept = {
             pair: [None if x != x else x for x in (r.score, r.a_in_b, r.b_in_a)] for pair, r in index.scores().items()
@@ -256,6 +259,25 @@ def test_pairs_scored_in_the_workers_score_as_in_this_process(tmp_path):
         rel = candidate_relation(profiles[i[k]], profiles[j[k]], bool(band_only[k]), bool(plain_near[k]))
         expected = (math.nan,) * 3 if rel is None else (rel.score, rel.a_in_b, rel.b_in_a)
         assert np.array_equal([sb[k], *hb[k]], expected, equal_nan=True)
+
+
+def test_pairs_scored_in_steps_read_ahead_score_as_in_one_step(tmp_path):
+    """Every pair of a crowd of 48 texts, in steps of 6 texts with at most 18 profiles held (texts let go and read
+    again), the workers reading the steps ahead as far as the profiles held allow: the same scores, shares, kept
+    scores and headlines as one step in this process."""
+    root = tmp_path / "crowd"
+    build(root, "small", seed=5, crowd=(1, 48), documents=48)
+    with Index(tmp_path / "a.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+        i, j = np.triu_indices(len(index.snapshot()), 1)
+    steps = read_plan(i.astype(np.int64), j.astype(np.int64), 48, 18, 6, chunk=4)
+    assert len(steps) == 8 and sum(map(len, (s.read_rows for s in steps))) > 48  # texts read again
+    shutil.copy(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    whole = _scored_by_verify_pairs(root, tmp_path / "a.sqlite", 1, POOL_FROM_TEXTS)
+    stepped = _scored_by_verify_pairs(root, tmp_path / "b.sqlite", 2, 0, read_chunk=4, plan_window=6, profile_batch=18)
+    assert np.array_equal(whole[0], stepped[0], equal_nan=True) and np.array_equal(whole[1], stepped[1], equal_nan=True)
+    assert whole[2:5] == stepped[2:5]
+    assert (whole[0] >= 0.7).sum() > len(i) // 2
 
 
 def test_a_cancel_while_read_tasks_score_keeps_what_they_scored(tmp_path):

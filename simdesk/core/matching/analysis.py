@@ -1070,6 +1070,8 @@ def verify_pairs(
     pool_from: int = POOL_FROM_TEXTS,
     read_chunk: int = TEXT_CHUNK,
     stored: StoredRows | None = None,
+    plan_window: int = PLAN_WINDOW,
+    profile_batch: int = PROFILE_BATCH,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
@@ -1108,7 +1110,8 @@ def verify_pairs(
     profiles, so what is kept grows with the groups, not the collection. Whether each text read is short
     (reread.measured_short) is stored in the index with the step's scores (Index.store_short_texts), so a
     clean-up plan reads no file (stored_short_texts). `stored`: where the scan pass stored the texts it read
-    (scratch_texts): those are loaded instead of read again."""
+    (scratch_texts): those are loaded instead of read again. `plan_window`, `profile_batch`: read_plan's texts a
+    step and most texts held (the workers read ahead within `profile_batch` too)."""
     report = on_progress or (lambda phase, done, total: None)
     known = index.scores()
     ids = snap.ids
@@ -1136,14 +1139,25 @@ def verify_pairs(
     band = np.zeros(len(i), dtype=bool) if band_only is None else band_only
     near = np.zeros(len(i), dtype=bool) if plain_near is None else plain_near
     cancel = cancel or CancelToken()
-    steps = read_plan(i[todo_arr], j[todo_arr], len(snap), PROFILE_BATCH, chunk=read_chunk)
+    steps = read_plan(i[todo_arr], j[todo_arr], len(snap), profile_batch, plan_window, chunk=read_chunk)
     reads = sum(len(step.read_rows) for step in steps)
     kept = _KeptScores(index, snap, i, j, out, held, paired, headlines, min_similarity)
     read_task = partial(read_and_scored, texts, boilerplate=boilerplate)
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads + len(todo_arr) // PAIRS_A_TEXT, cancel, pool_from) as pool:
         scheduler = _StepScheduler(
-            pool, worker_count(jobs), read_task, kept, todo_arr, band, near, cancel, report, reads, stored
+            pool,
+            worker_count(jobs),
+            read_task,
+            kept,
+            todo_arr,
+            band,
+            near,
+            cancel,
+            report,
+            reads,
+            stored,
+            profile_batch,
         )
         try:
             scheduler.run(steps)
