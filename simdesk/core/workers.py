@@ -180,16 +180,23 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     so a cancel does not wait for a large file a worker is halfway through. Python 3.14 names this
     `terminate_workers`; before it, the executor's process table is the only handle on them. The pool then
     marks its pending futures broken: a future cancelled before that made Python 3.11's pool thread raise
-    InvalidStateError, so callers leave them as they are."""
+    InvalidStateError, so callers leave them as they are.
+    A worker killed halfway through sending a result leaves the start of a message in the pool's result pipe:
+    the pool's thread would wait for the rest of it for ever, and so would the pool's shutdown (a cancelled
+    scan's window or command hung there). This process's copy of the pipe's writing end is closed too, so
+    that read meets the pipe's end and the pool ends broken."""
     terminate = getattr(pool, "terminate_workers", None)
     if terminate is not None:
         terminate()
-        return
-    for proc in list((pool._processes or {}).values()):  # noqa: SLF001
-        try:
-            proc.kill()
-        except (OSError, AttributeError):
-            pass
+    else:
+        for proc in list((pool._processes or {}).values()):  # noqa: SLF001
+            try:
+                proc.kill()
+            except (OSError, AttributeError):
+                pass
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # Python 3.11-3.14's SimpleQueue
+    if writer is not None:
+        writer.close()
 
 
 CANCEL_POLL_S = 0.05  # how often a wait for a worker's result looks at the cancel token

@@ -28,6 +28,49 @@ def test_a_cancel_kills_the_workers_and_the_pool_thread_ends_without_an_error():
     assert errors == []
 
 
+HALF_SENT = """
+import multiprocessing, os, struct, sys, threading, time
+
+
+def half_sent(started: str) -> None:  # a worker killed halfway through sending its result
+    result_queue = multiprocessing.current_process()._args[1]  # the pool's, as _process_worker got it
+    result_queue._writer._send(struct.pack("!i", 1 << 20) + b"x")  # a 1 MiB result's length and one byte
+    open(started, "w").close()
+    time.sleep(120)
+
+
+if __name__ == "__main__":
+    from simdesk.core.workers import process_pool, stop_workers
+
+    pool = process_pool(1)
+    future = pool.submit(half_sent, sys.argv[1])
+    while not os.path.exists(sys.argv[1]):
+        time.sleep(0.01)
+    time.sleep(0.2)  # the pool's thread is reading the message (or will, finding it there)
+    stop_workers(pool)
+    ends = threading.Thread(target=pool.shutdown, kwargs={"wait": True}, daemon=True)
+    ends.start()
+    ends.join(60)
+    print("hung" if ends.is_alive() else type(future.exception()).__name__, flush=True)
+    os._exit(0)
+"""
+
+
+def test_workers_killed_halfway_through_sending_a_result_leave_a_pool_that_shuts_down(tmp_path):
+    """A cancel kills the workers (stop_workers); one killed while it wrote its result to the pool's pipe left
+    the start of a message there, and the pool's thread, then the pool's shutdown, waited for the rest of it
+    for ever. The shutdown ends and the task's future is broken."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "half_sent.py"
+    script.write_text(HALF_SENT, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "started")], capture_output=True, text=True, timeout=180
+    )
+    assert run.stdout.split() == ["BrokenProcessPool"], run.stderr
+
+
 SERVER_UNDER_CTRL_C = """
 import os, signal
 from multiprocessing import forkserver
