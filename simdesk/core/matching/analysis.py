@@ -1086,11 +1086,11 @@ def verify_pairs(
     SCORE_CHUNK pairs that share their texts (read_plan's tiles): a chunk goes to the workers, its texts'
     profiles with it, while fewer than QUEUED_PER_WORKER tasks a worker wait there and its pairs cost more to
     score than to send (SEND_MARGIN); otherwise SCORE_HERE to SCORE_CHUNK pairs (about SCORE_HERE_S of them)
-    are scored in this process before the queue is looked at again (_StepScheduler). The workers read the steps ahead, as many as keep the profiles held
-    and on their way within PROFILE_BATCH, while this process scores (a crowd of near-identical texts:
-    hundreds of pairs a text, a millisecond each, most of them scored by two workers; the medium collection's
-    pairs score in about the time their profiles take to be sent, and those no read task scores are scored
-    here). Workers are used from `pool_from` texts to read, a pair counting
+    are scored in this process before the queue is looked at again (_StepScheduler). The workers read the steps
+    ahead, as many as keep the profiles held and on their way within PROFILE_BATCH, while this process scores
+    (a crowd of near-identical texts: hundreds of pairs a text, a millisecond each, most of them scored by two
+    workers; the medium collection's pairs score in about the time their profiles take to be sent, and those no
+    read task scores are scored here). Workers are used from `pool_from` texts to read, a pair counting
     1 / PAIRS_A_TEXT of a text. Each step reports `on_progress(phase, done, total)`: "verifying" counts the
     texts read, "scoring" the pairs scored (every SCORE_STEP or so). A cancel is seen before every pair scored
     here and every 50 ms while waiting for the workers, which are then stopped; the pairs whose scores are in
