@@ -197,6 +197,37 @@ def test_a_kill_during_a_bulk_write_leaves_the_segment_table_to_the_next_open(tm
         assert {d.path for d, _ in index.near(fps[0], 0)} >= {"d000"}
 
 
+def test_an_open_while_a_scan_writes_in_bulk_leaves_the_segment_table_to_that_scan(tmp_path):
+    """Another open of an index a scan is writing in bulk (its scan lock held, its segment table marked to be
+    made at its end) does not make the table meanwhile (seconds at a million documents, holding the write
+    lock); once no scan holds the lock, a marked table is made by the next open."""
+    rng = np.random.default_rng(13)
+    fps = clustered(rng, 10, 6, 8)
+    path = tmp_path / "i.sqlite"
+    with Index(path) as scanning, scanning.scan_lock(), scanning.segmented_after(len(fps), min_rows=1):
+        with scanning.transaction():
+            scanning.upsert_documents(doc(f"d{k:03d}", fp, f"c{k}") for k, fp in enumerate(fps))
+        with Index(path) as other:
+            assert other.meta("segments_pending") == "1" and _segment_triggers(other) == []
+            assert segment_entries(other) == set()
+    with Index(path) as after:  # the scan made it at its end
+        assert after.meta("segments_pending") is None and segment_entries(after) == expected_entries(after) != set()
+    killed = Index(path)
+    lock = killed.scan_lock()
+    lock.__enter__()
+    bulk = killed.segmented_after(killed.count(), min_rows=1)  # held: a generator let go would end the block
+    bulk.__enter__()
+    with killed.transaction():
+        killed.upsert_documents([doc("late", fps[3] ^ 5, "late")])
+    killed.close()
+    with Index(path) as other:  # the lock still held: left as it is
+        assert other.meta("segments_pending") == "1"
+    lock.__exit__(None, None, None)  # the scanning process gone: the OS releases its lock
+    with Index(path) as index:
+        assert index.meta("segments_pending") is None and segment_entries(index) == expected_entries(index)
+        assert _segment_triggers(index) == ["segments_add", "segments_move", "segments_remove"]
+
+
 def test_near_orders_by_distance(tmp_path):
     with Index(tmp_path / "i.sqlite") as index:
         with index.transaction():

@@ -156,9 +156,33 @@ def connect(path: Path) -> IndexConnection:
     return conn
 
 
+def scan_lock_path(index_path: Path) -> Path:
+    """The file a scan of the index at `index_path` locks (ScanLock)."""
+    return index_path.with_name(index_path.name + ".scan-lock")
+
+
+def scan_running(index_path: Path) -> bool:
+    """Whether a scan (of any process, this one's included) holds the index's ScanLock now."""
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock to look at
+        return False
+    try:
+        fh = open(scan_lock_path(index_path))  # noqa: SIM115 (closed below: closing releases a lock taken here)
+    except OSError:  # none made yet, or not ours to read: no scan holds it
+        return False
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        fh.close()
+    return False
+
+
 class ScanLock:
     """Held while a scan writes the index: a second scan fails at once with a 'busy' IndexError_. An OS lock on
-    a file next to the index, released by the OS even when the scanning process is killed."""
+    a file next to the index (scan_lock_path), released by the OS even when the scanning process is killed."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -239,13 +239,14 @@ def segments_remade(conn: IndexConnection) -> None:
     conn.execute(f"DELETE FROM {META} WHERE key = ?", (SEGMENTS_PENDING,))
 
 
-def missing_parts(conn: IndexConnection, db: sqlite_utils.Database) -> bool:
-    """Whether the file lacks a table, a column, or a table or trigger of RAW_DDL (an additive change)."""
+def missing_parts(conn: IndexConnection, db: sqlite_utils.Database, triggers_off: bool = False) -> bool:
+    """Whether the file lacks a table, a column, or a table or trigger of RAW_DDL (an additive change);
+    `triggers_off`: the segment triggers are off for a bulk write (segments_off), not missing."""
     for name, spec in TABLES.items():
         table = db.table(name)
         if not table.exists() or set(spec["columns"]) - set(table.columns_dict):
             return True
-    wanted = {*_raw_names("TABLE"), *_raw_names("TRIGGER")}
+    wanted = {*_raw_names("TABLE"), *_raw_names("TRIGGER")} - (set(SEGMENT_TRIGGERS) if triggers_off else set())
     return bool(wanted - _stored_names(conn)) or bool(set(SCORE_SHARES) - _score_columns(conn))
 
 

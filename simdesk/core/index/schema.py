@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from simdesk.core.index.connection import IndexConnection, IndexError_
+from simdesk.core.index.connection import IndexConnection, IndexError_, scan_running
 from simdesk.core.index.layout import (
     APPLICATION_ID,
     META,
@@ -19,6 +19,7 @@ from simdesk.core.index.layout import (
     ensure_tables,
     missing_indexes,
     missing_parts,
+    segments_off,
     segments_pending,
     segments_remade,
     stale_triggers,
@@ -57,14 +58,19 @@ def upgrade(conn: IndexConnection, db: sqlite_utils.Database, kind: str, path: P
     if kind == "ours" and version in IN_PLACE:
         # nothing is written to a file that holds this layout whole (a reader never waits on a scan here), nor to
         # a read-only file that lacks only an index (layout.missing_indexes)
-        wanting = pending(db, version) or missing_parts(conn, db) or stale_triggers(conn) or segments_pending(conn)
+        # a segment table a bulk write left to make again (a kill), unless a scan writing now makes it at its end
+        marked = segments_pending(conn)
+        remake = marked and not scan_running(path)
+        wanting = pending(db, version) or missing_parts(conn, db, marked) or stale_triggers(conn) or remake
         if wanting or (missing_indexes(conn) and os.access(path, os.W_OK)):
             with conn.transaction():
                 ran = migrate(db, version)
                 ensure_tables(conn, db)  # what a step dropped, or what an additive change adds: nothing to say
                 set_meta(db, "schema_version", str(SCHEMA_VERSION))
-                if segments_pending(conn):  # a bulk write was cut short (a kill): its documents are found again
+                if remake:  # a bulk write was cut short (a kill): its documents are found again
                     segments_remade(conn)
+                elif marked:  # a scan writes in bulk now: its segment triggers stay off
+                    segments_off(conn)
             if ran:
                 conn.execute("VACUUM")  # give back the pages of what the migration dropped
         return None

@@ -29,7 +29,7 @@ import numpy as np
 
 from simdesk.core.index import schema
 from simdesk.core.index.analysis_cache import AnalysisCache
-from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, check_pages, connect
+from simdesk.core.index.connection import IndexError_, ScanLock, Transaction, check_pages, connect, scan_lock_path
 from simdesk.core.index.documents import SEGMENTED_AFTER_ROWS, Documents, Snapshot
 from simdesk.core.index.recognise import recognise
 from simdesk.core.index.sqlite_library import sqlite_utils
@@ -91,7 +91,7 @@ class Index:
     def scan_lock(self) -> ScanLock:
         """Held while a scan writes this index: a second scan fails at once with a 'busy' IndexError_.
         An OS lock on a file next to the index, released by the OS even when the scanning process is killed."""
-        return ScanLock(self.path.with_name(self.path.name + ".scan-lock"))
+        return ScanLock(scan_lock_path(self.path))
 
     def close(self) -> None:
         self.conn.close()
