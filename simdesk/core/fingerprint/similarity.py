@@ -382,14 +382,12 @@ def shingle_runs(norm: str, word_shingle: int = WORD_SHINGLE, shingler: Any = SH
     compiled `shingler` (compiled_shingler) when there is one, else in numpy."""
     if shingler is not None:
         char_hashes, char_units, word_hashes, word_units = shingler.runs(norm, word_shingle)
-        if not word_units:  # a run made only for a kind of unit the text has
-            if not char_units:
-                return ()
-            return (Run(np.frombuffer(char_hashes, dtype=np.uint32), char_units, CHAR_SHINGLE),)
-        word_run = Run(np.frombuffer(word_hashes, dtype=np.uint32), word_units, word_shingle)
-        if not char_units:
-            return (word_run,)
-        return (Run(np.frombuffer(char_hashes, dtype=np.uint32), char_units, CHAR_SHINGLE), word_run)
+        made = []  # a run made only for a kind of unit the text has, as below
+        if char_units:
+            made.append(Run(np.frombuffer(char_hashes, dtype=np.uint32), char_units, CHAR_SHINGLE))
+        if word_units:
+            made.append(Run(np.frombuffer(word_hashes, dtype=np.uint32), word_units, word_shingle))
+        return tuple(made)
     chars, words = unit_codes(norm)
     runs = []
     if len(chars):
