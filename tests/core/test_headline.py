@@ -346,6 +346,36 @@ def test_a_first_scans_report_takes_the_headlines_verification_read(tmp_path):
     assert {fmt: review.export(fmt) for fmt in ("json", "csv", "text")} == reports
 
 
+def test_identical_copies_that_pair_with_nothing_else_are_read_by_verification(tmp_path):
+    """The representative of identical copies is read by verification whether or not it pairs (its group is
+    shown whatever it scores): after the pairs' texts, in a step of its own. The report then reads no file
+    for the copies' group either: the same report, to the byte, once every file is gone, each copy dated by
+    its own file."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    notice = "City council approves new budget\nThe vote was close, and the mayor thanked the members.\n"
+    body = "近日，多地出台政策支持新能源汽车消费，业内人士认为这将进一步推动产业发展。" * 4
+    texts = {
+        "a.txt": notice,
+        "a-copy.txt": notice,
+        "b.txt": f"新能源汽车政策\n{body}",
+        "c.txt": f"新能源汽车政策出台\n{body}有所修改。",
+    }
+    for k, (name, text) in enumerate(texts.items()):
+        (root / name).write_text(text, encoding="utf-8")
+        os.utime(root / name, ns=(MTIME + k * 86400 * 10**9, MTIME + k * 86400 * 10**9))
+    with Index(tmp_path / "i.sqlite") as index:
+        review = open_review(root, index, ReviewSettings(scan=ScanOptions(jobs=1)))
+    assert set(review.grouper.read_headlines) == {"a-copy.txt", "b.txt", "c.txt"}  # a-copy.txt: the first path
+    reports = {fmt: review.export(fmt) for fmt in ("json", "csv", "text")}
+    members = {m["path"]: m for g in json.loads(reports["json"])["groups"] for m in g["members"]}
+    assert members["a.txt"]["title"] == members["a-copy.txt"]["title"] == "City council approves new budget"
+    assert (members["a-copy.txt"]["date"], members["a.txt"]["date"]) == ("2023-11-15", "2023-11-14")
+    for path in root.iterdir():
+        path.unlink()
+    assert {fmt: review.export(fmt) for fmt in ("json", "csv", "text")} == reports
+
+
 def test_identical_copies_are_read_once_and_dated_by_their_own_files(tmp_path):
     from simdesk.core.reading.headline import read_headlines
 

@@ -803,10 +803,11 @@ class _KeptScores:
     paired: np.ndarray
     headlines: dict[str, str] | None
     min_similarity: float
+    wanted: np.ndarray | None = None  # bool by row: headlines kept whether or not the row pairs
 
     def settle(self, step: _StepScores, cancelled: bool = False) -> None:
         """Keep a step's scores (in the order of its pairs: the index stores them as it did in one process)
-        and the headlines of its rows let go that pair; cancelled, the scores that are in."""
+        and the headlines of its rows let go that pair (or `wanted`); cancelled, the scores that are in."""
         out, held, i, j, ids = self.out, self.held, self.i, self.j, self.snap.ids
         for ks, result in step.chunks:
             if isinstance(result, Future):
@@ -825,8 +826,9 @@ class _KeptScores:
             self.index.store_score_arrays(ids[i[ks]], ids[j[ks]], out[ks], held[ks])
             self.index.store_short_texts(step.shorts)
         if self.headlines is not None and not cancelled:
+            wanted = self.wanted
             for r, head in step.let_go:  # a row let go early is read again, headline too
-                if self.paired[r]:
+                if self.paired[r] or (wanted is not None and wanted[r]):
                     self.headlines[self.snap.paths[r]] = head
 
 
@@ -1072,6 +1074,7 @@ def verify_pairs(
     stored: StoredRows | None = None,
     plan_window: int = PLAN_WINDOW,
     profile_batch: int = PROFILE_BATCH,
+    headline_rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The verification score of each candidate pair and the shares of each text the other holds
     (verify.relation: `held[k]` is (share of i[k]'s text in j[k]'s, share of j[k]'s in i[k]'s)); kept
@@ -1109,7 +1112,11 @@ def verify_pairs(
     verification read, whose texts the report then does not read again. The others' are let go with their
     profiles, so what is kept grows with the groups, not the collection. Whether each text read is short
     (reread.measured_short) is stored in the index with the step's scores (Index.store_short_texts), so a
-    clean-up plan reads no file (stored_short_texts). `stored`: where the scan pass stored the texts it read
+    clean-up plan reads no file (stored_short_texts). `headline_rows`: rows whose headlines `headlines` gets
+    whether or not they pair (the representatives of identical copies: their group is shown whatever their
+    scores); those no pair has read are read in a step of their own after the others (headline_step), by the
+    workers while this process scores the last pairs.
+    `stored`: where the scan pass stored the texts it read
     (scratch_texts): those are loaded instead of read again. `plan_window`, `profile_batch`: read_plan's texts a
     step and most texts held (the workers read ahead within `profile_batch` too)."""
     report = on_progress or (lambda phase, done, total: None)
@@ -1140,8 +1147,16 @@ def verify_pairs(
     near = np.zeros(len(i), dtype=bool) if plain_near is None else plain_near
     cancel = cancel or CancelToken()
     steps = read_plan(i[todo_arr], j[todo_arr], len(snap), profile_batch, plan_window, chunk=read_chunk)
+    wanted = None
+    if headlines is not None and headline_rows is not None and len(headline_rows):
+        wanted = np.zeros(len(snap), dtype=bool)
+        wanted[headline_rows] = True
+        unread = wanted.copy()
+        unread[np.concatenate([step.read_rows for step in steps])] = False
+        if unread.any():
+            steps.append(headline_step(np.flatnonzero(unread), read_chunk))
     reads = sum(len(step.read_rows) for step in steps)
-    kept = _KeptScores(index, snap, i, j, out, held, paired, headlines, min_similarity)
+    kept = _KeptScores(index, snap, i, j, out, held, paired, headlines, min_similarity, wanted)
     read_task = partial(read_and_scored, texts, boilerplate=boilerplate)
     report("verifying", 0, reads)
     with _maybe_pool(jobs, reads + len(todo_arr) // PAIRS_A_TEXT, cancel, pool_from) as pool:
@@ -1203,6 +1218,14 @@ class ReadStep:
                 self.inside[pairs[t] : pairs[t + 1]],
                 self.sent_back[rows[t] : rows[t + 1]],
             )
+
+
+def headline_step(rows: np.ndarray, chunk: int = TEXT_CHUNK) -> ReadStep:
+    """A step that reads `rows` in tasks of `chunk` and lets them go: no pair of theirs to score, their
+    headlines and short flags alone are wanted (verify_pairs' headline_rows)."""
+    empty = np.zeros(0, dtype=np.int64)
+    starts = np.arange(0, len(rows), chunk, dtype=np.int64)
+    return ReadStep(rows, empty, rows, starts, empty, np.zeros(len(starts), dtype=np.int64), np.zeros(len(rows), bool))
 
 
 def read_plan(
@@ -1562,6 +1585,7 @@ def analyse(
             headlines,
             verify.min_similarity,
             stored=stored,
+            headline_rows=np.unique(copies.rep[copies.sizes > 1]),
         )
     if cancel.cancelled:  # what was scored is kept: the pairs scored before and now, and the identical copies
         return cancelled_grouper(index, verify, snap, boilerplate)
