@@ -139,27 +139,43 @@ def start_worker_server() -> None:
         ensure_fork_server()
 
 
+class WorkerServerFailed(RuntimeError):
+    """The fork server of the workers ended before it forked one (worker_server_ready): it failed to load
+    the engine (its error is on stderr), or it was killed."""
+
+
 def worker_server_ready(cancel: CancelToken) -> bool:
     """Wait until the fork server of process_pool's workers forks (starting it if it is not running), looking
     at the cancel token every CANCEL_POLL_S: False when cancelled first. Starting a pool waits for the server
     without looking at any token (seconds under load while it loads the engine); a short-lived process forked
-    from it here, on a thread left behind when cancelled, makes that wait one a cancel ends."""
+    from it here, on a thread left behind when cancelled, makes that wait one a cancel ends. Raises
+    WorkerServerFailed when the server ends instead of forking (the wait was endless before)."""
     if not sys.platform.startswith("linux"):
         return not cancel.cancelled
     context = process_context()
     ensure_fork_server()  # here, not on the probe's thread: the server dies with the thread that starts it
     forked = threading.Event()
+    failed: list[BaseException] = []
 
     def probe() -> None:
         process = context.Process(target=_return, name="simdesk-probe")
-        process.start()
-        forked.set()
+        try:
+            process.start()
+        except (OSError, EOFError) as exc:  # the server's end of the socket closed: it ended
+            failed.append(exc)
+            return
+        finally:
+            forked.set()
         process.join()
 
     threading.Thread(target=probe, name="simdesk-worker-probe", daemon=True).start()
     while not forked.wait(CANCEL_POLL_S):
         if cancel.cancelled:
             return False
+    if failed:
+        raise WorkerServerFailed(
+            f"the worker processes could not start: their server ended before forking one ({failed[0]!r})"
+        ) from failed[0]
     return not cancel.cancelled
 
 

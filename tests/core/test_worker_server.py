@@ -6,6 +6,7 @@ its process."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -79,3 +80,32 @@ def test_a_rescan_that_finds_nothing_changed_starts_no_fork_server(tmp_path):
     counts, children = review_in_a_process(root, tmp_path / "i.sqlite")
     assert counts == f"read 0 unchanged {IN_PROCESS_BELOW + 6}"
     assert fork_servers(children) == []
+
+
+FAILING_SERVER = """
+from simdesk.core.workers import CancelToken, WorkerServerFailed, ensure_fork_server, process_context
+from simdesk.core.workers import worker_server_ready
+process_context(("engine_that_fails",))
+ensure_fork_server()  # its server fails to load the engine and ends, while the wait below starts
+try:
+    worker_server_ready(CancelToken())
+except WorkerServerFailed as exc:
+    print("failed:", exc)
+"""
+
+
+def test_a_server_that_cannot_load_the_engine_ends_the_wait_for_it(tmp_path):
+    """A fork server whose engine fails to load (a broken installation: an import that raises) ends before it
+    forks: waiting for it raises WorkerServerFailed at once instead of waiting for ever (a scan hung there)."""
+    (tmp_path / "engine_that_fails.py").write_text('raise OSError("the engine cannot load")\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", FAILING_SERVER],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])},  # the server's path too
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.startswith("failed: the worker processes could not start")
+    assert "the engine cannot load" in done.stderr  # the server's own error, on the shared stderr
