@@ -149,7 +149,7 @@ def worker_server_ready(cancel: CancelToken) -> bool:
     at the cancel token every CANCEL_POLL_S: False when cancelled first. Starting a pool waits for the server
     without looking at any token (seconds under load while it loads the engine); a short-lived process forked
     from it here, on a thread left behind when cancelled, makes that wait one a cancel ends. Raises
-    WorkerServerFailed when the server ends instead of forking (the wait was endless before)."""
+    WorkerServerFailed when the server ends instead of forking (the probe's start meets the closed socket)."""
     if not sys.platform.startswith("linux"):
         return not cancel.cancelled
     context = process_context()

@@ -96,7 +96,7 @@ except WorkerServerFailed as exc:
 
 def test_a_server_that_cannot_load_the_engine_ends_the_wait_for_it(tmp_path):
     """A fork server whose engine fails to load (a broken installation: an import that raises) ends before it
-    forks: waiting for it raises WorkerServerFailed at once instead of waiting for ever (a scan hung there)."""
+    forks: waiting for it raises WorkerServerFailed at once instead of waiting for ever."""
     (tmp_path / "engine_that_fails.py").write_text('raise OSError("the engine cannot load")\n', encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-c", FAILING_SERVER],

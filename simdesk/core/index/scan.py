@@ -59,7 +59,8 @@ CHUNKS_AHEAD = 24
 COMMIT_EVERY_S = 1.0
 # Once every chunk is given to the workers, the documents taken are written as soon as this many wait: the
 # workers still read what they hold (CHUNKS_AHEAD chunks each) meanwhile, and the write after the last chunk,
-# which they do not overlap, holds a few of them instead of up to a second's (~0.15 s of ~6,000 documents).
+# which they do not overlap, holds a few of them instead of up to a second's (on the medium collection
+# 3,100-3,550 documents, 0.04-0.05 s of writes).
 TAIL_COMMIT_DOCS = 256
 PROGRESS_EVERY_S = 0.1
 

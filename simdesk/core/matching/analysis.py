@@ -1115,8 +1115,7 @@ def verify_pairs(
     clean-up plan reads no file (stored_short_texts). `headline_rows`: rows whose headlines `headlines` gets
     whether or not they pair (the representatives of identical copies: their group is shown whatever their
     scores); those no pair has read are read in a step of their own after the others (headline_step), by the
-    workers while this process scores the last pairs.
-    `stored`: where the scan pass stored the texts it read
+    workers while this process scores the last pairs. `stored`: where the scan pass stored the texts it read
     (scratch_texts): those are loaded instead of read again. `plan_window`, `profile_batch`: read_plan's texts a
     step and most texts held (the workers read ahead within `profile_batch` too)."""
     report = on_progress or (lambda phase, done, total: None)
