@@ -439,31 +439,27 @@ def _scan_locked(
                 del chunks  # each chunk is held by the queue alone
                 to_read.clear()  # each entry is now held by its chunk alone, until the chunk is read
                 running: set[Future] = set()
-                try:
-                    for chunk in queue:  # keep a bounded number of chunks in flight
+
+                def give() -> None:
+                    """Give the workers the next chunks until CHUNKS_AHEAD a worker are in flight (or a cancel)."""
+                    nonlocal to_give
+                    for chunk in queue:
                         running.add(
                             pool.submit(_fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep)
                         )
                         to_give -= 1
-                        if (
-                            len(running) >= workers * CHUNKS_AHEAD or cancel.cancelled
-                        ):  # the first submit starts the workers
+                        if len(running) >= workers * CHUNKS_AHEAD or cancel.cancelled:
                             break
+
+                try:
+                    give()  # the first submit starts the workers
                     while running:
                         finished, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                         for fut in finished:
                             take(fut.result())
                         if cancel.cancelled:
                             break
-                        for chunk in queue:
-                            running.add(
-                                pool.submit(
-                                    _fingerprint_chunk, chunk, options.max_bytes, settings, moved_from, None, keep
-                                )
-                            )
-                            to_give -= 1
-                            if len(running) >= workers * CHUNKS_AHEAD:
-                                break
+                        give()
                 finally:
                     if running:  # cancelled (or failing): what workers are still reading is not waited for
                         stop_workers(pool)  # its futures end broken with the pool, none cancelled (see stop_workers)
