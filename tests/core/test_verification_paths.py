@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from simdesk.core.reading.headline import _date_in, _month_in, date_in, month_in
 from simdesk.core.reading.normalize import fold
 from simdesk.core.reading.texts import Texts
 from simdesk.core.records import ScanOptions
-from simdesk.core.workers import CancelToken
+from simdesk.core.workers import RESULTS_SWITCH_S, CancelToken
 
 FOOTERS = 75  # boilerplate lines, each in 10 documents of its own: more texts to segment than SEGMENTED_POOL_FROM
 WITHOUT_FOOTER = 20
@@ -215,6 +216,38 @@ def _scored_by_verify_pairs(
             pair: [None if x != x else x for x in (r.score, r.a_in_b, r.b_in_a)] for pair, r in index.scores().items()
         }
     return scores, held, kept, headlines, reports[-1], (i, j, band_only, plain_near)
+
+
+def test_verification_takes_its_workers_results_promptly_while_it_scores(tmp_path):
+    """While verify_pairs' workers send their results, this process hands the interpreter lock over every
+    RESULTS_SWITCH_S (the pool's thread receives them between the pairs scored here), and as before once the
+    pool is gone: its first report comes before the pool starts, its last after it ended."""
+    root = tmp_path / "crowd"
+    build(root, "small", seed=5, crowd=(1, 64), documents=64)
+    with Index(tmp_path / "a.sqlite") as index:
+        scan(root, index, ScanOptions(jobs=1))
+    seen: list[tuple[str, float]] = []
+    before = sys.getswitchinterval()
+    assert before > RESULTS_SWITCH_S
+    with Index(tmp_path / "a.sqlite") as index:
+        snap = index.snapshot()
+        i, j = (x.astype(np.int64) for x in np.triu_indices(len(snap), 1))
+        scores, _ = verify_pairs(
+            Texts(root),
+            index,
+            snap,
+            i,
+            j,
+            collection_boilerplate(index),
+            2,
+            None,
+            lambda phase, done, total: seen.append((phase, sys.getswitchinterval())),
+            pool_from=0,
+            read_chunk=16,
+        )
+    assert not np.isnan(scores).all() and sys.getswitchinterval() == before
+    assert seen[0] == ("verifying", before) and seen[-1] == ("scoring", before)
+    assert len(seen) > 4 and {interval for _, interval in seen[1:-1]} == {RESULTS_SWITCH_S}
 
 
 def test_pairs_scored_in_the_workers_score_as_in_this_process(tmp_path):

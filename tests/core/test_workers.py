@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
 
-from simdesk.core.workers import CancelToken, map_chunks, process_pool
+from simdesk.core.workers import RESULTS_SWITCH_S, CancelToken, map_chunks, process_pool, results_taken_promptly
 
 
 def test_a_cancel_kills_the_workers_and_the_pool_thread_ends_without_an_error():
@@ -193,3 +194,36 @@ def test_a_main_script_that_defines_nothing_runs_in_this_process_only(tmp_path):
     command line and click) defines nothing a worker could be sent: the fork server marks it run instead of
     running it, and no process runs it again."""
     assert processes_running(ENTRY_SCRIPT, tmp_path) == 1  # this process only
+
+
+def test_results_are_taken_promptly_until_the_last_block_under_way_ends():
+    """results_taken_promptly lowers the switch interval for as long as any block under way on any thread
+    holds it, restores the interval of before when the last one ends, in whatever order they end, and never
+    raises an interval set lower."""
+    before = sys.getswitchinterval()
+    assert before > RESULTS_SWITCH_S
+    inside, leave = threading.Event(), threading.Event()
+    seen: list[float] = []
+
+    def other() -> None:
+        with results_taken_promptly():
+            inside.set()
+            leave.wait(10)
+        seen.append(sys.getswitchinterval())
+
+    thread = threading.Thread(target=other)
+    with results_taken_promptly():
+        assert sys.getswitchinterval() == RESULTS_SWITCH_S
+        thread.start()
+        assert inside.wait(10)
+    assert sys.getswitchinterval() == RESULTS_SWITCH_S  # the other thread's block is still under way
+    leave.set()
+    thread.join(10)
+    assert seen == [before] and sys.getswitchinterval() == before
+    try:
+        sys.setswitchinterval(RESULTS_SWITCH_S / 2)
+        with results_taken_promptly():
+            assert sys.getswitchinterval() == RESULTS_SWITCH_S / 2
+        assert sys.getswitchinterval() == RESULTS_SWITCH_S / 2
+    finally:
+        sys.setswitchinterval(before)

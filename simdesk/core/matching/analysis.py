@@ -95,6 +95,7 @@ from simdesk.core.workers import (
     map_chunks,
     process_pool,
     result_unless_cancelled,
+    results_taken_promptly,
     stop_workers,
     worker_count,
     worker_server_ready,
@@ -192,13 +193,14 @@ def _maybe_pool(
     jobs: int, texts: int, cancel: CancelToken, from_texts: int = POOL_FROM_TEXTS
 ) -> Iterator[ProcessPoolExecutor | None]:
     """A process pool when there are `from_texts` texts or more to read (or work as long: `texts`), else None
-    (in this process). The workers' fork server may be starting (a scan that read few files starts none): the
-    pool is made once it forks, and a cancel meanwhile gives None at once (worker_server_ready), the caller then reading nothing."""
+    (in this process), its results taken promptly while it runs (workers.results_taken_promptly). The workers'
+    fork server may be starting (a scan that read few files starts none): the pool is made once it forks, and
+    a cancel meanwhile gives None at once (worker_server_ready), the caller then reading nothing."""
     workers = worker_count(jobs)
     if workers <= 1 or texts < from_texts or not worker_server_ready(cancel):
         yield None
         return
-    with process_pool(workers) as pool:
+    with process_pool(workers) as pool, results_taken_promptly():
         yield pool
 
 
