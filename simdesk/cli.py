@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -96,6 +96,11 @@ class SimdeskGroup(click.Group):
             command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
             if command not in (None, "gui"):  # the window saves the editor's decisions on its own way out
                 stop_on_signals()
+            if command in LEAVE_AT_ONCE:
+                try:
+                    return super().main(args, *rest, **kwargs)
+                except SystemExit as end:  # how click ends every command it ran to the end or refused
+                    leave_at_once(end.code)
         return super().main(args, *rest, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -113,6 +118,36 @@ class SimdeskGroup(click.Group):
             except (OSError, ValueError):
                 pass
             raise OutputFailure(f"the output could not be written ({exc.strerror or exc})") from None
+
+
+# The commands whose process ends at once when they are done (leave_at_once): not the window (Qt saves its
+# settings on the way out), nor the cluster commands (a Spark driver stops its JVM on the way out).
+LEAVE_AT_ONCE = frozenset({"scan", "query", "evaluate", "clean", "undo", "demo"})
+
+
+def leave_at_once(code: object) -> NoReturn:
+    """End the process with the exit status SystemExit(`code`) gives, once stdout and stderr are flushed,
+    without tearing down its objects one by one (~0.09 s after a scan of 20,000 files, more after a million):
+    by then a command has committed everything it writes (the index in transactions, a clean-up's action log
+    line by line, synced) and closed its index. An output that cannot be flushed ends with status 1: with one
+    line (a full device), as when a write fails earlier (SimdeskGroup.invoke), or quietly when its reader has
+    gone, as click ends a write that meets a closed pipe."""
+    if isinstance(code, str):  # sys.exit("message"), as Python ends it: the message on stderr, status 1
+        print(code, file=sys.stderr)
+    status = code if isinstance(code, int) else 0 if code is None else 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # its reader has gone (`| head`): quiet, as click ends a write that meets it
+        status = status or 1
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        os.write(2, f"simdesk: error: the output could not be written ({reason})\n".encode())
+        status = status or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        status = status or 1
+    os._exit(status)
 
 
 STOPPED = (

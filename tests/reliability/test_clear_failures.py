@@ -4,7 +4,9 @@ output lost, 2 refused). The real command in a subprocess."""
 
 from __future__ import annotations
 
+import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +77,49 @@ def test_stdout_on_a_full_device_is_one_line(folder, tmp_path):
     no_traceback(proc)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1] == "simdesk: error: the output could not be written (No space left on device)"
+
+
+def test_a_command_that_ends_at_once_leaves_its_whole_output_and_index(folder, tmp_path):
+    """A headless command ends its process at once when it is done (cli.leave_at_once): its report, held in
+    stdout's buffer until then, arrives whole; its index is whole and commits what a second run finds
+    unchanged; the scan's scratch folder is gone; the command's status is kept (2 for a refusal)."""
+    first = simdesk(*scan_args(folder, tmp_path / "i.sqlite", "--format", "json"))
+    no_traceback(first)
+    assert first.returncode == 0 and first.stdout.endswith("\n")
+    groups = json.loads(first.stdout)["groups"]
+    assert [sorted(m["path"] for m in g["members"]) for g in groups] == [["poem-copy.txt", "poem.txt"]]
+    with sqlite3.connect(tmp_path / "i.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    again = simdesk(*scan_args(folder, tmp_path / "i.sqlite", "--format", "json"))
+    assert again.returncode == 0 and json.loads(again.stdout)["groups"] == groups
+    assert "3 unchanged" in again.stderr
+    assert not list(tmp_path.rglob("simdesk-scan-texts-*"))
+    refused = simdesk("scan", tmp_path / "nowhere", "--db", tmp_path / "j.sqlite")
+    assert refused.returncode == 2 and refused.stderr.strip().endswith("no such folder")
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_a_report_to_a_closed_pipe_ends_quietly_with_status_1(folder, tmp_path, unbuffered):
+    """stdout a pipe whose reader has gone (`simdesk scan ... | head` once head ended), the report written as
+    it is made (PYTHONUNBUFFERED) or held in stdout's buffer to the end: status 1, nothing on stderr but the
+    scan's counts, no traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run(
+            simdesk_argv(*scan_args(folder, tmp_path / "i.sqlite", "--format", "json")),
+            cwd=REPO,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONUNBUFFERED": unbuffered},
+        )
+    finally:
+        os.close(write)
+    no_traceback(proc)
+    assert proc.returncode == 1
+    assert [line for line in proc.stderr.splitlines() if not line.startswith("scanned ")] == []
 
 
 def test_a_screenshot_to_an_unwritable_place_is_refused_at_once(folder, tmp_path):

@@ -41,14 +41,16 @@ def write_folder(root: Path) -> dict[str, bytes]:
 
 
 def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
-    """Start `simdesk ARGS`; once it has appended its first line to `log`, SIGKILL its process group after a
-    random pause. Returns True when it was killed while still running."""
+    """Start `simdesk ARGS`; once it has appended a random number of lines to `log` (kill_together), SIGKILL
+    its process group. Returns True when it was killed while still running."""
     return kill_together([args], env, log, rng, before_lines=before_lines)
 
 
 def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
-    """Start every `simdesk` command at once; once `log` has grown, SIGKILL them all after a random pause.
-    Returns True when one was still running when killed."""
+    """Start every `simdesk` command at once; once `log` has grown by 1 to GROUPS // 2 lines (at random: each
+    file a command moves or puts back appends at least one, ahead of the move, and every command here moves
+    GROUPS files or more, so the kill lands amid the moves, wherever the machine's speed puts them), SIGKILL
+    them all after a pause of up to 5 ms. Returns True when one was still running when killed."""
     procs = [
         subprocess.Popen(
             simdesk_argv(*args),
@@ -61,11 +63,12 @@ def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.R
         for args in commands
     ]
     deadline = time.monotonic() + 120
+    into = before_lines + rng.randint(1, GROUPS // 2)
     while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
-        if log.exists() and log.read_bytes().count(b"\n") > before_lines:
+        if log.exists() and log.read_bytes().count(b"\n") >= into:
             break
-        time.sleep(0.005)
-    time.sleep(rng.uniform(0.0, 0.05))  # an undo of 40 files takes ~0.1 s on an idle machine: kill within it
+        time.sleep(0.001)
+    time.sleep(rng.uniform(0.0, 0.005))
     running = any(p.poll() is None for p in procs)
     for p in procs:
         try:
