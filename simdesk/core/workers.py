@@ -229,9 +229,10 @@ def results_taken_promptly(interval: float = RESULTS_SWITCH_S) -> Iterator[None]
     most (sys.setswitchinterval; never raised above what it was), and as it was after the last such block
     still under way in the process ends. A pool's results are received by its own thread, which needs the
     lock for every read of the result pipe: while this thread scores pairs, at the default 5 ms a worker
-    sending a result larger than the pipe (a read task's profiles) waits for each hand-over, and spends
-    about a fifth of verification's time blocked in its send (the medium collection). At 1 ms, verification
-    of the medium collection takes 0.1-0.18 s less of its ~2.4 s (docs/performance.md)."""
+    sending a result larger than the pipe (a read task's profiles, ~165 KB) waits for the hand-overs (a
+    verification worker of the medium collection was blocked in its send ~22% of the time). At 1 ms, the
+    medium collection's verification is ~0.1-0.2 s shorter; the scan's reading is not, so its pool is left
+    at the default (docs/performance.md)."""
     global _switch_users, _switch_before
     with _switching:
         if _switch_users == 0:
