@@ -40,17 +40,18 @@ def write_folder(root: Path) -> dict[str, bytes]:
     return contents(root)
 
 
-def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
+def kill_when_moving(args: list[str], env: dict, log: Path, rng: random.Random) -> bool:
     """Start `simdesk ARGS`; once it has appended a random number of lines to `log` (kill_together), SIGKILL
     its process group. Returns True when it was killed while still running."""
-    return kill_together([args], env, log, rng, before_lines=before_lines)
+    return kill_together([args], env, log, rng)
 
 
-def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.Random, *, before_lines: int) -> bool:
+def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.Random) -> bool:
     """Start every `simdesk` command at once; once `log` has grown by 1 to GROUPS // 2 lines (at random: each
     file a command moves or puts back appends at least one, ahead of the move, and every command here moves
     GROUPS files or more, so the kill lands amid the moves, wherever the machine's speed puts them), SIGKILL
     them all after a pause of up to 5 ms. Returns True when one was still running when killed."""
+    read = log.stat().st_size if log.exists() else 0  # what the log held before: only what comes after counts
     procs = [
         subprocess.Popen(
             simdesk_argv(*args),
@@ -63,10 +64,15 @@ def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.R
         for args in commands
     ]
     deadline = time.monotonic() + 120
-    into = before_lines + rng.randint(1, GROUPS // 2)
+    wanted, seen = rng.randint(1, GROUPS // 2), 0
     while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
-        if log.exists() and log.read_bytes().count(b"\n") >= into:
-            break
+        if log.exists():  # only what was appended since the last look (a stress loop's log grows to megabytes)
+            with log.open("rb") as fh:
+                fh.seek(read)
+                added = fh.read()
+            read, seen = read + len(added), seen + added.count(b"\n")
+            if seen >= wanted:
+                break
         time.sleep(0.001)
     time.sleep(rng.uniform(0.0, 0.005))
     running = any(p.poll() is None for p in procs)
@@ -77,10 +83,6 @@ def kill_together(commands: list[list[str]], env: dict, log: Path, rng: random.R
             pass
         p.wait(30)
     return running
-
-
-def lines(log: Path) -> int:
-    return log.read_bytes().count(b"\n") if log.exists() else 0
 
 
 def undo_everything(log: Path) -> None:
@@ -106,7 +108,6 @@ def clean_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[
             cli_env(home),
             log,
             rng,
-            before_lines=lines(log),
         )
         now, bin_ = contents(root), trashed(home)
         lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
@@ -127,7 +128,7 @@ def undo_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> tuple[i
     for _ in range(kills):
         report = execute(plan_cleanup(groups, keep=keep), root, "trash", log_path=log)
         assert len(report.done) == GROUPS
-        landed += kill_when_moving(["undo"], cli_env(home), log, rng, before_lines=lines(log))
+        landed += kill_when_moving(["undo"], cli_env(home), log, rng)
         now, bin_ = contents(root), trashed(home)
         lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
         undo_everything(log)  # finishes what the killed undo began, never restores anything twice
@@ -153,7 +154,6 @@ def two_cleans_kill_loop(tmp_path: Path, home: Path, kills: int, seed: int) -> t
             cli_env(home),
             log,
             rng,
-            before_lines=lines(log),
         )
         now, bin_ = contents(root), trashed(home)
         lost += sum(1 for p, data in before.items() if now.get(p) != data and data not in bin_.values())
@@ -191,7 +191,7 @@ def apply_kill_loop(tmp_path: Path, kills: int, seed: int) -> tuple[int, int]:
             args = ["cluster-apply", tmp_path / "b", "--undo", log]
         else:
             args = apply_args(tmp_path / "b", decisions, trash, log)
-        landed += kill_when_moving(args, os.environ.copy(), log, rng, before_lines=lines(log))
+        landed += kill_when_moving(args, os.environ.copy(), log, rng)
         now, moved = contents(root), contents(trash) if trash.exists() else {}
         lost += sum(1 for p, data in before.items() if now.get(p) != data and moved.get(p) != data)
         for _ in range(5):
