@@ -42,8 +42,16 @@ class OutputFailure(click.ClickException):
 
     exit_code = 1
 
+    @classmethod
+    def of(cls, exc: BaseException) -> OutputFailure:
+        """The failure of a write or flush that raised `exc`."""
+        return cls(f"the output could not be written ({getattr(exc, 'strerror', None) or exc})")
+
+    def line(self) -> str:
+        return f"simdesk: error: {self.format_message()}"
+
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"simdesk: error: {self.format_message()}", err=True)
+        click.echo(self.line(), err=True)
 
 
 class Number(click.ParamType):
@@ -117,7 +125,7 @@ class SimdeskGroup(click.Group):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             except (OSError, ValueError):
                 pass
-            raise OutputFailure(f"the output could not be written ({exc.strerror or exc})") from None
+            raise OutputFailure.of(exc) from None
 
 
 # The commands whose process ends at once when they are done (leave_at_once): not the window (Qt saves its
@@ -140,8 +148,7 @@ def leave_at_once(code: object) -> NoReturn:
     except BrokenPipeError:  # its reader has gone (`| head`): quiet, as click ends a write that meets it
         status = status or 1
     except (OSError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        os.write(2, f"simdesk: error: the output could not be written ({reason})\n".encode())
+        os.write(2, f"{OutputFailure.of(exc).line()}\n".encode())
         status = status or 1
     try:
         sys.stderr.flush()
